@@ -1,0 +1,145 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Why a coverage input could not be used. Each names the file and, for JSON, where in it.
+package enum CoverageInputError: Error, Equatable, CustomStringConvertible {
+    case notFound(path: String)
+    case noExport(directory: String, profrawCount: Int)
+    case unreadable(path: String, reason: String)
+    case malformed(path: String, offset: Int, keyPath: String, message: String)
+    case cannotMerge(CoverageMergeError)
+
+    package var description: String {
+        switch self {
+        case .notFound(let path):
+            return "\(path): error: no such file or directory"
+        case .noExport(let directory, let profrawCount):
+            var text = "\(directory): error: no llvm-cov export found (looked for .build/*/codecov/*.json)"
+            if profrawCount > 0 {
+                text += "; \(profrawCount) .profraw file(s) are there: SwiftPM writes no export when a test fails"
+            } else {
+                text += "; run `swift test --enable-code-coverage` first"
+            }
+            return text
+        case .unreadable(let path, let reason):
+            return "\(path): error: cannot read: \(reason)"
+        case .malformed(let path, let offset, let keyPath, let message):
+            return "\(path): error: \(message) (byte offset \(offset), at \(keyPath))"
+        case .cannotMerge(let error):
+            return "error: \(error.description)"
+        }
+    }
+}
+
+/// Finds and reads the llvm-cov exports a report is built from.
+package enum CoverageInput {
+    /// The export file for `path`: the file itself, or the newest export SwiftPM wrote under a
+    /// package root, its `.build` folder, or a `codecov` folder.
+    package static func locateExport(_ path: String) throws(CoverageInputError) -> String {
+        if path == "-" { return path }
+        guard let kind = fileKind(path) else { throw .notFound(path: path) }
+        guard kind == .directory else { return path }
+        let patterns = ["*.json", "codecov/*.json", "*/codecov/*.json", "*/*/codecov/*.json", ".build/*/codecov/*.json",
+                        ".build/*/*/codecov/*.json"]
+        var candidates: [(path: String, modified: Int)] = []
+        var seen = Set<String>()
+        for pattern in patterns {
+            // "*.json" only counts inside a codecov folder: a package root has other JSON files.
+            if pattern == "*.json" && !path.split(separator: "/").last.map({ $0 == "codecov" }).isTrue { continue }
+            for match in glob(path + "/" + pattern) {
+                guard let real = realPath(match), seen.insert(real).inserted, fileKind(match) == .file else { continue }
+                candidates.append((match, modificationTime(match)))
+            }
+        }
+        guard let newest = candidates.max(by: { $0.modified != $1.modified ? $0.modified < $1.modified : $0.path > $1.path })
+        else {
+            let profraws = ["*.profraw", "codecov/*.profraw", "*/*/codecov/*.profraw", ".build/*/*/codecov/*.profraw",
+                            ".build/*/codecov/*.profraw"]
+                .flatMap { glob(path + "/" + $0) }
+            throw .noExport(directory: path, profrawCount: Set(profraws.compactMap(realPath)).count)
+        }
+        return newest.path
+    }
+
+    /// Reads the export at `path` (already located). `keepMappings` keeps what merging needs.
+    package static func readExport(_ path: String, keepMappings: Bool) throws(CoverageInputError) -> LLVMCovExport {
+        let document: MappedFile
+        do {
+            document = try MappedFile(path: path)
+        } catch {
+            throw .unreadable(path: path, reason: error.message)
+        }
+        do {
+            return try LLVMCovExportReader.read(document, keepMappings: keepMappings)
+        } catch {
+            let keyPath = document.withUnsafeBytes { JSONKeyPath.path(at: error.offset, in: $0) }
+            throw .malformed(path: path, offset: error.offset, keyPath: keyPath, message: error.message)
+        }
+    }
+
+    /// The package root to use for `inputs` when none is given: the package folder an input
+    /// lies in or names, else the working directory when the export's paths are under it, else
+    /// the folder the export's absolute paths have in common.
+    package static func defaultRoot(for inputs: [String], exportPaths: [String], workingDirectory: String) -> String {
+        for input in inputs where input != "-" {
+            let absolute = CoverageScope.normalized(input.hasPrefix("/") ? input : workingDirectory + "/" + input)
+            if fileKind(absolute + "/Package.swift") == .file { return absolute }
+            if let range = absolute.firstRange(of: "/.build/") ?? (absolute.hasSuffix("/.build") ? absolute.firstRange(of: "/.build") : nil) {
+                return String(absolute[..<range.lowerBound])
+            }
+        }
+        let absolutePaths = exportPaths.filter { $0.hasPrefix("/") }
+        let cwd = CoverageScope.normalized(workingDirectory)
+        if absolutePaths.isEmpty || absolutePaths.contains(where: { $0.hasPrefix(cwd + "/") }) { return cwd }
+        return CoverageScope.inferredRoot(from: absolutePaths) ?? cwd
+    }
+
+    enum FileKind { case file, directory, other }
+
+    static func fileKind(_ path: String) -> FileKind? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: return .directory
+        case S_IFREG: return .file
+        default: return .other
+        }
+    }
+
+    private static func modificationTime(_ path: String) -> Int {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return 0 }
+        #if canImport(Darwin)
+            return Int(info.st_mtimespec.tv_sec)
+        #else
+            return Int(info.st_mtim.tv_sec)
+        #endif
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    private static func glob(_ pattern: String) -> [String] {
+        var result = glob_t()
+        defer { globfree(&result) }
+        #if canImport(Darwin)
+            let status = Darwin.glob(pattern, 0, nil, &result)
+        #else
+            let status = Glibc.glob(pattern, 0, nil, &result)
+        #endif
+        guard status == 0 else { return [] }
+        return (0..<Int(result.gl_pathc)).compactMap { result.gl_pathv[$0].map { String(cString: $0) } }
+    }
+}
+
+extension Optional where Wrapped == Bool {
+    fileprivate var isTrue: Bool { self == true }
+}

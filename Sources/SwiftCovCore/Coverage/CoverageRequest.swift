@@ -1,0 +1,42 @@
+/// Everything `report` (and later commands) need to build a coverage report from the command
+/// line's point of view: inputs, package root, scope rules.
+package struct CoverageRequest: Sendable {
+    /// Export files or folders to find one in; "-" for standard input.
+    package var inputs: [String]
+    /// The package root; inferred from the inputs when nil.
+    package var root: String?
+    package var includes: [Glob] = []
+    package var excludes: [Glob] = []
+    package var allFiles = false
+
+    package init(inputs: [String], root: String? = nil, includes: [Glob] = [], excludes: [Glob] = [], allFiles: Bool = false) {
+        self.inputs = inputs
+        self.root = root
+        self.includes = includes
+        self.excludes = excludes
+        self.allFiles = allFiles
+    }
+
+    /// Locates and reads the exports, settles the package root and builds the report.
+    package func makeReport(workingDirectory: String) throws(CoverageInputError) -> CoverageReport {
+        var located: [String] = []
+        for input in inputs { located.append(try CoverageInput.locateExport(input)) }
+        var exports: [LLVMCovExport] = []
+        for path in located {
+            exports.append(try CoverageInput.readExport(path, keepMappings: located.count > 1))
+        }
+        let resolvedRoot: String
+        if let root {
+            resolvedRoot = CoverageScope.normalized(root.hasPrefix("/") ? root : workingDirectory + "/" + root)
+        } else {
+            resolvedRoot = CoverageInput.defaultRoot(
+                for: inputs, exportPaths: exports.flatMap { $0.files.map(\.filename) }, workingDirectory: workingDirectory)
+        }
+        let scope = CoverageScope(root: resolvedRoot, includes: includes, excludes: excludes, allFiles: allFiles)
+        do {
+            return try CoverageReport.build(exports: exports, scope: scope)
+        } catch {
+            throw .cannotMerge(error)
+        }
+    }
+}

@@ -1,0 +1,118 @@
+/// Which files of an export a report covers, and the module each belongs to.
+///
+/// By default a report covers the code a package owns: not its test targets (`Tests/`), not
+/// what SwiftPM generates or checks out under `.build/`, nothing outside the package root.
+/// Include patterns bring files back in; exclude patterns always win.
+package struct CoverageScope: Sendable {
+    /// The package root, absolute and without a trailing slash; nil when unknown, in which case
+    /// relative export paths are taken as relative to it and absolute ones as outside it.
+    package var root: String?
+    package var includes: [Glob]
+    package var excludes: [Glob]
+    /// Turns the default exclusions off.
+    package var allFiles: Bool
+
+    package init(root: String?, includes: [Glob] = [], excludes: [Glob] = [], allFiles: Bool = false) {
+        self.root = root.map(CoverageScope.normalized)
+        self.includes = includes
+        self.excludes = excludes
+        self.allFiles = allFiles
+    }
+
+    /// Why a file is left out by default.
+    package enum DefaultExclusion: Equatable, Sendable {
+        case outsideRoot, testTarget, buildDirectory
+    }
+
+    /// `path` relative to the root, or nil when it lies outside it. Paths in the export that are
+    /// already relative (as in `SampleReports/`) are relative to the root.
+    package func relativePath(_ path: String) -> String? {
+        guard path.hasPrefix("/") else {
+            var relative = path[...]
+            while relative.hasPrefix("./") { relative = relative.dropFirst(2) }
+            return String(relative)
+        }
+        guard let root else { return nil }
+        if root == "/" { return String(path.dropFirst()) }
+        guard path.hasPrefix(root + "/") else { return nil }
+        return String(path.dropFirst(root.count + 1))
+    }
+
+    /// How a person should see `path`: relative to the package root when inside it.
+    package func displayPath(_ path: String) -> String {
+        relativePath(path) ?? path
+    }
+
+    /// The default rule that leaves `path` out, if any.
+    package func defaultExclusion(_ path: String) -> DefaultExclusion? {
+        guard let relative = relativePath(path) else { return .outsideRoot }
+        if relative.hasPrefix("Tests/") { return .testTarget }
+        if relative.hasPrefix(".build/") { return .buildDirectory }
+        return nil
+    }
+
+    /// Whether the report covers `path`.
+    package func includes(_ path: String) -> Bool {
+        let display = displayPath(path)
+        if excludes.contains(where: { $0.matches(display) }) { return false }
+        if !includes.isEmpty { return includes.contains { $0.matches(display) } }
+        return allFiles || defaultExclusion(path) == nil
+    }
+
+    /// The SwiftPM target that owns `path`: `Sources/<Target>/…` (also `Tests/`, `Plugins/`, and
+    /// the same inside dependency checkouts), `<Target>.build/…` and `<Target>.derived/…` for
+    /// generated files; otherwise the first folder of the path relative to the root.
+    package func module(of path: String) -> String {
+        let parts = displayPath(path).split(separator: "/")
+        let folders = parts.dropLast()
+        if let index = folders.lastIndex(where: { CoverageScope.targetFolders.contains($0) }),
+            index + 1 < folders.endIndex
+        {
+            return String(folders[index + 1])
+        }
+        for folder in folders.reversed() {
+            for suffix in [".build", ".derived"] where folder.hasSuffix(suffix) && folder.count > suffix.count {
+                return String(folder.dropLast(suffix.count))
+            }
+        }
+        if let first = folders.first, !path.hasPrefix("/") || relativePath(path) != nil { return String(first) }
+        return CoverageScope.otherModule
+    }
+
+    /// The module of files that belong to no target folder.
+    package static let otherModule = "(other)"
+
+    private static let targetFolders: Set<Substring> = ["Sources", "Tests", "Plugins", "Benchmarks", "Snippets"]
+
+    /// `path` with `.` and `..` components resolved and no trailing slash.
+    package static func normalized(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            if part == "." { continue }
+            if part == ".." {
+                if !parts.isEmpty { parts.removeLast() }
+                continue
+            }
+            parts.append(part)
+        }
+        let joined = parts.joined(separator: "/")
+        return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
+    }
+
+    /// Guesses the package root from the absolute paths of an export: the folder holding the
+    /// `Sources`, `Tests` or `.build` folder that most files go through.
+    package static func inferredRoot(from paths: [String]) -> String? {
+        var votes: [Substring: Int] = [:]
+        for path in paths where path.hasPrefix("/") {
+            let markers = ["/Sources/", "/Tests/", "/.build/"]
+            let positions = markers.compactMap { path.firstRange(of: $0)?.lowerBound }
+            guard let first = positions.min() else { continue }
+            votes[path[..<first], default: 0] += 1
+        }
+        guard let best = votes.max(by: { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }) else {
+            return nil
+        }
+        return best.key.isEmpty ? "/" : String(best.key)
+    }
+}

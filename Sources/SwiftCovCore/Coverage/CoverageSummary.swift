@@ -1,0 +1,80 @@
+/// A count of things and how many of them were covered, as llvm-cov reports it.
+package struct Metric: Equatable, Sendable {
+    package var count: Int = 0
+    package var covered: Int = 0
+
+    package init(count: Int = 0, covered: Int = 0) {
+        self.count = count
+        self.covered = covered
+    }
+
+    /// `count - covered`: the "Missed" column of `llvm-cov report`.
+    package var missed: Int { count - covered }
+
+    /// Percent covered, computed exactly as llvm-cov does (`covered / count * 100`, 0 when empty),
+    /// so the same Double comes out.
+    package var percent: Double {
+        count == 0 ? 0 : Double(covered) / Double(count) * 100.0
+    }
+
+    package static func + (lhs: Metric, rhs: Metric) -> Metric {
+        Metric(count: lhs.count + rhs.count, covered: lhs.covered + rhs.covered)
+    }
+
+    package static func += (lhs: inout Metric, rhs: Metric) {
+        lhs = lhs + rhs
+    }
+
+    /// The larger count and the larger covered, as llvm-cov merges a function's instantiations.
+    package func merged(with other: Metric) -> Metric {
+        Metric(count: max(count, other.count), covered: max(covered, other.covered))
+    }
+}
+
+/// The summary numbers of a file, module or report, as in the export's `summary` and
+/// `llvm-cov report` (FORMATS.md §3). `lines` here is the *summary view*: summed per function.
+package struct CoverageSummary: Equatable, Sendable {
+    package var lines = Metric()
+    package var functions = Metric()
+    package var instantiations = Metric()
+    package var regions = Metric()
+    package var branches = Metric()
+
+    package init(
+        lines: Metric = Metric(), functions: Metric = Metric(), instantiations: Metric = Metric(),
+        regions: Metric = Metric(), branches: Metric = Metric()
+    ) {
+        self.lines = lines
+        self.functions = functions
+        self.instantiations = instantiations
+        self.regions = regions
+        self.branches = branches
+    }
+
+    package static func + (lhs: CoverageSummary, rhs: CoverageSummary) -> CoverageSummary {
+        CoverageSummary(
+            lines: lhs.lines + rhs.lines, functions: lhs.functions + rhs.functions,
+            instantiations: lhs.instantiations + rhs.instantiations, regions: lhs.regions + rhs.regions,
+            branches: lhs.branches + rhs.branches)
+    }
+
+    package static func += (lhs: inout CoverageSummary, rhs: CoverageSummary) {
+        lhs = lhs + rhs
+    }
+
+    /// The metrics reported for every level, in display order.
+    package enum Kind: String, CaseIterable, Sendable {
+        case lines, functions, instantiations, regions, branches
+    }
+
+    /// The metric of one kind.
+    package subscript(kind: Kind) -> Metric {
+        switch kind {
+        case .lines: lines
+        case .functions: functions
+        case .instantiations: instantiations
+        case .regions: regions
+        case .branches: branches
+        }
+    }
+}

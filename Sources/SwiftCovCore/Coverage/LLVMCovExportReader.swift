@@ -1,0 +1,439 @@
+/// Reads an llvm-cov JSON export (versions 2.x and 3.x) straight from its bytes.
+///
+/// This is swiftcov's hot path: exports of large packages run to hundreds of megabytes, so it
+/// drives `JSONScanner` over the mapped document with no intermediate tree, summarizes each
+/// function record as soon as it is read, and only notes where each file's `segments` are.
+/// Errors carry a byte offset; `JSONKeyPath` turns it into a key path for the message.
+package enum LLVMCovExportReader {
+    /// The major versions this reader understands.
+    package static let supportedMajorVersions: Set<Int> = [2, 3]
+
+    /// Reads the export held in `document`. With `keepMappings`, function records keep their
+    /// regions and file names so that they can be merged with another export's.
+    package static func read(_ document: MappedFile, keepMappings: Bool = false) throws(JSONError) -> LLVMCovExport {
+        try document.withUnsafeBytes { buffer throws(JSONError) -> LLVMCovExport in
+            var reader = Reader(buffer: buffer, keepMappings: keepMappings)
+            do throws(JSONError) {
+                try reader.readRoot()
+            } catch {
+                // Say "not an export" rather than a confusing detail when that is the real problem.
+                if let header = try? readHeader(buffer), header.type != exportType {
+                    throw notAnExport(header)
+                }
+                throw error
+            }
+            guard let type = reader.type, type == exportType else {
+                throw notAnExport(Header(type: reader.type, version: reader.version))
+            }
+            guard let version = reader.version else {
+                throw JSONError(offset: 0, message: "the export has no \"version\"")
+            }
+            guard let major = Int(version.prefix { $0 != "." }), supportedMajorVersions.contains(major) else {
+                throw JSONError(
+                    offset: 0, message: "unsupported llvm-cov export version \(version) (swiftcov reads 2.x and 3.x)")
+            }
+            guard reader.sawData else { throw JSONError(offset: 0, message: "the export has no \"data\"") }
+            return LLVMCovExport(
+                version: version, files: reader.files, functions: reader.functions,
+                hasFunctions: reader.sawFunctions, document: document)
+        }
+    }
+
+    private static let exportType = "llvm.coverage.json.export"
+
+    private struct Header {
+        var type: String?
+        var version: String?
+    }
+
+    private static func notAnExport(_ header: Header) -> JSONError {
+        if let type = header.type {
+            return JSONError(offset: 0, message: "not an llvm-cov export (its \"type\" is \"\(type)\")")
+        }
+        return JSONError(offset: 0, message: "not an llvm-cov export (no \"type\": \"\(exportType)\")")
+    }
+
+    /// Reads only the root's `type` and `version`, skipping everything else.
+    private static func readHeader(_ buffer: UnsafeRawBufferPointer) throws(JSONError) -> Header {
+        var scanner = JSONScanner(buffer)
+        var header = Header()
+        try scanner.beginObject()
+        var started = false
+        while let key = try scanner.nextMember(&started) {
+            if key.equals("type") {
+                header.type = try scanner.readString()
+            } else if key.equals("version") {
+                header.version = try scanner.readString()
+            } else {
+                try scanner.skipValue()
+            }
+        }
+        return header
+    }
+
+    /// Reads a `segments` array: 6-tuples, or 5-tuples (no gap flag) in early 2.0 exports.
+    package static func readSegments(_ buffer: UnsafeRawBufferPointer) throws(JSONError) -> [CoverageSegment] {
+        var scanner = JSONScanner(buffer)
+        var segments: [CoverageSegment] = []
+        try scanner.beginArray()
+        var started = false
+        while try scanner.nextElement(&started) {
+            try scanner.beginArray()
+            let line = try readUInt32(&scanner)
+            try scanner.expect(UInt8(ascii: ","))
+            let column = try readUInt32(&scanner)
+            try scanner.expect(UInt8(ascii: ","))
+            let count = try readCount(&scanner)
+            try scanner.expect(UInt8(ascii: ","))
+            let hasCount = try scanner.readBool()
+            try scanner.expect(UInt8(ascii: ","))
+            let isRegionEntry = try scanner.readBool()
+            var isGap = false
+            if scanner.peek() == UInt8(ascii: ",") {
+                try scanner.expect(UInt8(ascii: ","))
+                isGap = try scanner.readBool()
+            }
+            try scanner.expect(UInt8(ascii: "]"))
+            segments.append(
+                CoverageSegment(
+                    line: line, column: column, count: count, hasCount: hasCount, isRegionEntry: isRegionEntry,
+                    isGapRegion: isGap))
+        }
+        return segments
+    }
+
+    @inline(__always)
+    fileprivate static func readUInt32(_ scanner: inout JSONScanner) throws(JSONError) -> UInt32 {
+        let offset = scanner.offset
+        let value = try scanner.readInt()
+        guard value >= 0 && value <= Int64(UInt32.max) else {
+            throw JSONError(offset: offset, message: "expected a line or column number, found \(value)")
+        }
+        return UInt32(value)
+    }
+
+    @inline(__always)
+    fileprivate static func readCount(_ scanner: inout JSONScanner) throws(JSONError) -> UInt64 {
+        let offset = scanner.offset
+        let value = try scanner.readInt()
+        guard value >= 0 else { throw JSONError(offset: offset, message: "negative execution count \(value)") }
+        return UInt64(value)
+    }
+}
+
+/// The state of one pass over a document.
+private struct Reader {
+    var scanner: JSONScanner
+    let buffer: UnsafeRawBufferPointer
+    let keepMappings: Bool
+    var type: String?
+    var version: String?
+    var sawData = false
+    var sawFunctions = false
+    var files: [LLVMCovExport.File] = []
+    var functions: [FunctionRecord] = []
+
+    // Scratch reused for every function record.
+    var summarizer = FunctionSummarizer()
+    var regions: [CountedRegion] = []
+    var branches: [BranchRegion] = []
+    var filenameIDs: [UInt32] = []
+    var filenames = FilenameTable()
+
+    init(buffer: UnsafeRawBufferPointer, keepMappings: Bool) {
+        self.buffer = buffer
+        self.scanner = JSONScanner(buffer)
+        self.keepMappings = keepMappings
+    }
+
+    mutating func readRoot() throws(JSONError) {
+        try scanner.beginObject()
+        var started = false
+        while let key = try scanner.nextMember(&started) {
+            if key.equals("data") {
+                sawData = true
+                try scanner.beginArray()
+                var more = false
+                while try scanner.nextElement(&more) { try readData() }
+            } else if key.equals("type") {
+                type = try scanner.readString()
+            } else if key.equals("version") {
+                version = try scanner.readString()
+            } else {
+                try scanner.skipValue()
+            }
+        }
+        guard scanner.isAtEnd() else { throw scanner.error("unexpected data after the export") }
+    }
+
+    mutating func readData() throws(JSONError) {
+        try scanner.beginObject()
+        var started = false
+        while let key = try scanner.nextMember(&started) {
+            if key.equals("files") {
+                try scanner.beginArray()
+                var more = false
+                while try scanner.nextElement(&more) { try readFile() }
+            } else if key.equals("functions") {
+                sawFunctions = true
+                try scanner.beginArray()
+                var more = false
+                while try scanner.nextElement(&more) { try readFunction() }
+            } else {
+                try scanner.skipValue()
+            }
+        }
+    }
+
+    mutating func readFile() throws(JSONError) {
+        let objectStart = scanner.offset
+        try scanner.beginObject()
+        var filename: String?
+        var summary: CoverageSummary?
+        var segmentsRange: Range<Int>?
+        var started = false
+        while let key = try scanner.nextMember(&started) {
+            if key.equals("filename") {
+                filename = try scanner.readString()
+            } else if key.equals("segments") {
+                _ = scanner.peek()
+                let start = scanner.offset
+                try scanner.skipValue()
+                segmentsRange = start..<scanner.offset
+            } else if key.equals("summary") {
+                summary = try readSummary()
+            } else {
+                try scanner.skipValue()
+            }
+        }
+        guard let filename else { throw JSONError(offset: objectStart, message: "file entry without a \"filename\"") }
+        files.append(LLVMCovExport.File(filename: filename, exportedSummary: summary, segmentsRange: segmentsRange))
+    }
+
+    mutating func readSummary() throws(JSONError) -> CoverageSummary {
+        var summary = CoverageSummary()
+        try scanner.beginObject()
+        var started = false
+        while let key = try scanner.nextMember(&started) {
+            if key.equals("lines") {
+                summary.lines = try readMetric()
+            } else if key.equals("functions") {
+                summary.functions = try readMetric()
+            } else if key.equals("instantiations") {
+                summary.instantiations = try readMetric()
+            } else if key.equals("regions") {
+                summary.regions = try readMetric()
+            } else if key.equals("branches") {
+                summary.branches = try readMetric()
+            } else {
+                try scanner.skipValue()
+            }
+        }
+        return summary
+    }
+
+    mutating func readMetric() throws(JSONError) -> Metric {
+        var metric = Metric()
+        try scanner.beginObject()
+        var started = false
+        while let key = try scanner.nextMember(&started) {
+            if key.equals("count") {
+                metric.count = Int(try scanner.readInt())
+            } else if key.equals("covered") {
+                metric.covered = Int(try scanner.readInt())
+            } else {
+                try scanner.skipValue()
+            }
+        }
+        return metric
+    }
+
+    mutating func readFunction() throws(JSONError) {
+        let objectStart = scanner.offset
+        try scanner.beginObject()
+        var name: String?
+        var executionCount: UInt64 = 0
+        regions.removeAll(keepingCapacity: true)
+        branches.removeAll(keepingCapacity: true)
+        filenameIDs.removeAll(keepingCapacity: true)
+        var started = false
+        while let key = try scanner.nextMember(&started) {
+            if key.equals("name") {
+                name = try scanner.readString()
+            } else if key.equals("count") {
+                executionCount = try LLVMCovExportReader.readCount(&scanner)
+            } else if key.equals("regions") {
+                try readRegions()
+            } else if key.equals("branches") {
+                try readBranches()
+            } else if key.equals("filenames") {
+                try scanner.beginArray()
+                var more = false
+                while try scanner.nextElement(&more) {
+                    filenameIDs.append(filenames.intern(try scanner.readRawString()))
+                }
+            } else {
+                try scanner.skipValue()
+            }
+        }
+        guard let name else { throw JSONError(offset: objectStart, message: "function record without a \"name\"") }
+        for region in regions where Int(region.fileID) >= filenameIDs.count {
+            throw JSONError(
+                offset: objectStart,
+                message: "function \(name) has a region in file #\(region.fileID) but only \(filenameIDs.count) filenames")
+        }
+
+        var record = FunctionRecord(
+            name: name, executionCount: executionCount, filename: nil, start: SourceLocation(line: 0, column: 0),
+            lines: Metric(), regions: Metric(), branches: Metric(), mapping: nil)
+        if let main = summarizer.mainFileID(regions: regions, fileCount: filenameIDs.count) {
+            let numbers = summarizer.summarize(regions: regions, branches: branches, mainFileID: main)
+            record.filename = filenames.names[Int(filenameIDs[Int(main)])]
+            record.start = numbers.start
+            record.lines = numbers.lines
+            record.regions = numbers.regions
+            record.branches = numbers.branches
+        }
+        if keepMappings {
+            record.mapping = FunctionRecord.Mapping(
+                regions: regions, branches: branches, filenames: filenameIDs.map { filenames.names[Int($0)] })
+        }
+        functions.append(record)
+    }
+
+    mutating func readRegions() throws(JSONError) {
+        try scanner.beginArray()
+        var more = false
+        while try scanner.nextElement(&more) {
+            let tupleStart = scanner.offset
+            try scanner.beginArray()
+            let lineStart = try LLVMCovExportReader.readUInt32(&scanner)
+            try scanner.expect(UInt8(ascii: ","))
+            let columnStart = try LLVMCovExportReader.readUInt32(&scanner)
+            try scanner.expect(UInt8(ascii: ","))
+            let lineEnd = try LLVMCovExportReader.readUInt32(&scanner)
+            try scanner.expect(UInt8(ascii: ","))
+            let columnEnd = try LLVMCovExportReader.readUInt32(&scanner)
+            try scanner.expect(UInt8(ascii: ","))
+            let count = try LLVMCovExportReader.readCount(&scanner)
+            try scanner.expect(UInt8(ascii: ","))
+            let fileID = try LLVMCovExportReader.readUInt32(&scanner)
+            try scanner.expect(UInt8(ascii: ","))
+            let expandedFileID = try LLVMCovExportReader.readUInt32(&scanner)
+            try scanner.expect(UInt8(ascii: ","))
+            let kind = try scanner.readInt()
+            try scanner.expect(UInt8(ascii: "]"))
+            guard kind >= 0 && kind < 256 else {
+                throw JSONError(offset: tupleStart, message: "region kind \(kind) is not a region kind")
+            }
+            var region = CountedRegion(
+                start: SourceLocation(line: lineStart, column: columnStart),
+                end: SourceLocation(line: lineEnd, column: columnEnd), executionCount: count, fileID: fileID,
+                expandedFileID: expandedFileID)
+            region.kind = UInt8(kind)
+            regions.append(region)
+        }
+    }
+
+    mutating func readBranches() throws(JSONError) {
+        try scanner.beginArray()
+        var more = false
+        while try scanner.nextElement(&more) {
+            try scanner.beginArray()
+            let line = try LLVMCovExportReader.readUInt32(&scanner)
+            try scanner.expect(UInt8(ascii: ","))
+            let column = try LLVMCovExportReader.readUInt32(&scanner)
+            for _ in 0..<2 {
+                try scanner.expect(UInt8(ascii: ","))
+                _ = try scanner.readInt()
+            }
+            try scanner.expect(UInt8(ascii: ","))
+            let trueCount = try LLVMCovExportReader.readCount(&scanner)
+            try scanner.expect(UInt8(ascii: ","))
+            let falseCount = try LLVMCovExportReader.readCount(&scanner)
+            try scanner.expect(UInt8(ascii: ","))
+            let fileID = try LLVMCovExportReader.readUInt32(&scanner)
+            // expandedFileID, kind, and any fields later versions add.
+            while scanner.peek() == UInt8(ascii: ",") {
+                try scanner.expect(UInt8(ascii: ","))
+                try scanner.skipValue()
+            }
+            try scanner.expect(UInt8(ascii: "]"))
+            branches.append(
+                BranchRegion(
+                    start: SourceLocation(line: line, column: column), trueCount: trueCount, falseCount: falseCount,
+                    fileID: fileID))
+        }
+    }
+}
+
+/// Interns the file names of function records, which repeat in every record: each distinct
+/// name is decoded into a `String` once, recognized afterwards by its raw bytes.
+private struct FilenameTable {
+    var names: [String] = []
+    private var raw: [[UInt8]] = []
+    private var slots = [Int32](repeating: -1, count: 1024)
+    private var last: Int32 = -1
+
+    mutating func intern(_ string: JSONRawString) -> UInt32 {
+        // Consecutive records usually come from the same file.
+        if last >= 0 && matches(Int(last), string) { return UInt32(last) }
+        let hash = FilenameTable.hash(string)
+        var slot = Int(truncatingIfNeeded: hash) & (slots.count - 1)
+        while slots[slot] >= 0 {
+            if matches(Int(slots[slot]), string) {
+                last = slots[slot]
+                return UInt32(last)
+            }
+            slot = (slot + 1) & (slots.count - 1)
+        }
+        let id = Int32(names.count)
+        names.append(string.decoded())
+        raw.append(Array(UnsafeBufferPointer(start: string.start, count: string.count)))
+        slots[slot] = id
+        last = id
+        if names.count * 2 > slots.count { grow() }
+        return UInt32(id)
+    }
+
+    private func matches(_ id: Int, _ string: JSONRawString) -> Bool {
+        let stored = raw[id]
+        guard stored.count == string.count else { return false }
+        guard string.count > 0 else { return true }
+        return stored.withUnsafeBufferPointer { memcmp($0.baseAddress!, string.start, string.count) == 0 }
+    }
+
+    private mutating func grow() {
+        slots = [Int32](repeating: -1, count: slots.count * 2)
+        for id in raw.indices {
+            let hash = FilenameTable.hash(raw[id])
+            var slot = Int(truncatingIfNeeded: hash) & (slots.count - 1)
+            while slots[slot] >= 0 { slot = (slot + 1) & (slots.count - 1) }
+            slots[slot] = Int32(id)
+        }
+    }
+
+    private static func hash(_ string: JSONRawString) -> UInt64 {
+        hash(UnsafeBufferPointer(start: string.start, count: string.count))
+    }
+
+    private static func hash(_ bytes: [UInt8]) -> UInt64 {
+        bytes.withUnsafeBufferPointer { hash($0) }
+    }
+
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return hash ^ (hash >> 29)
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif

@@ -1,0 +1,82 @@
+/// The machine-readable report (`--format json`). Its schema is documented in the README and
+/// versioned by `schemaVersion`; fields are only ever added within a version.
+package enum CoverageJSONReport {
+    /// Bumped when a field changes meaning or disappears.
+    package static let schemaVersion = 1
+
+    /// Renders `report` as JSON. Per-line counts (`lineCounts`) are read from the export here,
+    /// which is why this can fail on an export whose segments are malformed.
+    package static func render(_ report: CoverageReport, options: CoverageReportOptions) throws(JSONError) -> String {
+        var json = JSONWriter(reservingCapacity: report.files.count * 512)
+        json.raw("{\n  \"schemaVersion\": \(schemaVersion),\n  \"totals\": ")
+        write(report.totals, to: &json)
+        json.raw(",\n  \"modules\": [")
+        for (index, module) in report.modules(sortedBy: options.sort).enumerated() {
+            json.raw(index == 0 ? "\n    {\"name\": " : ",\n    {\"name\": ")
+            json.string(module.name)
+            json.raw(", \"fileCount\": ")
+            json.number(module.fileCount)
+            json.raw(", \"summary\": ")
+            write(module.summary, to: &json)
+            json.raw("}")
+        }
+        json.raw(report.modules.isEmpty ? "],\n  \"files\": [" : "\n  ],\n  \"files\": [")
+        let files = report.files(sortedBy: options.sort)
+        for (index, file) in files.enumerated() {
+            json.raw(index == 0 ? "\n    {\"path\": " : ",\n    {\"path\": ")
+            json.string(file.path)
+            json.raw(", \"module\": ")
+            json.string(file.module)
+            json.raw(",\n      \"summary\": ")
+            write(file.summary, to: &json)
+            json.raw(",\n      \"functions\": [")
+            for (position, function) in file.functions.enumerated() {
+                json.raw(position == 0 ? "\n        {\"name\": " : ",\n        {\"name\": ")
+                json.string(function.name)
+                json.raw(", \"mangledName\": ")
+                json.string(function.mangledName)
+                json.raw(", \"line\": ")
+                json.number(function.line)
+                json.raw(", \"column\": ")
+                json.number(function.column)
+                json.raw(", \"count\": ")
+                json.number(function.executionCount)
+                json.raw(", \"summary\": ")
+                write(function.summary, to: &json)
+                json.raw("}")
+            }
+            json.raw(file.functions.isEmpty ? "]" : "\n      ]")
+            if options.showLines {
+                json.raw(",\n      \"lineCounts\": [")
+                for (position, line) in try file.lineCounts().enumerated() {
+                    json.raw(position == 0 ? "[" : ", [")
+                    json.number(line.line)
+                    json.raw(", ")
+                    json.number(line.count)
+                    json.raw("]")
+                }
+                json.raw("]")
+            }
+            json.raw("}")
+        }
+        json.raw(files.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
+        return json.output
+    }
+
+    private static func write(_ summary: CoverageSummary, to json: inout JSONWriter) {
+        json.raw("{")
+        for (index, kind) in CoverageSummary.Kind.allCases.enumerated() {
+            let metric = summary[kind]
+            json.raw(index == 0 ? "\"" : ", \"")
+            json.raw(kind.rawValue)
+            json.raw("\": {\"count\": ")
+            json.number(metric.count)
+            json.raw(", \"covered\": ")
+            json.number(metric.covered)
+            json.raw(", \"percent\": ")
+            json.number(metric.percent)
+            json.raw("}")
+        }
+        json.raw("}")
+    }
+}

@@ -1,0 +1,82 @@
+/// What a coverage report shows and in what order; shared by every format.
+package struct CoverageReportOptions: Sendable {
+    /// The order of modules and files.
+    package enum Sort: String, CaseIterable, Sendable {
+        /// By name.
+        case name
+        /// Lowest line coverage first: what to work on comes first.
+        case coverage
+    }
+
+    /// List each function with its execution count under its file.
+    package var showFunctions = false
+    /// Include per-line execution counts (JSON only).
+    package var showLines = false
+    package var sort = Sort.name
+    /// Colour percentages with ANSI codes (terminal only).
+    package var colors = false
+
+    package init(showFunctions: Bool = false, showLines: Bool = false, sort: Sort = .name, colors: Bool = false) {
+        self.showFunctions = showFunctions
+        self.showLines = showLines
+        self.sort = sort
+        self.colors = colors
+    }
+}
+
+extension CoverageReport {
+    /// Modules in the requested order.
+    package func modules(sortedBy sort: CoverageReportOptions.Sort) -> [ModuleCoverage] {
+        switch sort {
+        case .name: return modules
+        case .coverage: return modules.sorted { lowerCoverage($0.summary, $0.name, $1.summary, $1.name) }
+        }
+    }
+
+    /// Files in the requested order, optionally only those of one module.
+    package func files(sortedBy sort: CoverageReportOptions.Sort, module: String? = nil) -> [FileCoverage] {
+        let selected = module.map { name in files.filter { $0.module == name } } ?? files
+        switch sort {
+        case .name: return selected
+        case .coverage: return selected.sorted { lowerCoverage($0.summary, $0.displayPath, $1.summary, $1.displayPath) }
+        }
+    }
+
+    private func lowerCoverage(_ a: CoverageSummary, _ aName: String, _ b: CoverageSummary, _ bName: String) -> Bool {
+        let (pa, pb) = (a.lines.percent, b.lines.percent)
+        if pa != pb { return pa < pb }
+        if a.lines.missed != b.lines.missed { return a.lines.missed > b.lines.missed }
+        return aName < bName
+    }
+}
+
+extension Metric {
+    /// "83.33%" as `llvm-cov report` prints it, or "-" when there is nothing to cover.
+    package var formattedPercent: String {
+        guard count > 0 else { return "-" }
+        return CoverageFormatting.percent(percent)
+    }
+}
+
+/// Number formatting shared by the text reports.
+package enum CoverageFormatting {
+    /// `value` with two decimals and a percent sign, exactly as `llvm-cov report` prints it
+    /// (printf's `%.2f`, which rounds the binary value, not `value * 100`).
+    package static func percent(_ value: Double) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let written = withVaList([value]) { arguments in
+            buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, 64, "%.2f", arguments) }
+        }
+        guard written > 0 else { return "\(value)%" }
+        let bytes = buffer.prefix(Int(written)).map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self) + "%"
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif

@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The bytes of an input file, memory-mapped so that a multi-gigabyte export is never copied,
+/// or read whole when it cannot be mapped (standard input, pipes).
+package final class MappedFile: @unchecked Sendable {
+    // Immutable after init; the memory is only ever read.
+    private let address: UnsafeMutableRawPointer?
+    /// Number of bytes.
+    package let count: Int
+    private let isMapped: Bool
+
+    /// Why a file could not be read: the system's message.
+    package struct ReadError: Error, Equatable {
+        package var message: String
+    }
+
+    /// Maps the file at `path`, or reads standard input when `path` is "-".
+    package init(path: String) throws(ReadError) {
+        if path == "-" {
+            let (bytes, count) = try MappedFile.readAll(descriptor: 0)
+            address = bytes
+            self.count = count
+            isMapped = false
+            return
+        }
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw ReadError(message: MappedFile.systemError()) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw ReadError(message: MappedFile.systemError()) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw ReadError(message: "is a directory") }
+        if (info.st_mode & S_IFMT) == S_IFREG {
+            let size = Int(info.st_size)
+            count = size
+            if size == 0 {
+                address = nil
+                isMapped = false
+                return
+            }
+            guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else {
+                throw ReadError(message: MappedFile.systemError())
+            }
+            _ = madvise(mapped, size, MADV_SEQUENTIAL)
+            address = mapped
+            isMapped = true
+        } else {
+            let (bytes, count) = try MappedFile.readAll(descriptor: descriptor)
+            address = bytes
+            self.count = count
+            isMapped = false
+        }
+    }
+
+    /// Wraps a copy of `bytes` (for tests and in-memory inputs).
+    package init(bytes: [UInt8]) {
+        count = bytes.count
+        isMapped = false
+        if bytes.isEmpty {
+            address = nil
+        } else {
+            let memory = UnsafeMutableRawPointer.allocate(byteCount: bytes.count, alignment: 16)
+            bytes.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+            address = memory
+        }
+    }
+
+    deinit {
+        guard let address else { return }
+        if isMapped {
+            munmap(address, count)
+        } else {
+            address.deallocate()
+        }
+    }
+
+    /// Calls `body` with the bytes.
+    package func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try body(UnsafeRawBufferPointer(start: address, count: count))
+    }
+
+    private static func readAll(descriptor: Int32) throws(ReadError) -> (UnsafeMutableRawPointer?, Int) {
+        var capacity = 1 << 20
+        var memory = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        var used = 0
+        while true {
+            if used == capacity {
+                let grown = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 16)
+                grown.copyMemory(from: memory, byteCount: used)
+                memory.deallocate()
+                memory = grown
+                capacity *= 2
+            }
+            let got = read(descriptor, memory + used, capacity - used)
+            if got == 0 { break }
+            if got < 0 {
+                if errno == EINTR { continue }
+                memory.deallocate()
+                throw ReadError(message: systemError())
+            }
+            used += got
+        }
+        return (memory, used)
+    }
+
+    private static func systemError() -> String {
+        String(cString: strerror(errno))
+    }
+}

@@ -1,0 +1,95 @@
+/// A plain-text table with aligned columns, for terminal reports.
+package struct TextTable {
+    /// How a column's cells are aligned.
+    package enum Alignment { case left, right }
+
+    /// One column's heading and alignment.
+    package struct Column {
+        package var title: String
+        package var alignment: Alignment
+
+        package init(_ title: String, _ alignment: Alignment = .right) {
+            self.title = title
+            self.alignment = alignment
+        }
+    }
+
+    /// A cell: the text that is measured, and optional styling wrapped around it (ANSI codes).
+    package struct Cell: ExpressibleByStringLiteral {
+        package var text: String
+        package var style: (prefix: String, suffix: String)?
+
+        package init(_ text: String, style: (prefix: String, suffix: String)? = nil) {
+            self.text = text
+            self.style = style
+        }
+
+        package init(stringLiteral value: String) {
+            self.init(value)
+        }
+    }
+
+    private enum Row {
+        case cells([Cell])
+        case separator
+    }
+
+    private let columns: [Column]
+    private var rows: [Row] = []
+
+    package init(columns: [Column]) {
+        self.columns = columns
+    }
+
+    /// Adds a row; missing cells are blank.
+    package mutating func add(_ cells: [Cell]) {
+        rows.append(.cells(cells))
+    }
+
+    /// Adds a horizontal rule.
+    package mutating func addSeparator() {
+        rows.append(.separator)
+    }
+
+    /// The table as lines of text, columns separated by two spaces, no trailing spaces.
+    package func render() -> String {
+        var widths = columns.map { $0.title.count }
+        for case .cells(let cells) in rows {
+            for (index, cell) in cells.enumerated() where index < widths.count {
+                widths[index] = max(widths[index], cell.text.count)
+            }
+        }
+        let totalWidth = widths.reduce(0, +) + 2 * max(0, widths.count - 1)
+        var lines: [String] = [line(columns.map { Cell($0.title) }, widths)]
+        lines.append(String(repeating: "-", count: totalWidth))
+        for row in rows {
+            switch row {
+            case .cells(let cells): lines.append(line(cells, widths))
+            case .separator: lines.append(String(repeating: "-", count: totalWidth))
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func line(_ cells: [Cell], _ widths: [Int]) -> String {
+        var text = ""
+        for (index, column) in columns.enumerated() {
+            let cell = index < cells.count ? cells[index] : Cell("")
+            let padding = String(repeating: " ", count: max(0, widths[index] - cell.text.count))
+            let styled = cell.style.map { $0.prefix + cell.text + $0.suffix } ?? cell.text
+            if index > 0 { text += "  " }
+            text += column.alignment == .left ? styled + padding : padding + styled
+        }
+        while text.hasSuffix(" ") { text.removeLast() }
+        return text
+    }
+}
+
+extension String {
+    /// The text with control characters (ANSI escapes, NUL, newlines) replaced by `�`, so that
+    /// names from an input can never move the cursor or recolour a terminal.
+    package var terminalSafe: String {
+        guard utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return self }
+        return String(String.UnicodeScalarView(unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\u{FFFD}" : $0 }))
+    }
+}

@@ -1,0 +1,98 @@
+import SwiftCovCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The tool's entry point: picks the command, runs it, maps the outcome to an exit code.
+enum SwiftCovCommand {
+    static let tool = "swiftcov"
+
+    static let commands: [(spec: CommandSpec, run: @Sendable (ParsedArguments, inout Terminal) throws -> ExitCode)] = [
+        (ReportCommand.spec, ReportCommand.run)
+    ]
+
+    static func main(_ arguments: [String]) -> Int32 {
+        var terminal = Terminal()
+        guard let first = arguments.first else {
+            terminal.error(overview())
+            return ExitCode.usage.rawValue
+        }
+        switch first {
+        case "--help", "-h", "help":
+            if first == "help", arguments.count > 1, let command = commands.first(where: { $0.spec.name == arguments[1] }) {
+                terminal.out(CommandLineParser.help(for: command.spec, tool: tool))
+            } else {
+                terminal.out(overview())
+            }
+            return ExitCode.success.rawValue
+        case "--version":
+            terminal.out("\(tool) \(SwiftCov.version)\n")
+            return ExitCode.success.rawValue
+        default:
+            break
+        }
+        guard let command = commands.first(where: { $0.spec.name == first }) else {
+            terminal.error("\(tool): error: unknown command '\(first)'; see '\(tool) --help'\n")
+            return ExitCode.usage.rawValue
+        }
+        do {
+            let parsed = try CommandLineParser.parse(Array(arguments.dropFirst()), spec: command.spec)
+            if parsed.wantsHelp {
+                terminal.out(CommandLineParser.help(for: command.spec, tool: tool))
+                return ExitCode.success.rawValue
+            }
+            return try command.run(parsed, &terminal).rawValue
+        } catch {
+            return report(error, command: command.spec.name, terminal: &terminal).rawValue
+        }
+    }
+
+    /// One line on stderr for any failure, and the exit code for it: 2, usage or input.
+    static func report(_ error: Error, command: String, terminal: inout Terminal) -> ExitCode {
+        switch error {
+        case let usage as UsageError:
+            terminal.error("\(tool) \(command): error: \(usage.message)\nUsage: see '\(tool) \(command) --help'\n")
+        case let described as CustomStringConvertible:
+            let message = described.description
+            terminal.error((message.hasPrefix("error:") ? "\(tool): " : "") + message + "\n")
+        default:
+            terminal.error("\(tool): error: \(error)\n")
+        }
+        return .usage
+    }
+
+    static func overview() -> String {
+        var text = """
+            OVERVIEW: Coverage tables and reports from what `swift test --enable-code-coverage` leaves behind.
+
+            USAGE: \(tool) <command> [options]
+
+            COMMANDS:
+
+            """
+        for command in commands {
+            let name = command.spec.name
+            text += "  " + name + String(repeating: " ", count: max(1, 12 - name.count)) + command.spec.abstract + "\n"
+        }
+        text += """
+
+            Run '\(tool) <command> --help' for a command's options; '\(tool) --version' for the version.
+
+            """
+        return text
+    }
+}
+
+/// Exit codes: CI must tell "coverage dropped" from "the tool could not read its input".
+enum ExitCode: Int32 {
+    case success = 0
+    /// A gate failed: coverage below a threshold, or tests failed.
+    case gateFailed = 1
+    /// Bad usage, or an input that cannot be read.
+    case usage = 2
+}

@@ -1,0 +1,11 @@
+import SwiftCovCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+exit(SwiftCovCommand.main(Array(CommandLine.arguments.dropFirst())))
