@@ -17,7 +17,16 @@ let package = Package(
         // Measures the export reader and the reports on a given export (build with -c release).
         .executableTarget(name: "swiftcov-benchmark", dependencies: ["SwiftCovCore"]),
 
+        // The trivia modules: swiftcov's own demo subject (SampleReports/ holds their test and coverage outputs).
+        .target(name: "TriviaCore", resources: [.process("Resources")]),
+        .target(name: "TriviaGame", dependencies: ["TriviaCore"]),
+        .executableTarget(name: "trivia", dependencies: ["TriviaCore", "TriviaGame"]),
+
         .testTarget(name: "SwiftCovCoreTests", dependencies: ["SwiftCovCore"], resources: [.copy("Fixtures")]),
         .testTarget(name: "swiftcovTests", dependencies: ["swiftcov"]),
+        .testTarget(name: "TriviaCoreTests", dependencies: ["TriviaCore"]),
+        .testTarget(name: "TriviaGameTests", dependencies: ["TriviaCore", "TriviaGame"]),
+        // Black-box: launches the built `trivia` executable, as a UI test would.
+        .testTarget(name: "triviaTests"),
     ]
 )

@@ -10,7 +10,7 @@ package enum RegionKind: UInt8, Sendable {
 }
 
 /// A source position, ordered by line then column.
-package struct SourceLocation: Comparable, Hashable, Sendable {
+package struct SourcePosition: Comparable, Hashable, Sendable {
     package var line: UInt32
     package var column: UInt32
 
@@ -19,7 +19,7 @@ package struct SourceLocation: Comparable, Hashable, Sendable {
         self.column = column
     }
 
-    package static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+    package static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool {
         lhs.line != rhs.line ? lhs.line < rhs.line : lhs.column < rhs.column
     }
 }
@@ -27,8 +27,8 @@ package struct SourceLocation: Comparable, Hashable, Sendable {
 /// A function's mapping region with its execution count:
 /// `[lineStart, colStart, lineEnd, colEnd, executionCount, fileID, expandedFileID, kind]` in the export.
 package struct CountedRegion: Equatable, Sendable {
-    package var start: SourceLocation
-    package var end: SourceLocation
+    package var start: SourcePosition
+    package var end: SourcePosition
     package var executionCount: UInt64
     /// Index into the function's `filenames`.
     package var fileID: UInt32
@@ -38,7 +38,7 @@ package struct CountedRegion: Equatable, Sendable {
     package var kind: UInt8
 
     package init(
-        start: SourceLocation, end: SourceLocation, executionCount: UInt64, fileID: UInt32 = 0,
+        start: SourcePosition, end: SourcePosition, executionCount: UInt64, fileID: UInt32 = 0,
         expandedFileID: UInt32 = 0, kind: RegionKind = .code
     ) {
         self.start = start
@@ -54,12 +54,12 @@ package struct CountedRegion: Equatable, Sendable {
 
 /// A branch region: `[ls, cs, le, ce, trueCount, falseCount, fileID, expandedFileID, kind]`.
 package struct BranchRegion: Equatable, Sendable {
-    package var start: SourceLocation
+    package var start: SourcePosition
     package var trueCount: UInt64
     package var falseCount: UInt64
     package var fileID: UInt32
 
-    package init(start: SourceLocation, trueCount: UInt64, falseCount: UInt64, fileID: UInt32) {
+    package init(start: SourcePosition, trueCount: UInt64, falseCount: UInt64, fileID: UInt32) {
         self.start = start
         self.trueCount = trueCount
         self.falseCount = falseCount

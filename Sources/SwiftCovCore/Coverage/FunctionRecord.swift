@@ -8,7 +8,7 @@ package struct FunctionRecord: Sendable {
     /// The function's main file: its first file that is not the target of an expansion.
     package var filename: String?
     /// Where its first region in the main file starts; llvm-cov groups instantiations by it.
-    package var start: SourceLocation
+    package var start: SourcePosition
     /// Lines (summary view), regions and branches of this record.
     package var lines: Metric
     package var regions: Metric
@@ -50,10 +50,10 @@ package struct FunctionSummarizer {
     /// Lines, regions, branches and the start location for a record's regions.
     package mutating func summarize(
         regions: [CountedRegion], branches: [BranchRegion], mainFileID: UInt32
-    ) -> (start: SourceLocation, lines: Metric, regions: Metric, branches: Metric) {
+    ) -> (start: SourcePosition, lines: Metric, regions: Metric, branches: Metric) {
         var regionMetric = Metric()
         mainFileRegions.removeAll(keepingCapacity: true)
-        var start: SourceLocation?
+        var start: SourcePosition?
         for region in regions {
             // llvm-cov counts code regions of every file of the function.
             if region.isCode {
@@ -76,6 +76,6 @@ package struct FunctionSummarizer {
             if branch.trueCount > 0 { branchMetric.covered += 1 }
             if branch.falseCount > 0 { branchMetric.covered += 1 }
         }
-        return (start ?? SourceLocation(line: 0, column: 0), lineMetric, regionMetric, branchMetric)
+        return (start ?? SourcePosition(line: 0, column: 0), lineMetric, regionMetric, branchMetric)
     }
 }

@@ -284,7 +284,7 @@ private struct Reader {
         }
 
         var record = FunctionRecord(
-            name: name, executionCount: executionCount, filename: nil, start: SourceLocation(line: 0, column: 0),
+            name: name, executionCount: executionCount, filename: nil, start: SourcePosition(line: 0, column: 0),
             lines: Metric(), regions: Metric(), branches: Metric(), mapping: nil)
         if let main = summarizer.mainFileID(regions: regions, fileCount: filenameIDs.count) {
             let numbers = summarizer.summarize(regions: regions, branches: branches, mainFileID: main)
@@ -327,8 +327,8 @@ private struct Reader {
                 throw JSONError(offset: tupleStart, message: "region kind \(kind) is not a region kind")
             }
             var region = CountedRegion(
-                start: SourceLocation(line: lineStart, column: columnStart),
-                end: SourceLocation(line: lineEnd, column: columnEnd), executionCount: count, fileID: fileID,
+                start: SourcePosition(line: lineStart, column: columnStart),
+                end: SourcePosition(line: lineEnd, column: columnEnd), executionCount: count, fileID: fileID,
                 expandedFileID: expandedFileID)
             region.kind = UInt8(kind)
             regions.append(region)
@@ -361,7 +361,7 @@ private struct Reader {
             try scanner.expect(UInt8(ascii: "]"))
             branches.append(
                 BranchRegion(
-                    start: SourceLocation(line: line, column: column), trueCount: trueCount, falseCount: falseCount,
+                    start: SourcePosition(line: line, column: column), trueCount: trueCount, falseCount: falseCount,
                     fileID: fileID))
         }
     }

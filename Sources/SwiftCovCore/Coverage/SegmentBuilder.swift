@@ -96,7 +96,7 @@ package struct SegmentBuilder {
 
     /// Emits the segments where completed regions (`active[firstCompleted...]`) end, before `location`.
     private mutating func completeRegions(
-        until location: SourceLocation?, firstCompleted: Int, into segments: inout [CoverageSegment]
+        until location: SourcePosition?, firstCompleted: Int, into segments: inout [CoverageSegment]
     ) {
         // Stable insertion sort of the completed regions by end location (there are few).
         if active.count - firstCompleted > 1 {
@@ -143,7 +143,7 @@ package struct SegmentBuilder {
     }
 
     private func startSegment(
-        _ region: CountedRegion, at location: SourceLocation, isRegionEntry: Bool, emitSkipped: Bool = false,
+        _ region: CountedRegion, at location: SourcePosition, isRegionEntry: Bool, emitSkipped: Bool = false,
         into segments: inout [CoverageSegment]
     ) {
         let hasCount = !emitSkipped && region.kind != RegionKind.skipped.rawValue
