@@ -67,7 +67,7 @@ package enum CoverageTableReport {
 
     /// Long demangled names (generic signatures) are cut for the table; JSON keeps them whole.
     private static func abbreviated(_ name: String) -> String {
-        let limit = 100
+        let limit = 72
         guard name.count > limit else { return name }
         return String(name.prefix(limit - 1)) + "…"
     }

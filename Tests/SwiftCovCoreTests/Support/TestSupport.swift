@@ -6,14 +6,24 @@ import Testing
 /// A real llvm-cov export cut down by `scripts/make-fixture`, with llvm-cov's own answers.
 struct Fixture: CustomTestStringConvertible, Sendable {
     let name: String
+    let directory: String
+
+    init(name: String) {
+        self.name = name
+        directory = Bundle.module.resourceURL!.appendingPathComponent("Fixtures").appendingPathComponent(name).path
+    }
+
+    private init(name: String, directory: String) {
+        self.name = name
+        self.directory = directory
+    }
 
     static let all = ["swift-algorithms", "yams", "swift-argument-parser", "swift-collections"].map(Fixture.init)
 
-    var testDescription: String { name }
+    /// The trivia modules' export and llvm-cov's answers in SampleReports/, as shipped.
+    static let sample = Fixture(name: "SampleReports", directory: packageRoot + "/SampleReports")
 
-    var directory: String {
-        Bundle.module.resourceURL!.appendingPathComponent("Fixtures").appendingPathComponent(name).path
-    }
+    var testDescription: String { name }
 
     func path(_ file: String) -> String { directory + "/" + file }
 

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// The built `swiftcov` run as a user runs it: arguments in; stdout, stderr, files and the exit
+/// code out. Expected reports are the library's golden files, so the CLI adds nothing to them.
+@Suite("swiftcov report, end to end")
+struct ReportCommandTests {
+    @Test("the README's command prints the trivia modules' table")
+    func readmeCommand() throws {
+        let result = try swiftcov(["report", "SampleReports/coverage.json"])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout == (try golden("sample-table-name.txt")))
+    }
+
+    @Test("JSON with per-line counts, and the same from standard input")
+    func jsonAndStdin() throws {
+        let expected = try golden("sample-report.json")
+        let fromFile = try swiftcov(["report", "--coverage", "SampleReports/coverage.json", "--format", "json", "--show=lines"])
+        #expect(fromFile.status == 0)
+        #expect(fromFile.stdout == expected)
+        let export = try Data(contentsOf: URL(fileURLWithPath: packageRoot + "/SampleReports/coverage.json"))
+        let fromStdin = try swiftcov(["report", "-", "-f", "json", "--show", "lines"], stdin: export)
+        #expect(fromStdin.status == 0)
+        #expect(fromStdin.stdout == expected)
+    }
+
+    @Test("--output writes the report to a file and nothing to stdout")
+    func outputFile() throws {
+        let directory = try temporaryDirectory()
+        let output = directory + "/report.md"
+        let result = try swiftcov(["report", "SampleReports/coverage.json", "--format", "markdown", "-o", output])
+        #expect(result.status == 0)
+        #expect(result.stdout.isEmpty)
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == (try golden("sample-report.md")))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["report.md"])
+    }
+
+    @Test("colours only when asked or on a terminal, never with NO_COLOR")
+    func colours() throws {
+        let piped = try swiftcov(["report", "SampleReports/coverage.json"])
+        #expect(!piped.stdout.contains("\u{1B}["))
+        let forced = try swiftcov(["report", "SampleReports/coverage.json", "--color", "always"])
+        #expect(forced.stdout.contains("\u{1B}[32m"))
+        let noColor = try swiftcov(["report", "SampleReports/coverage.json"], environment: ["NO_COLOR": "1"])
+        #expect(!noColor.stdout.contains("\u{1B}["))
+    }
+
+    @Test("a package folder is searched for its export; --show functions lists counts")
+    func functionsAndFolders() throws {
+        let result = try swiftcov(["report", "SampleReports/coverage.json", "--show", "functions", "--sort", "coverage"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("TriviaCore.NetworkTriviaAPI.fetchQuestionsData() async throws"))
+        let lines = result.stdout.split(separator: "\n")
+        // Sorted by coverage: the least covered module comes first.
+        #expect(lines[2].hasPrefix("trivia "))
+    }
+
+    @Test(
+        "bad input: one line on stderr naming the file and where, exit 2, nothing on stdout",
+        arguments: [
+            ("missing.json", "missing.json: error: no such file or directory"),
+            ("Package.swift", "Package.swift: error: expected an object, found '/' (byte offset 0, at (root))"),
+            ("Tests", "Tests: error: no llvm-cov export found"),
+        ])
+    func badInput(path: String, message: String) throws {
+        let result = try swiftcov(["report", path])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("a truncated export names the byte offset and key path and leaves an existing output untouched")
+    func truncatedExport() throws {
+        let directory = try temporaryDirectory()
+        let export = try Data(contentsOf: URL(fileURLWithPath: packageRoot + "/SampleReports/coverage.json"))
+        try export.prefix(3000).write(to: URL(fileURLWithPath: directory + "/cut.json"))
+        try "previous report\n".write(toFile: directory + "/out.json", atomically: true, encoding: .utf8)
+        let result = try swiftcov(["report", directory + "/cut.json", "--format", "json", "-o", directory + "/out.json"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("cut.json: error:"))
+        #expect(result.stderr.contains("byte offset 3000, at data[0].files["))
+        #expect(try String(contentsOfFile: directory + "/out.json", encoding: .utf8) == "previous report\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["cut.json", "out.json"])
+    }
+
+    @Test(
+        "usage errors exit 2 and say what to do",
+        arguments: [
+            (["report"], "no coverage input"),
+            (["report", "x.json", "--formt", "json"], "unknown option '--formt' for 'report'; did you mean '--format'?"),
+            (["report", "x.json", "--format", "xml"], "invalid value 'xml' for '--format'"),
+            (["report", "x.json", "--format"], "option '--format' needs a value"),
+            (["cover"], "unknown command 'cover'"),
+            ([], "OVERVIEW:"),
+        ])
+    func usageErrors(arguments: [String], message: String) throws {
+        let result = try swiftcov(arguments)
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test("--help and --version")
+    func helpAndVersion() throws {
+        let help = try swiftcov(["report", "--help"])
+        #expect(help.status == 0)
+        for option in ["--coverage", "--format", "--show", "--sort", "--include", "--exclude", "--all-files", "--root", "--output", "--color"] {
+            #expect(help.stdout.contains(option))
+        }
+        let overview = try swiftcov(["--help"])
+        #expect(overview.status == 0 && overview.stdout.contains("report"))
+        let version = try swiftcov(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.hasPrefix("swiftcov "))
+    }
+}
