@@ -22,7 +22,9 @@ let package = Package(
         .target(name: "TriviaGame", dependencies: ["TriviaCore"]),
         .executableTarget(name: "trivia", dependencies: ["TriviaCore", "TriviaGame"]),
 
-        .testTarget(name: "SwiftCovCoreTests", dependencies: ["SwiftCovCore"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "SwiftCovCoreTests", dependencies: ["SwiftCovCore"], exclude: ["Golden"], resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "swiftcovTests", dependencies: ["swiftcov"]),
         .testTarget(name: "TriviaCoreTests", dependencies: ["TriviaCore"]),
         .testTarget(name: "TriviaGameTests", dependencies: ["TriviaCore", "TriviaGame"]),

@@ -13,17 +13,27 @@ enum ReportCommand {
                 help:
                     "An llvm-cov JSON export, or a folder to find one in (package root, .build, codecov); '-' reads stdin. Several are merged."
             ),
-            .init(["--format", "-f"], value: "FORMAT", choices: ["table", "json", "markdown"], help: "Output format. Default: table."),
+            .init(
+                ["--format", "-f"], value: "FORMAT", choices: ["table", "json", "markdown"],
+                help: "Output format. Default: table."),
             .init(
                 ["--show"], value: "WHAT", choices: ["functions", "lines"], repeatable: true,
                 help: "Also list functions with their execution counts, or (json) per-line counts."),
-            .init(["--sort"], value: "ORDER", choices: ["name", "coverage"], help: "Order of modules and files. Default: name."),
-            .init(["--include"], value: "GLOB", repeatable: true, help: "Report only files matching GLOB (relative to the package root)."),
+            .init(
+                ["--sort"], value: "ORDER", choices: ["name", "coverage"],
+                help: "Order of modules and files. Default: name."),
+            .init(
+                ["--include"], value: "GLOB", repeatable: true,
+                help: "Report only files matching GLOB (relative to the package root)."),
             .init(["--exclude"], value: "GLOB", repeatable: true, help: "Leave out files matching GLOB."),
-            .init(["--all-files"], help: "Also report Tests/, .build/ (generated files, dependencies) and files outside the root."),
+            .init(
+                ["--all-files"],
+                help: "Also report Tests/, .build/ (generated files, dependencies) and files outside the root."),
             .init(["--root"], value: "DIR", help: "The package root. Default: inferred from the inputs."),
             .init(["--output", "-o"], value: "FILE", help: "Write the report to FILE (atomically) instead of stdout."),
-            .init(["--color"], value: "WHEN", choices: ["auto", "always", "never"], help: "Colour percentages. Default: auto (terminal, no NO_COLOR)."),
+            .init(
+                ["--color"], value: "WHEN", choices: ["auto", "always", "never"],
+                help: "Colour percentages. Default: auto (terminal, no NO_COLOR)."),
         ],
         examples: [
             "swiftcov report SampleReports/coverage.json",
@@ -36,7 +46,9 @@ enum ReportCommand {
         guard !inputs.isEmpty else {
             throw UsageError("no coverage input; give an export with --coverage PATH (or a package folder)")
         }
-        guard inputs.filter({ $0 == "-" }).count <= 1 else { throw UsageError("standard input ('-') can be read only once") }
+        guard inputs.filter({ $0 == "-" }).count <= 1 else {
+            throw UsageError("standard input ('-') can be read only once")
+        }
         let request = CoverageRequest(
             inputs: inputs, root: arguments.value("--root"), includes: arguments.all("--include").map(Glob.init),
             excludes: arguments.all("--exclude").map(Glob.init), allFiles: arguments.has("--all-files"))

@@ -24,7 +24,9 @@ enum SwiftCovCommand {
         }
         switch first {
         case "--help", "-h", "help":
-            if first == "help", arguments.count > 1, let command = commands.first(where: { $0.spec.name == arguments[1] }) {
+            if first == "help", arguments.count > 1,
+                let command = commands.first(where: { $0.spec.name == arguments[1] })
+            {
                 terminal.out(CommandLineParser.help(for: command.spec, tool: tool))
             } else {
                 terminal.out(overview())

@@ -16,7 +16,9 @@ struct ReportCommandTests {
     @Test("JSON with per-line counts, and the same from standard input")
     func jsonAndStdin() throws {
         let expected = try golden("sample-report.json")
-        let fromFile = try swiftcov(["report", "--coverage", "SampleReports/coverage.json", "--format", "json", "--show=lines"])
+        let fromFile = try swiftcov([
+            "report", "--coverage", "SampleReports/coverage.json", "--format", "json", "--show=lines",
+        ])
         #expect(fromFile.status == 0)
         #expect(fromFile.stdout == expected)
         let export = try Data(contentsOf: URL(fileURLWithPath: packageRoot + "/SampleReports/coverage.json"))
@@ -48,7 +50,9 @@ struct ReportCommandTests {
 
     @Test("a package folder is searched for its export; --show functions lists counts")
     func functionsAndFolders() throws {
-        let result = try swiftcov(["report", "SampleReports/coverage.json", "--show", "functions", "--sort", "coverage"])
+        let result = try swiftcov([
+            "report", "SampleReports/coverage.json", "--show", "functions", "--sort", "coverage",
+        ])
         #expect(result.status == 0)
         #expect(result.stdout.contains("TriviaCore.NetworkTriviaAPI.fetchQuestionsData() async throws"))
         let lines = result.stdout.split(separator: "\n")
@@ -77,7 +81,9 @@ struct ReportCommandTests {
         let export = try Data(contentsOf: URL(fileURLWithPath: packageRoot + "/SampleReports/coverage.json"))
         try export.prefix(3000).write(to: URL(fileURLWithPath: directory + "/cut.json"))
         try "previous report\n".write(toFile: directory + "/out.json", atomically: true, encoding: .utf8)
-        let result = try swiftcov(["report", directory + "/cut.json", "--format", "json", "-o", directory + "/out.json"])
+        let result = try swiftcov([
+            "report", directory + "/cut.json", "--format", "json", "-o", directory + "/out.json",
+        ])
         #expect(result.status == 2)
         #expect(result.stderr.contains("cut.json: error:"))
         #expect(result.stderr.contains("byte offset 3000, at data[0].files["))
@@ -89,7 +95,10 @@ struct ReportCommandTests {
         "usage errors exit 2 and say what to do",
         arguments: [
             (["report"], "no coverage input"),
-            (["report", "x.json", "--formt", "json"], "unknown option '--formt' for 'report'; did you mean '--format'?"),
+            (
+                ["report", "x.json", "--formt", "json"],
+                "unknown option '--formt' for 'report'; did you mean '--format'?"
+            ),
             (["report", "x.json", "--format", "xml"], "invalid value 'xml' for '--format'"),
             (["report", "x.json", "--format"], "option '--format' needs a value"),
             (["cover"], "unknown command 'cover'"),
@@ -106,7 +115,10 @@ struct ReportCommandTests {
     func helpAndVersion() throws {
         let help = try swiftcov(["report", "--help"])
         #expect(help.status == 0)
-        for option in ["--coverage", "--format", "--show", "--sort", "--include", "--exclude", "--all-files", "--root", "--output", "--color"] {
+        for option in [
+            "--coverage", "--format", "--show", "--sort", "--include", "--exclude", "--all-files", "--root", "--output",
+            "--color",
+        ] {
             #expect(help.stdout.contains(option))
         }
         let overview = try swiftcov(["--help"])

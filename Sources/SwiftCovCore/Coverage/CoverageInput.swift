@@ -44,8 +44,10 @@ package enum CoverageInput {
         if path == "-" { return path }
         guard let kind = fileKind(path) else { throw .notFound(path: path) }
         guard kind == .directory else { return path }
-        let patterns = ["*.json", "codecov/*.json", "*/codecov/*.json", "*/*/codecov/*.json", ".build/*/codecov/*.json",
-                        ".build/*/*/codecov/*.json"]
+        let patterns = [
+            "*.json", "codecov/*.json", "*/codecov/*.json", "*/*/codecov/*.json", ".build/*/codecov/*.json",
+            ".build/*/*/codecov/*.json",
+        ]
         var candidates: [(path: String, modified: Int)] = []
         var seen = Set<String>()
         for pattern in patterns {
@@ -56,11 +58,16 @@ package enum CoverageInput {
                 candidates.append((match, modificationTime(match)))
             }
         }
-        guard let newest = candidates.max(by: { $0.modified != $1.modified ? $0.modified < $1.modified : $0.path > $1.path })
+        guard
+            let newest = candidates.max(by: {
+                $0.modified != $1.modified ? $0.modified < $1.modified : $0.path > $1.path
+            })
         else {
-            let profraws = ["*.profraw", "codecov/*.profraw", "*/*/codecov/*.profraw", ".build/*/*/codecov/*.profraw",
-                            ".build/*/codecov/*.profraw"]
-                .flatMap { glob(path + "/" + $0) }
+            let profraws = [
+                "*.profraw", "codecov/*.profraw", "*/*/codecov/*.profraw", ".build/*/*/codecov/*.profraw",
+                ".build/*/codecov/*.profraw",
+            ]
+            .flatMap { glob(path + "/" + $0) }
             throw .noExport(directory: path, profrawCount: Set(profraws.compactMap(realPath)).count)
         }
         return newest.path
@@ -89,7 +96,9 @@ package enum CoverageInput {
         for input in inputs where input != "-" {
             let absolute = CoverageScope.normalized(input.hasPrefix("/") ? input : workingDirectory + "/" + input)
             if fileKind(absolute + "/Package.swift") == .file { return absolute }
-            if let range = absolute.firstRange(of: "/.build/") ?? (absolute.hasSuffix("/.build") ? absolute.firstRange(of: "/.build") : nil) {
+            if let range = absolute.firstRange(of: "/.build/")
+                ?? (absolute.hasSuffix("/.build") ? absolute.firstRange(of: "/.build") : nil)
+            {
                 return String(absolute[..<range.lowerBound])
             }
         }

@@ -78,7 +78,9 @@ extension CoverageReport {
     /// Builds the report for `exports` (one, or several to be merged as `llvm-profdata merge`
     /// would: the same function's counts add up). Several exports must have been read with
     /// `keepMappings`, or a file they share cannot be merged.
-    package static func build(exports: [LLVMCovExport], scope: CoverageScope) throws(CoverageMergeError) -> CoverageReport {
+    package static func build(exports: [LLVMCovExport], scope: CoverageScope) throws(CoverageMergeError)
+        -> CoverageReport
+    {
         var occurrences: [String: [(export: Int, file: Int)]] = [:]
         var order: [String] = []
         for (exportIndex, export) in exports.enumerated() {

@@ -9,7 +9,9 @@ package struct CoverageRequest: Sendable {
     package var excludes: [Glob] = []
     package var allFiles = false
 
-    package init(inputs: [String], root: String? = nil, includes: [Glob] = [], excludes: [Glob] = [], allFiles: Bool = false) {
+    package init(
+        inputs: [String], root: String? = nil, includes: [Glob] = [], excludes: [Glob] = [], allFiles: Bool = false
+    ) {
         self.inputs = inputs
         self.root = root
         self.includes = includes
@@ -30,7 +32,8 @@ package struct CoverageRequest: Sendable {
             resolvedRoot = CoverageScope.normalized(root.hasPrefix("/") ? root : workingDirectory + "/" + root)
         } else {
             resolvedRoot = CoverageInput.defaultRoot(
-                for: inputs, exportPaths: exports.flatMap { $0.files.map(\.filename) }, workingDirectory: workingDirectory)
+                for: inputs, exportPaths: exports.flatMap { $0.files.map(\.filename) },
+                workingDirectory: workingDirectory)
         }
         let scope = CoverageScope(root: resolvedRoot, includes: includes, excludes: excludes, allFiles: allFiles)
         do {

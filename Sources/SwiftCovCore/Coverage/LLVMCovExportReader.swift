@@ -280,7 +280,8 @@ private struct Reader {
         for region in regions where Int(region.fileID) >= filenameIDs.count {
             throw JSONError(
                 offset: objectStart,
-                message: "function \(name) has a region in file #\(region.fileID) but only \(filenameIDs.count) filenames")
+                message:
+                    "function \(name) has a region in file #\(region.fileID) but only \(filenameIDs.count) filenames")
         }
 
         var record = FunctionRecord(

@@ -35,7 +35,8 @@ package enum LineCoverage {
                     highestStart = max(highestStart, segment.count)
                 }
             }
-            let startsSkippedRegion = next > lineStart && !segments[lineStart].hasCount && segments[lineStart].isRegionEntry
+            let startsSkippedRegion =
+                next > lineStart && !segments[lineStart].hasCount && segments[lineStart].isRegionEntry
             let wrappedHasCount = wrapped?.hasCount ?? false
             let mapped = (!startsSkippedRegion && (wrappedHasCount || regionStarts > 0)) || entersCountedRegion
             if mapped {

@@ -10,9 +10,10 @@
 /// `swift_demangle` (FORMATS.md §5), so names read exactly as `swift demangle` prints them.
 /// Names that are not Swift symbols (C, C++, `main`) pass through unchanged.
 package enum SwiftDemangler {
-    private typealias DemangleFunction = @convention(c) (
-        UnsafePointer<CChar>?, Int, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<Int>?, UInt32
-    ) -> UnsafeMutablePointer<CChar>?
+    private typealias DemangleFunction =
+        @convention(c) (
+            UnsafePointer<CChar>?, Int, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<Int>?, UInt32
+        ) -> UnsafeMutablePointer<CChar>?
 
     private static let function: DemangleFunction? = {
         #if os(Linux)

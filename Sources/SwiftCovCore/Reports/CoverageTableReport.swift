@@ -17,7 +17,9 @@ package enum CoverageTableReport {
         var table = TextTable(columns: columns)
         let paint = Painter(enabled: options.colors)
 
-        func row(_ name: String, count: String?, _ summary: CoverageSummary, isFunction: Bool = false) -> [TextTable.Cell] {
+        func row(_ name: String, count: String?, _ summary: CoverageSummary, isFunction: Bool = false) -> [TextTable
+            .Cell]
+        {
             var cells: [TextTable.Cell] = [TextTable.Cell(name)]
             if options.showFunctions { cells.append(TextTable.Cell(count ?? "")) }
             cells += [

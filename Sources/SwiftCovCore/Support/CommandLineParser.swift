@@ -110,7 +110,8 @@ package enum CommandLineParser {
             guard let option = spec.options.first(where: { $0.names.contains(name) }) else {
                 let suggestion = spec.options.flatMap(\.names).first { closeEnough($0, name) }
                 throw UsageError(
-                    "unknown option '\(name)' for '\(spec.name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+                    "unknown option '\(name)' for '\(spec.name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+                )
             }
             guard let valueName = option.valueName else {
                 guard inlineValue == nil else { throw UsageError("option '\(name)' takes no value") }
@@ -184,6 +185,8 @@ package enum CommandLineParser {
 
 extension String {
     fileprivate func padding(_ width: Int) -> String {
-        count >= width - 1 ? self + "\n" + String(repeating: " ", count: width + 2) : self + String(repeating: " ", count: width - count)
+        count >= width - 1
+            ? self + "\n" + String(repeating: " ", count: width + 2)
+            : self + String(repeating: " ", count: width - count)
     }
 }

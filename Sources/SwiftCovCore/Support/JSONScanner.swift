@@ -416,12 +416,16 @@ package struct JSONScanner {
         guard offset < end else { throw error("expected a value, found end of input") }
         switch base[offset] {
         case UInt8(ascii: "{"):
-            guard depth < JSONScanner.maximumDepth else { throw error("nesting deeper than \(JSONScanner.maximumDepth)") }
+            guard depth < JSONScanner.maximumDepth else {
+                throw error("nesting deeper than \(JSONScanner.maximumDepth)")
+            }
             offset += 1
             var started = false
             while try nextMember(&started) != nil { try skipValue(depth: depth + 1) }
         case UInt8(ascii: "["):
-            guard depth < JSONScanner.maximumDepth else { throw error("nesting deeper than \(JSONScanner.maximumDepth)") }
+            guard depth < JSONScanner.maximumDepth else {
+                throw error("nesting deeper than \(JSONScanner.maximumDepth)")
+            }
             offset += 1
             var started = false
             while try nextElement(&started) { try skipValue(depth: depth + 1) }

@@ -90,6 +90,7 @@ extension String {
     /// names from an input can never move the cursor or recolour a terminal.
     package var terminalSafe: String {
         guard utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return self }
-        return String(String.UnicodeScalarView(unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\u{FFFD}" : $0 }))
+        return String(
+            String.UnicodeScalarView(unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\u{FFFD}" : $0 }))
     }
 }

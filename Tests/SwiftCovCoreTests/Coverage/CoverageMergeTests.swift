@@ -17,7 +17,9 @@ struct CoverageMergeTests {
         #expect(merged.files.count == single.files.count)
         for (a, b) in zip(single.files, merged.files) {
             #expect(a.summary == b.summary)
-            #expect(a.functions.map { $0.executionCount.addingSaturating($0.executionCount) } == b.functions.map(\.executionCount))
+            #expect(
+                a.functions.map { $0.executionCount.addingSaturating($0.executionCount) }
+                    == b.functions.map(\.executionCount))
             let doubled = try a.lineCounts().map {
                 LineCount(line: $0.line, count: $0.count.addingSaturating($0.count))
             }

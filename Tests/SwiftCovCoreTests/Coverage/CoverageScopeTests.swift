@@ -14,7 +14,10 @@ struct CoverageScopeTests {
             ("/work/pkg/Tests/TriviaGameTests/GameTests.swift", false),
             ("/work/pkg/.build/checkouts/swift-numerics/Sources/RealModule/Real.swift", false),
             ("/work/pkg/.build/x86_64-unknown-linux-gnu/debug/pkgPackageTests.derived/runner.swift", false),
-            ("/work/pkg/.build/x86_64-unknown-linux-gnu/debug/X.build/DerivedSources/resource_bundle_accessor.swift", false),
+            (
+                "/work/pkg/.build/x86_64-unknown-linux-gnu/debug/X.build/DerivedSources/resource_bundle_accessor.swift",
+                false
+            ),
             ("/work/other/Sources/Other/Other.swift", false),
             ("/work/pkgextra/Sources/A/A.swift", false),
         ])
@@ -28,7 +31,8 @@ struct CoverageScopeTests {
         let tests = CoverageScope(root: "/work/pkg", includes: [Glob("Tests/**")])
         #expect(tests.includes("/work/pkg/Tests/ATests/A.swift"))
         #expect(!tests.includes("/work/pkg/Sources/A/A.swift"))
-        let excluded = CoverageScope(root: "/work/pkg", excludes: [Glob("Sources/trivia/main.swift"), Glob("*+Generated.swift")])
+        let excluded = CoverageScope(
+            root: "/work/pkg", excludes: [Glob("Sources/trivia/main.swift"), Glob("*+Generated.swift")])
         #expect(!excluded.includes("/work/pkg/Sources/trivia/main.swift"))
         #expect(!excluded.includes("/work/pkg/Sources/A/Deep/Model+Generated.swift"))
         #expect(excluded.includes("/work/pkg/Sources/A/Model.swift"))
@@ -42,7 +46,10 @@ struct CoverageScopeTests {
             ("/work/pkg/Tests/TriviaGameTests/GameTests.swift", "TriviaGameTests"),
             ("/work/pkg/.build/checkouts/swift-numerics/Sources/RealModule/Real.swift", "RealModule"),
             ("/work/pkg/.build/x86_64-unknown-linux-gnu/debug/pkgPackageTests.derived/runner.swift", "pkgPackageTests"),
-            ("/work/pkg/.build/x86_64-unknown-linux-gnu/debug/X.build/DerivedSources/resource_bundle_accessor.swift", "X"),
+            (
+                "/work/pkg/.build/x86_64-unknown-linux-gnu/debug/X.build/DerivedSources/resource_bundle_accessor.swift",
+                "X"
+            ),
             ("/work/pkg/Tools/gen.swift", "Tools"),
             ("/elsewhere/gen.swift", "(other)"),
         ])
@@ -64,9 +71,15 @@ struct CoverageScopeTests {
             "/ci/build/pkg/.build/checkouts/dep/Sources/D/D.swift",
         ]
         #expect(CoverageScope.inferredRoot(from: paths) == "/ci/build/pkg")
-        #expect(CoverageInput.defaultRoot(for: ["x.json"], exportPaths: paths, workingDirectory: "/home/me") == "/ci/build/pkg")
-        #expect(CoverageInput.defaultRoot(for: ["x.json"], exportPaths: paths, workingDirectory: "/ci/build/pkg") == "/ci/build/pkg")
-        #expect(CoverageInput.defaultRoot(for: ["x.json"], exportPaths: ["Sources/A/A.swift"], workingDirectory: "/w") == "/w")
+        #expect(
+            CoverageInput.defaultRoot(for: ["x.json"], exportPaths: paths, workingDirectory: "/home/me")
+                == "/ci/build/pkg")
+        #expect(
+            CoverageInput.defaultRoot(for: ["x.json"], exportPaths: paths, workingDirectory: "/ci/build/pkg")
+                == "/ci/build/pkg")
+        #expect(
+            CoverageInput.defaultRoot(for: ["x.json"], exportPaths: ["Sources/A/A.swift"], workingDirectory: "/w")
+                == "/w")
     }
 
     @Test(

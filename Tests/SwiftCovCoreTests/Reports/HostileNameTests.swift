@@ -23,7 +23,8 @@ struct HostileNameTests {
         let text = try CoverageJSONReport.render(report(), options: CoverageReportOptions(showFunctions: true))
         let value = try JSONValue.parse(Array(text.utf8))
         guard case .array(let files)? = value["files"] else { Issue.record("no files"); return }
-        #expect(files.first?["path"]?.stringValue == "Sources/Evil/<script>alert(\"&'\")</script>\u{0}\u{1B}[31m|`*.swift")
+        #expect(
+            files.first?["path"]?.stringValue == "Sources/Evil/<script>alert(\"&'\")</script>\u{0}\u{1B}[31m|`*.swift")
         #expect(!text.contains("\u{1B}"))
         #expect(!text.contains("\u{0}"))
     }

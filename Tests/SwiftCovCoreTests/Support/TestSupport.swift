@@ -64,7 +64,9 @@ struct Fixture: CustomTestStringConvertible, Sendable {
             }
             let fields = line.split(separator: " ")
             guard fields.count >= 7, fields[0].hasPrefix("$s"), let regions = Int(fields[1]) else { continue }
-            result[file, default: [:]][String(fields[0])] = [regions, Int(fields[2])!, Int(fields[4])!, Int(fields[5])!]
+            result[file, default: [:]][String(fields[0])] = [
+                regions, Int(fields[2])!, Int(fields[4])!, Int(fields[5])!,
+            ]
         }
         return result
     }
@@ -106,10 +108,13 @@ func assertGolden(_ text: String, _ name: String, sourceLocation: Testing.Source
         let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
         let actualLines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let firstDifference = zip(expectedLines, actualLines).enumerated().first { $0.element.0 != $0.element.1 }
-        let detail = firstDifference.map {
-            "line \($0.offset + 1):\n  expected: \($0.element.0)\n  actual:   \($0.element.1)"
-        } ?? "line counts differ: \(expectedLines.count) vs \(actualLines.count)"
-        Issue.record("output differs from golden file \(name) (RECORD_GOLDEN=1 to update)\n\(detail)", sourceLocation: sourceLocation)
+        let detail =
+            firstDifference.map {
+                "line \($0.offset + 1):\n  expected: \($0.element.0)\n  actual:   \($0.element.1)"
+            } ?? "line counts differ: \(expectedLines.count) vs \(actualLines.count)"
+        Issue.record(
+            "output differs from golden file \(name) (RECORD_GOLDEN=1 to update)\n\(detail)",
+            sourceLocation: sourceLocation)
     }
 }
 
