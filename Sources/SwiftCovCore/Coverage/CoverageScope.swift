@@ -34,8 +34,11 @@ package struct CoverageScope: Sendable {
         }
         guard let root else { return nil }
         if root == "/" { return String(path.dropFirst()) }
-        guard path.hasPrefix(root + "/") else { return nil }
-        return String(path.dropFirst(root.count + 1))
+        let utf8 = path.utf8
+        guard utf8.count > root.utf8.count, utf8.starts(with: root.utf8) else { return nil }
+        let slash = utf8.index(utf8.startIndex, offsetBy: root.utf8.count)
+        guard utf8[slash] == UInt8(ascii: "/") else { return nil }
+        return String(path[utf8.index(after: slash)...])
     }
 
     /// How a person should see `path`: relative to the package root when inside it.
@@ -84,6 +87,20 @@ package struct CoverageScope: Sendable {
 
     private static let targetFolders: Set<Substring> = ["Sources", "Tests", "Plugins", "Benchmarks", "Snippets"]
 
+    /// Where the first `/Sources/`, `/Tests/` or `/.build/` component starts in `path`.
+    private static func firstTargetFolder(in path: String) -> String.Index? {
+        let utf8 = path.utf8
+        var index = utf8.startIndex
+        while let slash = utf8[index...].firstIndex(of: UInt8(ascii: "/")) {
+            let rest = utf8[utf8.index(after: slash)...]
+            for marker in ["Sources/", "Tests/", ".build/"] where rest.starts(with: marker.utf8) {
+                return slash
+            }
+            index = utf8.index(after: slash)
+        }
+        return nil
+    }
+
     /// `path` with `.` and `..` components resolved and no trailing slash.
     package static func normalized(_ path: String) -> String {
         let absolute = path.hasPrefix("/")
@@ -105,10 +122,8 @@ package struct CoverageScope: Sendable {
     package static func inferredRoot(from paths: [String]) -> String? {
         var votes: [Substring: Int] = [:]
         for path in paths where path.hasPrefix("/") {
-            let markers = ["/Sources/", "/Tests/", "/.build/"]
-            let positions = markers.compactMap { path.firstRange(of: $0)?.lowerBound }
-            guard let first = positions.min() else { continue }
-            votes[path[..<first], default: 0] += 1
+            guard let marker = firstTargetFolder(in: path) else { continue }
+            votes[path[..<marker], default: 0] += 1
         }
         guard let best = votes.max(by: { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }) else {
             return nil

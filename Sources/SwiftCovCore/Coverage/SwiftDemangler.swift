@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -25,9 +27,17 @@ package enum SwiftDemangler {
         return unsafeBitCast(symbol, to: DemangleFunction.self)
     }()
 
-    /// The demangled form of `name`, or `name` itself when it is not a Swift symbol.
+    /// The demangled form of `name`, or `name` itself when it is not a Swift symbol. A private
+    /// function's profile name `File.swift:$s…` keeps its `File.swift:` prefix.
     package static func demangle(_ name: String) -> String {
-        guard let function, looksMangled(name) else { return name }
+        guard let function, let first = name.utf8.first else { return name }
+        if first != UInt8(ascii: "$") && first != UInt8(ascii: "_") && first != UInt8(ascii: "@") {
+            guard let colon = name.utf8.lastIndex(of: UInt8(ascii: ":")) else { return name }
+            let prefix = String(name[...colon])
+            let symbol = String(name[name.index(after: colon)...])
+            guard symbol.utf8.first == UInt8(ascii: "$") || symbol.utf8.first == UInt8(ascii: "_") else { return name }
+            return prefix + demangle(symbol)
+        }
         var name = name
         return name.withUTF8 { utf8 in
             utf8.withMemoryRebound(to: CChar.self) { chars in
@@ -38,12 +48,19 @@ package enum SwiftDemangler {
         } ?? name
     }
 
-    /// Swift symbols start with `$s`, `$S`, `_T0`, `$e` or `@__swiftmacro_`; llvm's profile names
-    /// may put `file.swift:` before a private symbol.
-    private static func looksMangled(_ name: String) -> Bool {
-        var utf8 = name.utf8[...]
-        if let colon = utf8.lastIndex(of: UInt8(ascii: ":")) { utf8 = utf8[utf8.index(after: colon)...] }
-        guard let first = utf8.first else { return false }
-        return first == UInt8(ascii: "$") || first == UInt8(ascii: "_") || first == UInt8(ascii: "@")
+    /// Demangles every name, on all cores: demangling is most of the work of a function list.
+    package static func demangleAll(_ names: [String]) -> [String] {
+        let workers = max(1, min(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 16))
+        guard workers > 1, names.count >= 512 else { return names.map(demangle) }
+        var results = [String](repeating: "", count: names.count)
+        results.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let output = buffer.baseAddress!
+            let chunk = (names.count + workers - 1) / workers
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                let range = (worker * chunk)..<min(names.count, (worker + 1) * chunk)
+                for index in range { output[index] = demangle(names[index]) }
+            }
+        }
+        return results
     }
 }

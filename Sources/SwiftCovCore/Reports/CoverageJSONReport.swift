@@ -8,7 +8,9 @@ package enum CoverageJSONReport {
     /// which is why this can fail on an export whose segments are malformed.
     package static func render(_ report: CoverageReport, options: CoverageReportOptions) throws(JSONError) -> String {
         var json = JSONWriter(reservingCapacity: report.files.count * 512)
-        json.raw("{\n  \"schemaVersion\": \(schemaVersion),\n  \"totals\": ")
+        json.raw("{\n  \"schemaVersion\": ")
+        json.number(schemaVersion)
+        json.raw(",\n  \"totals\": ")
         write(report.totals, to: &json)
         json.raw(",\n  \"modules\": [")
         for (index, module) in report.modules(sortedBy: options.sort).enumerated() {
@@ -22,6 +24,8 @@ package enum CoverageJSONReport {
         }
         json.raw(report.modules.isEmpty ? "],\n  \"files\": [" : "\n  ],\n  \"files\": [")
         let files = report.files(sortedBy: options.sort)
+        let names = SwiftDemangler.demangleAll(files.flatMap { $0.functions.map(\.mangledName) })
+        var nameIndex = 0
         for (index, file) in files.enumerated() {
             json.raw(index == 0 ? "\n    {\"path\": " : ",\n    {\"path\": ")
             json.string(file.path)
@@ -32,7 +36,8 @@ package enum CoverageJSONReport {
             json.raw(",\n      \"functions\": [")
             for (position, function) in file.functions.enumerated() {
                 json.raw(position == 0 ? "\n        {\"name\": " : ",\n        {\"name\": ")
-                json.string(function.name)
+                json.string(names[nameIndex])
+                nameIndex += 1
                 json.raw(", \"mangledName\": ")
                 json.string(function.mangledName)
                 json.raw(", \"line\": ")
@@ -68,7 +73,7 @@ package enum CoverageJSONReport {
         for (index, kind) in CoverageSummary.Kind.allCases.enumerated() {
             let metric = summary[kind]
             json.raw(index == 0 ? "\"" : ", \"")
-            json.raw(kind.rawValue)
+            json.rawText(kind.rawValue)
             json.raw("\": {\"count\": ")
             json.number(metric.count)
             json.raw(", \"covered\": ")

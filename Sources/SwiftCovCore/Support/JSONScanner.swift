@@ -411,6 +411,34 @@ package struct JSONScanner {
         try skipValue(depth: 0)
     }
 
+    /// The offset just past the array starting at `offset` when it holds only numbers, literals
+    /// and nested arrays of them (an export's segments, branches), found by one tight loop over
+    /// the bytes; nil for anything else, which the validating path then reads. Skipped data is
+    /// checked for balance and characters only: whatever swiftcov later uses, it reads in full.
+    private func endOfScalarArray() -> Int? {
+        var index = offset
+        var depth = 0
+        while index < end {
+            let byte = base[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "["):
+                depth += 1
+            case UInt8(ascii: "]"):
+                depth -= 1
+                if depth == 0 { return index }
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: ","), UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "+"), 0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "u"),
+                UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "f"), UInt8(ascii: "a"), UInt8(ascii: "l"),
+                UInt8(ascii: "s"), UInt8(ascii: "n"):
+                continue
+            default:
+                return nil
+            }
+        }
+        return nil
+    }
+
     private mutating func skipValue(depth: Int) throws(JSONError) {
         skipWhitespace()
         guard offset < end else { throw error("expected a value, found end of input") }
@@ -423,6 +451,10 @@ package struct JSONScanner {
             var started = false
             while try nextMember(&started) != nil { try skipValue(depth: depth + 1) }
         case UInt8(ascii: "["):
+            if let end = endOfScalarArray() {
+                offset = end
+                return
+            }
             guard depth < JSONScanner.maximumDepth else {
                 throw error("nesting deeper than \(JSONScanner.maximumDepth)")
             }
