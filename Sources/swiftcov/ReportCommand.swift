@@ -52,7 +52,9 @@ enum ReportCommand {
         let request = CoverageRequest(
             inputs: inputs, root: arguments.value("--root"), includes: arguments.all("--include").map(Glob.init),
             excludes: arguments.all("--exclude").map(Glob.init), allFiles: arguments.has("--all-files"))
+        let progress = Progress(terminal: terminal, inputs: inputs)
         let report = try request.makeReport(workingDirectory: terminal.workingDirectory)
+        progress.finish()
 
         let output = arguments.value("--output")
         var options = CoverageReportOptions()
@@ -85,6 +87,30 @@ enum ReportCommand {
         } else {
             terminal.out(text)
         }
+        // On GitHub Actions the job summary gets the Markdown table.
+        if let summaryFile = terminal.environment("GITHUB_STEP_SUMMARY"), !summaryFile.isEmpty {
+            terminal.append(CoverageMarkdownReport.render(report, options: options), toFile: summaryFile)
+        }
         return .success
+    }
+}
+
+/// "Reading coverage.json (512 MB)…" on a terminal while a large export is read.
+struct Progress {
+    private let terminal: Terminal
+    private let shown: Bool
+
+    init(terminal: Terminal, inputs: [String]) {
+        self.terminal = terminal
+        let bytes = inputs.map { Terminal.fileSize($0) }.reduce(0, +)
+        shown = terminal.stderrIsTerminal && bytes >= 32 << 20
+        if shown {
+            let names = inputs.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.joined(separator: ", ")
+            terminal.error("Reading \(names) (\(bytes >> 20) MB)…")
+        }
+    }
+
+    func finish() {
+        if shown { terminal.error("\r\u{1B}[K") }
     }
 }

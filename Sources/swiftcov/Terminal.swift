@@ -44,6 +44,29 @@ struct Terminal {
         }
     }
 
+    /// The value of an environment variable.
+    func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    /// Appends `text` to a file that others append to as well (GitHub's job summary).
+    func append(_ text: String, toFile path: String) {
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+        guard descriptor >= 0 else {
+            error("swiftcov: warning: cannot write the job summary to \(path)\n")
+            return
+        }
+        write(text, to: descriptor)
+        close(descriptor)
+    }
+
+    /// The size of a regular file, 0 for anything else.
+    static func fileSize(_ path: String) -> Int {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return 0 }
+        return Int(info.st_size)
+    }
+
     /// The current working directory.
     var workingDirectory: String {
         guard let path = getcwd(nil, 0) else { return "." }

@@ -38,6 +38,17 @@ struct ReportCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["report.md"])
     }
 
+    @Test("on GitHub Actions the Markdown summary is appended to the job summary")
+    func githubStepSummary() throws {
+        let summary = try temporaryDirectory() + "/summary.md"
+        try "earlier step\n".write(toFile: summary, atomically: true, encoding: .utf8)
+        let result = try swiftcov(
+            ["report", "SampleReports/coverage.json"], environment: ["GITHUB_STEP_SUMMARY": summary])
+        #expect(result.status == 0)
+        #expect(
+            try String(contentsOfFile: summary, encoding: .utf8) == "earlier step\n" + (try golden("sample-report.md")))
+    }
+
     @Test("colours only when asked or on a terminal, never with NO_COLOR")
     func colours() throws {
         let piped = try swiftcov(["report", "SampleReports/coverage.json"])

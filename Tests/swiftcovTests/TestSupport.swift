@@ -31,6 +31,7 @@ func swiftcov(_ arguments: [String], stdin: Data = Data(), environment: [String:
     process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
     var env = ProcessInfo.processInfo.environment
     env["NO_COLOR"] = nil
+    env["GITHUB_STEP_SUMMARY"] = nil
     for (key, value) in environment { env[key] = value }
     process.environment = env
     let input = Pipe()
