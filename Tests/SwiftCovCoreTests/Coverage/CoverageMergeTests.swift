@@ -55,6 +55,29 @@ struct CoverageMergeTests {
         #expect(merged.totals == (try fixture.report()).totals)
     }
 
+    @Test("two partial test runs merge to exactly what llvm-profdata merge of their profiles gives")
+    func mergeEqualsLLVMProfdataMerge() throws {
+        // Real exports (scripts/make-merge-fixture): TriviaCoreTests alone, TriviaGameTests alone,
+        // and the export of `llvm-profdata merge` of the two runs' profiles.
+        let shards = Fixture(name: "trivia-shards")
+        let merged = try CoverageReport.build(
+            exports: [shards.export("core.json", keepMappings: true), shards.export("game.json", keepMappings: true)],
+            scope: scope)
+        let expected = try CoverageReport.build(exports: [shards.export("merged.json")], scope: scope)
+        let exported = try shards.export("merged.json")
+        #expect(merged.totals == expected.totals)
+        #expect(merged.files.map(\.path) == expected.files.map(\.path))
+        for (mine, theirs) in zip(merged.files, expected.files) {
+            #expect(mine.summary == exported.files.first { $0.filename == mine.path }?.exportedSummary, "\(mine.path)")
+            #expect(try mine.lineCounts() == theirs.lineCounts(), "\(mine.path)")
+            #expect(try mine.segments() == theirs.segments(), "\(mine.path)")
+            #expect(mine.functions.map(\.executionCount) == theirs.functions.map(\.executionCount), "\(mine.path)")
+        }
+        // Each shard alone covers less than the two together.
+        let core = try CoverageReport.build(exports: [shards.export("core.json")], scope: scope)
+        #expect(core.totals.lines.covered < merged.totals.lines.covered)
+    }
+
     @Test("a file shared with an export that has no functions cannot be merged, and says which")
     func sharedFileWithoutFunctions() throws {
         let full = try fixture.export(keepMappings: true)
