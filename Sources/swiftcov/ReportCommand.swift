@@ -7,12 +7,7 @@ enum ReportCommand {
         abstract: "Show coverage per module, file and function, with llvm-cov's exact numbers.",
         positional: "PATH…",
         positionalHelp: "Same as --coverage PATH.",
-        options: [
-            .init(
-                ["--coverage", "-c"], value: "PATH", repeatable: true,
-                help:
-                    "An llvm-cov JSON export, or a folder to find one in (package root, .build, codecov); '-' reads stdin. Several are merged."
-            ),
+        options: CoverageOptions.specs + [
             .init(
                 ["--format", "-f"], value: "FORMAT", choices: ["table", "json", "markdown"],
                 help: "Output format. Default: table."),
@@ -22,39 +17,34 @@ enum ReportCommand {
             .init(
                 ["--sort"], value: "ORDER", choices: ["name", "coverage"],
                 help: "Order of modules and files. Default: name."),
-            .init(
-                ["--include"], value: "GLOB", repeatable: true,
-                help: "Report only files matching GLOB (relative to the package root)."),
-            .init(["--exclude"], value: "GLOB", repeatable: true, help: "Leave out files matching GLOB."),
-            .init(
-                ["--all-files"],
-                help: "Also report Tests/, .build/ (generated files, dependencies) and files outside the root."),
-            .init(["--root"], value: "DIR", help: "The package root. Default: inferred from the inputs."),
             .init(["--output", "-o"], value: "FILE", help: "Write the report to FILE (atomically) instead of stdout."),
             .init(
                 ["--color"], value: "WHEN", choices: ["auto", "always", "never"],
                 help: "Colour percentages. Default: auto (terminal, no NO_COLOR)."),
+            .init(
+                ["--tests", "-t"], value: "LOG", repeatable: true,
+                help:
+                    "Also (or only) summarize a test run: `swift test` output or a Swift Testing event stream; '-' reads stdin."
+            ),
         ],
         examples: [
             "swiftcov report SampleReports/coverage.json",
             "swiftcov report --coverage . --show functions --sort coverage",
             "swiftcov report -c shard1.json -c shard2.json --format json -o coverage-report.json",
+            "swiftcov report SampleReports/coverage.json --tests SampleReports/swift-test-failing.log",
         ])
 
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
-        let inputs = arguments.all("--coverage") + arguments.positionals
-        guard !inputs.isEmpty else {
-            throw UsageError("no coverage input; give an export with --coverage PATH (or a package folder)")
-        }
-        guard inputs.filter({ $0 == "-" }).count <= 1 else {
+        let testLogs = arguments.all("--tests")
+        let coverageInputs = arguments.all("--coverage") + arguments.positionals
+        guard !(testLogs.contains("-") && coverageInputs.contains("-")) else {
             throw UsageError("standard input ('-') can be read only once")
         }
-        let request = CoverageRequest(
-            inputs: inputs, root: arguments.value("--root"), includes: arguments.all("--include").map(Glob.init),
-            excludes: arguments.all("--exclude").map(Glob.init), allFiles: arguments.has("--all-files"))
-        let progress = Progress(terminal: terminal, inputs: inputs)
-        let report = try request.makeReport(workingDirectory: terminal.workingDirectory)
-        progress.finish()
+        guard testLogs.isEmpty || !coverageInputs.isEmpty else {
+            return try runTestsOnly(arguments, testLogs: testLogs, &terminal)
+        }
+        let report = try CoverageOptions.report(from: arguments, terminal: terminal)
+        let tests = try testLogs.isEmpty ? nil : readTests(testLogs, arguments: arguments, terminal: terminal)
 
         let output = arguments.value("--output")
         var options = CoverageReportOptions()
@@ -67,20 +57,17 @@ enum ReportCommand {
         default: options.colors = output == nil && terminal.stdoutSupportsColor
         }
 
-        let text: String
+        var text: String
         switch arguments.value("--format") ?? "table" {
         case "json":
-            do {
-                text = try CoverageJSONReport.render(report, options: options)
-            } catch {
-                throw CoverageInputError.malformed(
-                    path: inputs.joined(separator: ", "), offset: error.offset, keyPath: "segments",
-                    message: error.message)
-            }
+            text = try CoverageJSONReport.render(report, options: options)
+            if let tests { text = TestSummaryJSONReport.render(tests, addingTo: text) }
         case "markdown":
             text = CoverageMarkdownReport.render(report, options: options)
+            if let tests { text += "\n" + TestSummaryMarkdownReport.render(tests) }
         default:
             text = CoverageTableReport.render(report, options: options)
+            if let tests { text += "\n" + TestSummaryTableReport.render(tests, colors: options.colors) }
         }
         if let output {
             try AtomicFile.write(text, to: output)
@@ -89,28 +76,52 @@ enum ReportCommand {
         }
         // On GitHub Actions the job summary gets the Markdown table.
         if let summaryFile = terminal.environment("GITHUB_STEP_SUMMARY"), !summaryFile.isEmpty {
-            terminal.append(CoverageMarkdownReport.render(report, options: options), toFile: summaryFile)
+            var summary = CoverageMarkdownReport.render(report, options: options)
+            if let tests { summary += "\n" + TestSummaryMarkdownReport.render(tests) }
+            terminal.append(summary, toFile: summaryFile)
         }
         return .success
     }
-}
 
-/// "Reading coverage.json (512 MB)…" on a terminal while a large export is read.
-struct Progress {
-    private let terminal: Terminal
-    private let shown: Bool
-
-    init(terminal: Terminal, inputs: [String]) {
-        self.terminal = terminal
-        let bytes = inputs.map { Terminal.fileSize($0) }.reduce(0, +)
-        shown = terminal.stderrIsTerminal && bytes >= 32 << 20
-        if shown {
-            let names = inputs.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.joined(separator: ", ")
-            terminal.error("Reading \(names) (\(bytes >> 20) MB)…")
+    /// `report --tests LOG` without coverage: the test-run summary alone.
+    private static func runTestsOnly(
+        _ arguments: ParsedArguments, testLogs: [String], _ terminal: inout Terminal
+    ) throws -> ExitCode {
+        let tests = try readTests(testLogs, arguments: arguments, terminal: terminal)
+        let output = arguments.value("--output")
+        let colors: Bool
+        switch arguments.value("--color") ?? "auto" {
+        case "always": colors = true
+        case "never": colors = false
+        default: colors = output == nil && terminal.stdoutSupportsColor
         }
+        let text: String
+        switch arguments.value("--format") ?? "table" {
+        case "json": text = TestSummaryJSONReport.render(tests)
+        case "markdown": text = TestSummaryMarkdownReport.render(tests)
+        default: text = TestSummaryTableReport.render(tests, colors: colors)
+        }
+        if let output {
+            try AtomicFile.write(text, to: output)
+        } else {
+            terminal.out(text)
+        }
+        if let summaryFile = terminal.environment("GITHUB_STEP_SUMMARY"), !summaryFile.isEmpty {
+            terminal.append(TestSummaryMarkdownReport.render(tests), toFile: summaryFile)
+        }
+        return .success
     }
 
-    func finish() {
-        if shown { terminal.error("\r\u{1B}[K") }
+    /// The test run the `--tests` logs describe, with file names resolved in the package.
+    private static func readTests(_ logs: [String], arguments: ParsedArguments, terminal: Terminal) throws -> TestRun {
+        let run = try TestLogInput.read(logs, passThrough: false)
+        if !run.hasTestOutput {
+            terminal.error(
+                "swiftcov report: warning: no test results in \(logs.map(TestLogInput.displayName).joined(separator: ", "))\n"
+            )
+        }
+        return run.resolving(
+            with: try TestLogInput.sourceIndex(
+                coverage: nil, root: arguments.value("--root"), workingDirectory: terminal.workingDirectory))
     }
 }

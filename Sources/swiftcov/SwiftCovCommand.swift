@@ -13,7 +13,12 @@ enum SwiftCovCommand {
     static let tool = "swiftcov"
 
     static let commands: [(spec: CommandSpec, run: @Sendable (ParsedArguments, inout Terminal) throws -> ExitCode)] = [
-        (ReportCommand.spec, ReportCommand.run)
+        (ReportCommand.spec, ReportCommand.run),
+        (HTMLCommand.spec, HTMLCommand.run),
+        (CheckCommand.spec, CheckCommand.run),
+        (ExportCommand.spec, ExportCommand.run),
+        (DiffCommand.spec, DiffCommand.run),
+        (JUnitCommand.spec, JUnitCommand.run),
     ]
 
     static func main(_ arguments: [String]) -> Int32 {

@@ -67,6 +67,16 @@ struct Terminal {
         return Int(info.st_size)
     }
 
+    /// Now, as an ISO 8601 UTC timestamp ("2026-11-22T14:30:00Z").
+    static func currentTimestamp() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    }
+
     /// The current working directory.
     var workingDirectory: String {
         guard let path = getcwd(nil, 0) else { return "." }

@@ -82,7 +82,9 @@ package enum CoverageInput {
             throw .unreadable(path: path, reason: error.message)
         }
         do {
-            return try LLVMCovExportReader.read(document, keepMappings: keepMappings)
+            var export = try LLVMCovExportReader.read(document, keepMappings: keepMappings)
+            export.path = path
+            return export
         } catch {
             let keyPath = document.withUnsafeBytes { JSONKeyPath.path(at: error.offset, in: $0) }
             throw .malformed(path: path, offset: error.offset, keyPath: keyPath, message: error.message)

@@ -37,15 +37,22 @@ package struct FileCoverage: Sendable {
     }
 
     /// The file's segments, as in the export (or rebuilt from merged function records).
-    package func segments() throws(JSONError) -> [CoverageSegment] {
+    package func segments() throws(CoverageInputError) -> [CoverageSegment] {
         switch segmentSource {
         case .export(let export, let file): return try export.segments(of: file) ?? []
         case .rebuilt(let segments): return segments
         }
     }
 
+    /// A file with the given segments and nothing else (for tests of renderers).
+    package static func forTesting(path: String, segments: [CoverageSegment]) -> FileCoverage {
+        FileCoverage(
+            path: path, displayPath: path, module: "Test", summary: CoverageSummary(), functions: [],
+            segmentSource: .rebuilt(segments))
+    }
+
     /// Executable lines and their counts: the *line view*, as `llvm-cov show` prints them.
-    package func lineCounts() throws(JSONError) -> [LineCount] {
+    package func lineCounts() throws(CoverageInputError) -> [LineCount] {
         LineCoverage.lineCounts(of: try segments())
     }
 }
@@ -59,6 +66,8 @@ package struct FunctionCoverage: Sendable {
     package var executionCount: UInt64
     /// Its own lines, regions and branches; `functions` and `instantiations` are 1 (covered when it ran).
     package var summary: CoverageSummary
+    /// The line its last region ends on: the function spans `line...endLine` (closures inside included).
+    package var endLine: UInt32 = 0
 
     /// The demangled name (computed on each call: renderers call it once per function).
     package var name: String { SwiftDemangler.demangle(mangledName) }
@@ -171,7 +180,7 @@ extension CoverageReport {
                         summary: CoverageSummary(
                             lines: record.lines, functions: Metric(count: 1, covered: ran),
                             instantiations: Metric(count: 1, covered: ran), regions: record.regions,
-                            branches: record.branches)))
+                            branches: record.branches), endLine: record.end.line))
                 groupEnd += 1
             }
             summary.functions.count += 1

@@ -15,6 +15,8 @@ package struct FunctionRecord: Sendable {
     package var branches: Metric
     /// The regions and file names, kept only when the export is merged with another.
     package var mapping: Mapping?
+    /// Where its last region in the main file ends: with `start`, the function's extent.
+    package var end = SourcePosition(line: 0, column: 0)
 
     /// What is needed to merge the record with the same function from another export and to
     /// rebuild file segments: its regions, branches and `filenames`.
@@ -50,10 +52,11 @@ package struct FunctionSummarizer {
     /// Lines, regions, branches and the start location for a record's regions.
     package mutating func summarize(
         regions: [CountedRegion], branches: [BranchRegion], mainFileID: UInt32
-    ) -> (start: SourcePosition, lines: Metric, regions: Metric, branches: Metric) {
+    ) -> (start: SourcePosition, end: SourcePosition, lines: Metric, regions: Metric, branches: Metric) {
         var regionMetric = Metric()
         mainFileRegions.removeAll(keepingCapacity: true)
         var start: SourcePosition?
+        var end = SourcePosition(line: 0, column: 0)
         for region in regions {
             // llvm-cov counts code regions of every file of the function.
             if region.isCode {
@@ -62,6 +65,7 @@ package struct FunctionSummarizer {
             }
             if region.fileID == mainFileID {
                 if start == nil { start = region.start }
+                if end < region.end { end = region.end }
                 mainFileRegions.append(region)
             }
         }
@@ -76,6 +80,6 @@ package struct FunctionSummarizer {
             if branch.trueCount > 0 { branchMetric.covered += 1 }
             if branch.falseCount > 0 { branchMetric.covered += 1 }
         }
-        return (start ?? SourcePosition(line: 0, column: 0), lineMetric, regionMetric, branchMetric)
+        return (start ?? SourcePosition(line: 0, column: 0), end, lineMetric, regionMetric, branchMetric)
     }
 }

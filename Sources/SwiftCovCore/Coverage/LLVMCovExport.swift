@@ -14,6 +14,8 @@ package struct LLVMCovExport: Sendable {
     package var hasFunctions: Bool
     /// The document, kept for reading segments later.
     package var document: MappedFile
+    /// Where the document was read from ("-" for standard input), for error messages.
+    package var path = "-"
 
     /// A file entry of the export.
     package struct File: Sendable {
@@ -25,14 +27,16 @@ package struct LLVMCovExport: Sendable {
     }
 
     /// The segments of `file`, read from the document; nil when the export has none for it.
-    package func segments(of file: File) throws(JSONError) -> [CoverageSegment]? {
+    package func segments(of file: File) throws(CoverageInputError) -> [CoverageSegment]? {
         guard let range = file.segmentsRange else { return nil }
-        return try document.withUnsafeBytes { buffer throws(JSONError) -> [CoverageSegment] in
+        return try document.withUnsafeBytes { buffer throws(CoverageInputError) -> [CoverageSegment] in
             let slice = UnsafeRawBufferPointer(rebasing: buffer[range])
             do throws(JSONError) {
                 return try LLVMCovExportReader.readSegments(slice)
             } catch {
-                throw JSONError(offset: error.offset + range.lowerBound, message: error.message)
+                let offset = error.offset + range.lowerBound
+                throw .malformed(
+                    path: path, offset: offset, keyPath: JSONKeyPath.path(at: offset, in: buffer), message: error.message)
             }
         }
     }

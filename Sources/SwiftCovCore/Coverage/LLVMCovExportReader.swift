@@ -291,6 +291,7 @@ private struct Reader {
             let numbers = summarizer.summarize(regions: regions, branches: branches, mainFileID: main)
             record.filename = filenames.names[Int(filenameIDs[Int(main)])]
             record.start = numbers.start
+            record.end = numbers.end
             record.lines = numbers.lines
             record.regions = numbers.regions
             record.branches = numbers.branches

@@ -83,3 +83,37 @@ package struct LineCount: Equatable, Sendable {
         self.count = count
     }
 }
+
+extension LineCoverage {
+    /// The parts of lines that ran (count > 0) where a region inside them never ran: for each
+    /// such line, byte-column ranges (1-based, `upperBound` exclusive, `UInt32.max` for the end
+    /// of the line) whose innermost region has a count of 0 — the highlights `llvm-cov show`
+    /// puts inside a line, such as the `else { return }` of a `guard` that always passed.
+    package static func unexecutedColumns(in segments: [CoverageSegment]) -> [UInt32: [Range<UInt32>]] {
+        var result: [UInt32: [Range<UInt32>]] = [:]
+        var lineCounts: [UInt32: UInt64] = [:]
+        forEachExecutableLine(in: segments) { lineCounts[$0] = $1 }
+        func neverRan(_ segment: CoverageSegment?) -> Bool {
+            guard let segment else { return false }
+            return segment.hasCount && segment.count == 0 && !segment.isGapRegion
+        }
+        var active: CoverageSegment?
+        var index = 0
+        while index < segments.count {
+            let line = segments[index].line
+            let lineRan = (lineCounts[line] ?? 0) > 0
+            var column: UInt32 = 1
+            var ranges: [Range<UInt32>] = []
+            while index < segments.count && segments[index].line == line {
+                let segment = segments[index]
+                if lineRan && neverRan(active) && segment.column > column { ranges.append(column..<segment.column) }
+                column = max(column, segment.column)
+                active = segment
+                index += 1
+            }
+            if lineRan && neverRan(active) { ranges.append(column..<UInt32.max) }
+            if !ranges.isEmpty { result[line] = ranges }
+        }
+        return result
+    }
+}

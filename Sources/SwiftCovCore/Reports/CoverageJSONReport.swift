@@ -6,7 +6,7 @@ package enum CoverageJSONReport {
 
     /// Renders `report` as JSON. Per-line counts (`lineCounts`) are read from the export here,
     /// which is why this can fail on an export whose segments are malformed.
-    package static func render(_ report: CoverageReport, options: CoverageReportOptions) throws(JSONError) -> String {
+    package static func render(_ report: CoverageReport, options: CoverageReportOptions) throws(CoverageInputError) -> String {
         var json = JSONWriter(reservingCapacity: report.files.count * 512)
         json.raw("{\n  \"schemaVersion\": ")
         json.number(schemaVersion)

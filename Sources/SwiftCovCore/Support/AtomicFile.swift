@@ -19,6 +19,18 @@ package enum AtomicFile {
 
     /// Replaces the file at `path` with `contents`.
     package static func write(_ contents: String, to path: String) throws(WriteError) {
+        var contents = contents
+        let result: Result<Void, WriteError> = contents.withUTF8 { bytes in
+            Result { () throws(WriteError) in try write(bytes: bytes, to: path) }
+        }
+        try result.get()
+    }
+
+    /// Replaces the file at `path` with `bytes`. `durable` also flushes it to the disk before
+    /// the rename (for files CI reads; a report of hundreds of pages can skip it).
+    package static func write(bytes: UnsafeBufferPointer<UInt8>, to path: String, durable: Bool = true)
+        throws(WriteError)
+    {
         let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
         let name = path.split(separator: "/").last.map(String.init) ?? path
         var template = Array("\(directory.isEmpty ? "/" : directory)/.\(name).XXXXXX".utf8CString)
@@ -26,20 +38,19 @@ package enum AtomicFile {
         guard descriptor >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         var failure: String?
-        var utf8 = contents
-        utf8.withUTF8 { bytes in
+        do {
             var written = 0
             while written < bytes.count {
                 let result = Glibc_write(descriptor, bytes.baseAddress! + written, bytes.count - written)
                 if result < 0 {
                     if errno == EINTR { continue }
                     failure = String(cString: strerror(errno))
-                    return
+                    break
                 }
                 written += result
             }
         }
-        if failure == nil && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
+        if failure == nil && durable && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
         fchmod(descriptor, 0o644)
         close(descriptor)
         if failure == nil && rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }

@@ -163,19 +163,24 @@ package enum CommandLineParser {
     }
 
     private static func closeEnough(_ candidate: String, _ typed: String) -> Bool {
-        candidate.hasPrefix(typed) || typed.hasPrefix(candidate) || editDistance(candidate, typed) <= 2
+        candidate.hasPrefix(typed) || typed.hasPrefix(candidate) || candidate.editDistance(to: typed) <= 2
     }
+}
 
-    private static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.utf8)
-        let b = Array(b.utf8)
+extension String {
+    /// The Levenshtein distance to `other`, for "did you mean" suggestions.
+    package func editDistance(to other: String) -> Int {
+        let a = Array(utf8)
+        let b = Array(other.utf8)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
         var row = Array(0...b.count)
-        for i in 1...max(a.count, 1) where i <= a.count {
+        for i in 1...a.count {
             var previous = row[0]
             row[0] = i
-            for j in 1...max(b.count, 1) where j <= b.count {
+            for j in 1...b.count {
                 let current = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                row[j] = Swift.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
                 previous = current
             }
         }

@@ -32,12 +32,12 @@ extension String {
     }
 
     /// The text made safe for HTML element content and double- or single-quoted attribute
-    /// values; control characters other than tab and newline become U+FFFD. Safe inside
-    /// `<script>`-free HTML; never put input text inside `<script>` or `<style>`.
+    /// values: ANSI escape sequences removed, control characters other than tab and newline
+    /// replaced by U+FFFD. Never put input text inside `<script>` or `<style>`.
     package var htmlEscaped: String {
         var result = ""
         result.reserveCapacity(utf8.count)
-        for scalar in unicodeScalars {
+        for scalar in strippingANSIEscapes.unicodeScalars {
             switch scalar {
             case "&": result += "&amp;"
             case "<": result += "&lt;"

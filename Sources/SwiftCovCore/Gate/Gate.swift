@@ -1,0 +1,192 @@
+/// The outcome of a coverage gate: a value, not an error. Every rule checked, and those not met.
+package struct GateResult: Equatable, Sendable {
+    /// A rule that was not met.
+    package struct Failure: Equatable, Sendable {
+        /// Where the rule applies.
+        package enum Level: String, Equatable, Sendable {
+            case total, module, file, ratchet, tests
+        }
+
+        package var level: Level
+        /// "TOTAL", a module name, a file path (relative to the package root) or a test name.
+        package var name: String
+        /// The metric, for threshold and ratchet rules.
+        package var metric: CoverageSummary.Kind?
+        /// The measured percentage.
+        package var actual: Double?
+        /// The required percentage.
+        package var required: Double?
+        /// What a person should read, without the level and name.
+        package var detail: String
+        /// A source location to annotate (a file rule's file, a failed test's issue).
+        package var file: String?
+        package var line: Int?
+    }
+
+    package var failures: [Failure] = []
+    /// How many rules were checked, met or not.
+    package var rulesChecked = 0
+
+    /// Whether every rule was met.
+    package var passed: Bool { failures.isEmpty }
+}
+
+/// The coverage of an earlier run, to ratchet against: the totals and modules of a
+/// `swiftcov report --format json` document.
+package struct CoverageBaseline: Equatable, Sendable {
+    package var totals: CoverageSummary
+    package var modules: [String: CoverageSummary]
+
+    /// Why a baseline cannot be read.
+    package struct ReadError: Error, Equatable, CustomStringConvertible {
+        package var path: String
+        package var message: String
+
+        package var description: String { "\(path): error: \(message)" }
+    }
+
+    /// Reads a `--format json` report.
+    package static func parse(_ bytes: [UInt8], path: String) throws(ReadError) -> CoverageBaseline {
+        let document: JSONValue
+        do {
+            document = try JSONValue.parse(bytes)
+        } catch {
+            throw ReadError(
+                path: path,
+                message: "\(GateConfiguration.lineAndColumn(of: error.offset, in: bytes)): \(error.message)")
+        }
+        guard document["schemaVersion"]?.numberValue == Double(CoverageJSONReport.schemaVersion),
+            let totals = summary(document["totals"])
+        else {
+            throw ReadError(
+                path: path, message: "not a swiftcov JSON report (make one with `swiftcov report --format json`)")
+        }
+        var modules: [String: CoverageSummary] = [:]
+        if case .array(let entries)? = document["modules"] {
+            for entry in entries {
+                if let name = entry["name"]?.stringValue, let summary = summary(entry["summary"]) {
+                    modules[name] = summary
+                }
+            }
+        }
+        return CoverageBaseline(totals: totals, modules: modules)
+    }
+
+    private static func summary(_ value: JSONValue?) -> CoverageSummary? {
+        guard let value else { return nil }
+        func metric(_ key: String) -> Metric? {
+            guard let count = value[key]?["count"]?.numberValue, let covered = value[key]?["covered"]?.numberValue
+            else {
+                return nil
+            }
+            return Metric(count: Int(count), covered: Int(covered))
+        }
+        guard let lines = metric("lines"), let functions = metric("functions"), let regions = metric("regions") else {
+            return nil
+        }
+        return CoverageSummary(
+            lines: lines, functions: functions, instantiations: metric("instantiations") ?? Metric(), regions: regions,
+            branches: metric("branches") ?? Metric())
+    }
+}
+
+/// A test that failed, as far as the gate is concerned.
+package struct FailedTest: Equatable, Sendable {
+    package var name: String
+    package var file: String?
+    package var line: Int?
+    package var message: String
+
+    package init(name: String, file: String? = nil, line: Int? = nil, message: String) {
+        self.name = name
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+}
+
+/// Evaluates a gate: thresholds at every level, the ratchet, and failed tests.
+package enum Gate {
+    /// Checks `report` against `configuration` (and `baseline` when its ratchet is on). When the
+    /// tests' results are given, "all tests pass" is a rule too, and each failed test fails it.
+    package static func evaluate(
+        _ report: CoverageReport, configuration: GateConfiguration, baseline: CoverageBaseline? = nil,
+        failedTests: [FailedTest]? = nil
+    ) -> GateResult {
+        var result = GateResult()
+        check(report.totals, against: configuration.totals, level: .total, name: "TOTAL", into: &result)
+        for module in report.modules {
+            guard let minimums = configuration.modules[module.name] else { continue }
+            check(module.summary, against: minimums, level: .module, name: module.name, into: &result)
+        }
+        if !configuration.files.isEmpty {
+            for file in report.files {
+                let minimums = configuration.minimums(forFile: file.displayPath)
+                check(file.summary, against: minimums, level: .file, name: file.displayPath, into: &result)
+            }
+        }
+        if let baseline, let tolerance = configuration.ratchetTolerance {
+            ratchet(report.totals, from: baseline.totals, tolerance: tolerance, name: "TOTAL", into: &result)
+            for module in report.modules {
+                guard let before = baseline.modules[module.name] else { continue }
+                ratchet(module.summary, from: before, tolerance: tolerance, name: module.name, into: &result)
+            }
+        }
+        guard let failedTests else { return result }
+        result.rulesChecked += 1
+        for test in failedTests {
+            result.failures.append(
+                GateResult.Failure(
+                    level: .tests, name: test.name, metric: nil, actual: nil, required: nil, detail: test.message,
+                    file: test.file, line: test.line))
+        }
+        return result
+    }
+
+    private static func check(
+        _ summary: CoverageSummary, against minimums: GateConfiguration.Minimums, level: GateResult.Failure.Level,
+        name: String, into result: inout GateResult
+    ) {
+        for kind in GateConfiguration.Minimums.kinds {
+            guard let required = minimums[kind] else { continue }
+            let metric = summary[kind]
+            result.rulesChecked += 1
+            // Nothing to cover (no branches in Swift, an empty file) cannot fall short. The
+            // percentage is compared as printed, to two decimals: 92.3295% meets "92.33".
+            guard metric.count > 0, shown(metric.percent) < required else { continue }
+            result.failures.append(
+                GateResult.Failure(
+                    level: level, name: name, metric: kind, actual: metric.percent, required: required,
+                    detail:
+                        "\(kind.rawValue) \(CoverageFormatting.percent(metric.percent)) < \(CoverageFormatting.percent(required)) "
+                        + "(\(metric.covered)/\(metric.count))",
+                    file: level == .file ? name : nil, line: level == .file ? 1 : nil))
+        }
+    }
+
+    /// A percentage as the reports print it (two decimals, printf rounding).
+    private static func shown(_ percent: Double) -> Double {
+        Double(CoverageFormatting.percent(percent).dropLast()) ?? percent
+    }
+
+    private static func ratchet(
+        _ summary: CoverageSummary, from before: CoverageSummary, tolerance: Double, name: String,
+        into result: inout GateResult
+    ) {
+        for kind in [CoverageSummary.Kind.lines, .functions, .regions, .branches] {
+            let (now, then) = (summary[kind], before[kind])
+            guard then.count > 0 else { continue }
+            result.rulesChecked += 1
+            let drop = shown(then.percent) - shown(now.percent)
+            guard drop > tolerance + 1e-9 else { continue }
+            result.failures.append(
+                GateResult.Failure(
+                    level: .ratchet, name: name, metric: kind, actual: now.percent, required: then.percent - tolerance,
+                    detail:
+                        "\(kind.rawValue) dropped from \(CoverageFormatting.percent(then.percent)) to "
+                        + "\(CoverageFormatting.percent(now.percent)) (−\(CoverageFormatting.percent(drop).dropLast()) points, "
+                        + "tolerance \(CoverageFormatting.percent(tolerance).dropLast()))",
+                    file: nil, line: nil))
+        }
+    }
+}

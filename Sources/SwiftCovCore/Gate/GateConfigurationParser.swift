@@ -1,0 +1,179 @@
+/// Why a gate configuration cannot be used, with the file and the key path (or line and column
+/// for JSON syntax) of the problem.
+package struct GateConfigurationError: Error, Equatable, CustomStringConvertible {
+    package var path: String
+    /// "thresholds.lines", or "3:14" for a syntax error.
+    package var location: String
+    package var message: String
+
+    package var description: String { "\(path): error: \(location): \(message)" }
+}
+
+/// Something to fix in a configuration that does not stop the gate (an error with `--strict`).
+package struct GateConfigurationWarning: Equatable, Sendable, CustomStringConvertible {
+    package var path: String
+    package var location: String
+    package var message: String
+
+    package var description: String { "\(path): warning: \(location): \(message)" }
+}
+
+extension GateConfiguration {
+    /// The keys a configuration may have at the top level.
+    package static let topLevelKeys = [
+        "thresholds", "modules", "files", "exempt", "include", "exclude", "allFiles", "ratchet",
+    ]
+
+    /// Parses a configuration document; `path` names it in errors.
+    package static func parse(_ bytes: [UInt8], path: String) throws(GateConfigurationError) -> GateConfiguration {
+        let document: JSONValue
+        do {
+            document = try JSONValue.parse(bytes)
+        } catch {
+            throw GateConfigurationError(
+                path: path, location: lineAndColumn(of: error.offset, in: bytes), message: error.message)
+        }
+        func fail(_ location: String, _ message: String) -> GateConfigurationError {
+            GateConfigurationError(path: path, location: location, message: message)
+        }
+        guard case .object(let members) = document else { throw fail("(root)", "expected an object") }
+        var configuration = GateConfiguration()
+        for (key, value) in members {
+            switch key {
+            case "thresholds":
+                configuration.totals = try minimums(value, at: "thresholds", fail)
+            case "modules":
+                guard case .object(let modules) = value else {
+                    throw fail("modules", "expected an object of module names")
+                }
+                for (name, rule) in modules {
+                    configuration.modules[name] = try minimums(rule, at: "modules.\(name)", fail)
+                }
+            case "files":
+                guard case .object(let rules) = value else { throw fail("files", "expected an object of globs") }
+                for (pattern, rule) in rules {
+                    configuration.files.append(
+                        FileRule(pattern: Glob(pattern), minimums: try minimums(rule, at: "files.\(pattern)", fail)))
+                }
+            case "exempt", "include", "exclude":
+                guard case .array(let items) = value else { throw fail(key, "expected an array of globs") }
+                var globs: [Glob] = []
+                for (index, item) in items.enumerated() {
+                    guard case .string(let pattern) = item, !pattern.isEmpty else {
+                        throw fail("\(key)[\(index)]", "expected a glob string")
+                    }
+                    globs.append(Glob(pattern))
+                }
+                switch key {
+                case "exempt": configuration.exempt = globs
+                case "include": configuration.includes = globs
+                default: configuration.excludes = globs
+                }
+            case "allFiles":
+                guard case .bool(let flag) = value else { throw fail("allFiles", "expected true or false") }
+                configuration.allFiles = flag
+            case "ratchet":
+                guard case .object(let options) = value else { throw fail("ratchet", "expected an object") }
+                configuration.ratchetTolerance = 0
+                for (option, setting) in options {
+                    guard option == "tolerance" else {
+                        throw fail("ratchet.\(option)", "unknown key; expected \"tolerance\"")
+                    }
+                    guard case .number(let tolerance) = setting, tolerance >= 0, tolerance <= 100 else {
+                        throw fail("ratchet.tolerance", "expected percentage points between 0 and 100")
+                    }
+                    configuration.ratchetTolerance = tolerance
+                }
+            default:
+                throw fail(key, "unknown key" + suggestion(for: key, among: topLevelKeys))
+            }
+        }
+        return configuration
+    }
+
+    private static func minimums(
+        _ value: JSONValue, at location: String, _ fail: (String, String) -> GateConfigurationError
+    ) throws(GateConfigurationError) -> Minimums {
+        guard case .object(let members) = value else {
+            throw fail(location, "expected an object such as {\"lines\": 80}")
+        }
+        var minimums = Minimums()
+        let metrics = ["lines", "functions", "regions", "branches"]
+        for (key, setting) in members {
+            guard metrics.contains(key) else {
+                throw fail("\(location).\(key)", "unknown metric" + suggestion(for: key, among: metrics))
+            }
+            guard case .number(let percent) = setting else {
+                throw fail(
+                    "\(location).\(key)", "expected a percentage (a number from 0 to 100), found \(describe(setting))")
+            }
+            guard percent >= 0 && percent <= 100 else {
+                throw fail("\(location).\(key)", "\(JSONWriter.format(percent)) is not a percentage from 0 to 100")
+            }
+            switch key {
+            case "lines": minimums.lines = percent
+            case "functions": minimums.functions = percent
+            case "regions": minimums.regions = percent
+            default: minimums.branches = percent
+            }
+        }
+        return minimums
+    }
+
+    /// Things that are not errors but probably mistakes: rules that match nothing in `report`.
+    package func warnings(for report: CoverageReport, path: String) -> [GateConfigurationWarning] {
+        var warnings: [GateConfigurationWarning] = []
+        let paths = report.files.map(\.displayPath)
+        for rule in files where !paths.contains(where: rule.pattern.matches) {
+            warnings.append(
+                GateConfigurationWarning(
+                    path: path, location: "files.\(rule.pattern)", message: "matches no file in the report"))
+        }
+        for pattern in exempt where !paths.contains(where: pattern.matches) {
+            warnings.append(
+                GateConfigurationWarning(
+                    path: path, location: "exempt", message: "\(pattern) matches no file in the report"))
+        }
+        let moduleNames = Set(report.modules.map(\.name))
+        for name in modules.keys.sorted() where !moduleNames.contains(name) {
+            let known = moduleNames.sorted().joined(separator: ", ")
+            warnings.append(
+                GateConfigurationWarning(
+                    path: path, location: "modules.\(name)", message: "no such module in the report (modules: \(known))"
+                ))
+        }
+        return warnings
+    }
+
+    private static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool(let flag): String(flag)
+        case .number(let number): JSONWriter.format(number)
+        case .string(let text): JSONWriter.quoted(text)
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    private static func suggestion(for key: String, among keys: [String]) -> String {
+        let close = keys.min { $0.editDistance(to: key) < $1.editDistance(to: key) }
+        if let close, close.editDistance(to: key) <= 3 { return "; did you mean \"\(close)\"?" }
+        return "; expected one of: " + keys.joined(separator: ", ")
+    }
+
+    /// "line:column" (1-based) of a byte offset, for JSON syntax errors.
+    package static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> String {
+        var line = 1
+        var column = 1
+        for byte in bytes.prefix(offset) {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return "\(line):\(column)"
+    }
+}

@@ -1,0 +1,144 @@
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Writes the HTML report into a folder: `index.html`, one page per file under `files/`, and
+/// the stylesheet and script. Pages are rendered on all cores and each file is written
+/// atomically; the index is written last, so a folder whose index is new is complete.
+package enum HTMLSite {
+    /// Why the site could not be written.
+    package enum Failure: Error, Equatable, CustomStringConvertible {
+        case cannotCreate(path: String, reason: String)
+        case cannotWrite(AtomicFile.WriteError)
+        case malformedSegments(CoverageInputError)
+
+        package var description: String {
+            switch self {
+            case .cannotCreate(let path, let reason): "\(path): error: cannot create folder: \(reason)"
+            case .cannotWrite(let error): error.description
+            case .malformedSegments(let error): error.description
+            }
+        }
+    }
+
+    /// Writes the site for `report` into `directory`, creating it if needed. Source files are
+    /// read from the package root (`report.scope.root`) when the export's paths are relative.
+    package static func write(_ report: CoverageReport, to directory: String, options: HTMLReport.Options)
+        throws(Failure)
+    {
+        try makeDirectory(directory)
+        try makeDirectory(directory + "/files")
+        try write(HTMLAssets.stylesheet + "\n", to: directory + "/" + HTMLAssets.stylesheetName)
+        try write(HTMLAssets.script + "\n", to: directory + "/" + HTMLAssets.scriptName)
+
+        let names = SwiftDemangler.demangleAll(report.files.flatMap { $0.functions.map(\.mangledName) })
+        var offsets: [Int] = []
+        var position = 0
+        for file in report.files {
+            offsets.append(position)
+            position += file.functions.count
+        }
+        let firstName = offsets
+
+        let failures = FailureBox()
+        let workers = max(1, min(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 8))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            var index = worker
+            while index < report.files.count && !failures.hasFailed {
+                let file = report.files[index]
+                do throws(Failure) {
+                    let segments: [CoverageSegment]
+                    do throws(CoverageInputError) {
+                        segments = try file.segments()
+                    } catch {
+                        throw .malformedSegments(error)
+                    }
+                    let sourcePath = absolutePath(of: file.path, root: report.scope.root)
+                    let source: HTMLReport.Source =
+                        SourceText(path: sourcePath).map { .text($0) } ?? .missing(path: file.displayPath)
+                    let functionNames = Array(names[firstName[index]..<firstName[index] + file.functions.count])
+                    let page = HTMLReport.filePageBuffer(
+                        file, functionNames: functionNames, segments: segments, source: source, options: options)
+                    try write(page, to: directory + "/" + HTMLReport.pageName(for: file.displayPath), durable: false)
+                } catch {
+                    failures.record(error)
+                }
+                index += workers
+            }
+        }
+        if let failure = failures.first { throw failure }
+        try write(HTMLReport.indexPageBuffer(report, options: options), to: directory + "/index.html", durable: true)
+    }
+
+    private static func absolutePath(of path: String, root: String?) -> String {
+        guard !path.hasPrefix("/"), let root else { return path }
+        return root + "/" + path
+    }
+
+    private static func write(_ text: String, to path: String) throws(Failure) {
+        do {
+            try AtomicFile.write(text, to: path)
+        } catch {
+            throw .cannotWrite(error)
+        }
+    }
+
+    private static func write(_ buffer: OutputBuffer, to path: String, durable: Bool) throws(Failure) {
+        let result: Result<Void, AtomicFile.WriteError> = buffer.bytes.withUnsafeBufferPointer { bytes in
+            Result { () throws(AtomicFile.WriteError) in try AtomicFile.write(bytes: bytes, to: path, durable: durable)
+            }
+        }
+        do {
+            try result.get()
+        } catch {
+            throw .cannotWrite(error)
+        }
+    }
+
+    private static func makeDirectory(_ path: String) throws(Failure) {
+        var built = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            built += "/" + component
+            if mkdir(built, 0o755) != 0 && errno != EEXIST {
+                throw .cannotCreate(path: path, reason: String(cString: strerror(errno)))
+            }
+        }
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw .cannotCreate(path: path, reason: "not a folder")
+        }
+    }
+
+    /// The first failure among the workers.
+    private final class FailureBox: @unchecked Sendable {
+        private let lock = NSLockLike()
+        private var failure: Failure?
+
+        var hasFailed: Bool { lock.withLock { failure != nil } }
+        var first: Failure? { lock.withLock { failure } }
+
+        func record(_ error: Failure) {
+            lock.withLock { if failure == nil { failure = error } }
+        }
+    }
+}
+
+/// A pthread mutex, to avoid pulling Foundation into the engine for one lock.
+private final class NSLockLike: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+
+    init() { pthread_mutex_init(&mutex, nil) }
+    deinit { pthread_mutex_destroy(&mutex) }
+
+    func withLock<R>(_ body: () -> R) -> R {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return body()
+    }
+}

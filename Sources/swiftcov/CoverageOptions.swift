@@ -1,0 +1,64 @@
+import SwiftCovCore
+
+/// The options every coverage command shares: which exports to read and which files to cover.
+/// Declared once here so that `report`, `html`, `export` and the others accept the same inputs.
+enum CoverageOptions {
+    /// The option specs, in help order.
+    static let specs: [CommandSpec.Option] = [
+        .init(
+            ["--coverage", "-c"], value: "PATH", repeatable: true,
+            help:
+                "An llvm-cov JSON export, or a folder to find one in (package root, .build, codecov); '-' reads stdin. Several are merged."
+        ),
+        .init(
+            ["--include"], value: "GLOB", repeatable: true,
+            help: "Report only files matching GLOB (relative to the package root)."),
+        .init(["--exclude"], value: "GLOB", repeatable: true, help: "Leave out files matching GLOB."),
+        .init(
+            ["--all-files"],
+            help: "Also report Tests/, .build/ (generated files, dependencies) and files outside the root."),
+        .init(["--root"], value: "DIR", help: "The package root. Default: inferred from the inputs."),
+    ]
+
+    /// The request the parsed options describe; `--coverage` values and positional paths are inputs.
+    static func request(from arguments: ParsedArguments) throws -> CoverageRequest {
+        let inputs = arguments.all("--coverage") + arguments.positionals
+        guard !inputs.isEmpty else {
+            throw UsageError("no coverage input; give an export with --coverage PATH (or a package folder)")
+        }
+        guard inputs.filter({ $0 == "-" }).count <= 1 else {
+            throw UsageError("standard input ('-') can be read only once")
+        }
+        return CoverageRequest(
+            inputs: inputs, root: arguments.value("--root"), includes: arguments.all("--include").map(Glob.init),
+            excludes: arguments.all("--exclude").map(Glob.init), allFiles: arguments.has("--all-files"))
+    }
+
+    /// Reads the exports the options name and builds the report, showing progress on a terminal.
+    static func report(from arguments: ParsedArguments, terminal: Terminal) throws -> CoverageReport {
+        let request = try request(from: arguments)
+        let progress = Progress(terminal: terminal, inputs: request.inputs)
+        defer { progress.finish() }
+        return try request.makeReport(workingDirectory: terminal.workingDirectory)
+    }
+}
+
+/// "Reading coverage.json (512 MB)…" on a terminal while a large export is read.
+struct Progress {
+    private let terminal: Terminal
+    private let shown: Bool
+
+    init(terminal: Terminal, inputs: [String]) {
+        self.terminal = terminal
+        let bytes = inputs.map { Terminal.fileSize($0) }.reduce(0, +)
+        shown = terminal.stderrIsTerminal && bytes >= 32 << 20
+        if shown {
+            let names = inputs.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.joined(separator: ", ")
+            terminal.error("Reading \(names) (\(bytes >> 20) MB)…")
+        }
+    }
+
+    func finish() {
+        if shown { terminal.error("\r\u{1B}[K") }
+    }
+}

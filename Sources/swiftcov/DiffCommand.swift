@@ -1,0 +1,258 @@
+import SwiftCovCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `swiftcov diff`: how much of what a change adds or modifies ran in the tests.
+enum DiffCommand {
+    static let spec = CommandSpec(
+        name: "diff",
+        abstract: "Coverage of the lines a change adds or modifies, listing those that did not run.",
+        positional: "PATH…",
+        positionalHelp: "Same as --coverage PATH.",
+        options: CoverageOptions.specs + [
+            .init(
+                ["--base"], value: "REF",
+                help:
+                    "Measure the changes since the working tree left git ref REF (git diff from the merge base of REF and HEAD). Default: HEAD, the uncommitted changes."
+            ),
+            .init(
+                ["--diff"], value: "FILE",
+                help: "Read a unified diff (git diff, diff -u) from FILE, '-' for stdin, instead of running git."),
+            .init(
+                ["--fail-under"], value: "PERCENT",
+                help: "Exit 1 when less than PERCENT of the changed executable lines ran."),
+            .init(
+                ["--format", "-f"], value: "FORMAT", choices: ["table", "json", "markdown"],
+                help: "Output format. Default: table."),
+            .init(["--output", "-o"], value: "FILE", help: "Write the report to FILE (atomically) instead of stdout."),
+            .init(
+                ["--color"], value: "WHEN", choices: ["auto", "always", "never"],
+                help: "Colour percentages. Default: auto (terminal, no NO_COLOR)."),
+        ],
+        examples: [
+            "swiftcov diff --coverage . --base origin/main --fail-under 80",
+            "git diff main... > change.diff; swiftcov diff -c coverage.json --diff change.diff --format markdown",
+        ])
+
+    static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
+        if arguments.value("--base") != nil && arguments.value("--diff") != nil {
+            throw UsageError("give either --base REF or --diff FILE, not both")
+        }
+        var failUnder: Double?
+        if let text = arguments.value("--fail-under") {
+            guard let value = Double(text), value >= 0, value <= 100 else {
+                throw UsageError("invalid value '\(text)' for '--fail-under'; expected a percentage from 0 to 100")
+            }
+            failUnder = value
+        }
+        let request = try CoverageOptions.request(from: arguments)
+        if arguments.value("--diff") == "-" && request.inputs.contains("-") {
+            throw UsageError("standard input ('-') can be read only once: give the export or the diff as a file")
+        }
+        let report = try CoverageOptions.report(from: arguments, terminal: terminal)
+        let root = report.scope.root ?? terminal.workingDirectory
+
+        let diffText: String
+        var options = DiffCoverageReportOptions(failUnder: failUnder)
+        var prefix = ""
+        if let path = arguments.value("--diff") {
+            diffText = try readDiff(path)
+            options.diffFile = path
+            // A diff from the repository's top folder names files by their path there.
+            if let result = try? Git.run(["rev-parse", "--show-prefix"], in: root), result.status == 0 {
+                prefix = result.output.trimmingNewlines
+            }
+        } else {
+            let base = arguments.value("--base") ?? "HEAD"
+            diffText = try gitDiff(against: base, root: root, terminal: terminal)
+            options.base = base
+        }
+        let diff: UnifiedDiff
+        do {
+            diff = try UnifiedDiff.parse(diffText)
+        } catch {
+            let name = options.diffFile.map { $0 == "-" ? "<stdin>" : $0 } ?? "git diff \(options.base ?? "")"
+            throw DiffInputError("\(name):\(error.line): error: \(error.message)")
+        }
+        let coverage = try ChangedLineCoverage.compute(diff: diff, report: report, pathPrefix: prefix)
+
+        let output = arguments.value("--output")
+        switch arguments.value("--color") ?? "auto" {
+        case "always": options.colors = true
+        case "never": options.colors = false
+        default: options.colors = output == nil && terminal.stdoutSupportsColor
+        }
+        let text: String
+        switch arguments.value("--format") ?? "table" {
+        case "json": text = DiffCoverageJSONReport.render(coverage, options: options)
+        case "markdown": text = DiffCoverageMarkdownReport.render(coverage, options: options)
+        default: text = DiffCoverageTableReport.render(coverage, options: options)
+        }
+        if let output {
+            try AtomicFile.write(text, to: output)
+        } else {
+            terminal.out(text)
+        }
+        // On GitHub Actions the job summary gets the Markdown version.
+        if let summaryFile = terminal.environment("GITHUB_STEP_SUMMARY"), !summaryFile.isEmpty {
+            terminal.append(DiffCoverageMarkdownReport.render(coverage, options: options), toFile: summaryFile)
+        }
+        if let failUnder, !coverage.meets(failUnder) { return .gateFailed }
+        return .success
+    }
+
+    private static func readDiff(_ path: String) throws -> String {
+        let file: MappedFile
+        do {
+            file = try MappedFile(path: path)
+        } catch {
+            throw DiffInputError("\(path): error: cannot read: \(error.message)")
+        }
+        return file.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `git diff` from the merge base of `ref` and HEAD to the working tree — the changes of a
+    /// branch, as a pull request shows them — for the files under `root`, with paths relative
+    /// to it. Without a merge base (a shallow clone), from `ref` itself.
+    private static func gitDiff(against ref: String, root: String, terminal: Terminal) throws -> String {
+        var base = ref
+        let mergeBase = try Git.run(["merge-base", ref, "HEAD"], in: root)
+        if mergeBase.status == 0 {
+            base = mergeBase.output.trimmingNewlines
+        } else {
+            let verify = try Git.run(["rev-parse", "--verify", ref + "^{commit}"], in: root)
+            guard verify.status == 0 else {
+                throw DiffInputError("\(root): error: git cannot compare with '\(ref)': \(verify.firstErrorLine)")
+            }
+            terminal.error(
+                "swiftcov: note: '\(ref)' and HEAD have no common ancestor here (a shallow clone?); "
+                    + "measuring the changes since '\(ref)' itself\n")
+        }
+        let diff = try Git.run(
+            [
+                "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--relative", "--find-renames",
+                "--src-prefix=a/", "--dst-prefix=b/", "--unified=0", base, "--",
+            ], in: root)
+        guard diff.status == 0 else {
+            throw DiffInputError("\(root): error: git diff failed: \(diff.firstErrorLine)")
+        }
+        return diff.output
+    }
+}
+
+/// A diff that cannot be had or read. Exit code 2.
+struct DiffInputError: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// Runs git: the one program swiftcov starts.
+enum Git {
+    /// What a run of git printed and how it ended.
+    struct Result {
+        var status: Int32
+        var output: String
+        var error: String
+
+        /// Git's first line on stderr, for a one-line error message.
+        var firstErrorLine: String {
+            let line = error.split(separator: "\n").first.map(String.init) ?? "exit status \(status)"
+            return line.terminalSafe
+        }
+    }
+
+    /// Runs `git -C directory arguments…` with no input, capturing stdout and stderr.
+    static func run(_ arguments: [String], in directory: String) throws -> Result {
+        var outputPipe: [Int32] = [-1, -1]
+        var errorPipe: [Int32] = [-1, -1]
+        guard pipe(&outputPipe) == 0 else { throw DiffInputError("swiftcov: error: cannot run git: \(systemError())") }
+        guard pipe(&errorPipe) == 0 else {
+            close(outputPipe[0])
+            close(outputPipe[1])
+            throw DiffInputError("swiftcov: error: cannot run git: \(systemError())")
+        }
+        #if canImport(Darwin)
+            var actions: posix_spawn_file_actions_t?
+        #else
+            var actions = posix_spawn_file_actions_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
+        for descriptor in outputPipe + errorPipe { posix_spawn_file_actions_addclose(&actions, descriptor) }
+
+        let argv = (["git", "-C", directory] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        #if canImport(Darwin)
+            let environment = _NSGetEnviron().pointee
+        #else
+            let environment = environ
+        #endif
+        let spawned = posix_spawnp(&pid, "git", &actions, nil, argv, environment)
+        close(outputPipe[1])
+        close(errorPipe[1])
+        guard spawned == 0 else {
+            close(outputPipe[0])
+            close(errorPipe[0])
+            throw DiffInputError(
+                "swiftcov: error: cannot run git: \(String(cString: strerror(spawned))); give the diff with --diff FILE")
+        }
+        let (output, error) = readBoth(outputPipe[0], errorPipe[0])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // WIFEXITED / WEXITSTATUS are C macros that Swift does not import.
+        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return Result(
+            status: exitStatus, output: String(decoding: output, as: UTF8.self),
+            error: String(decoding: error, as: UTF8.self))
+    }
+
+    /// Reads two pipes to their ends at once, so that neither can fill up and stall the child.
+    private static func readBoth(_ first: Int32, _ second: Int32) -> ([UInt8], [UInt8]) {
+        var results: [[UInt8]] = [[], []]
+        var descriptors = [pollfd(fd: first, events: Int16(POLLIN), revents: 0), pollfd(fd: second, events: Int16(POLLIN), revents: 0)]
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var open = 2
+        while open > 0 {
+            if poll(&descriptors, 2, -1) < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            for index in 0..<2 where descriptors[index].fd >= 0 && descriptors[index].revents != 0 {
+                let count = buffer.withUnsafeMutableBytes { read(descriptors[index].fd, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    results[index].append(contentsOf: buffer[0..<count])
+                } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                    close(descriptors[index].fd)
+                    descriptors[index].fd = -1
+                    open -= 1
+                }
+            }
+        }
+        for descriptor in descriptors where descriptor.fd >= 0 { close(descriptor.fd) }
+        return (results[0], results[1])
+    }
+
+    private static func systemError() -> String { String(cString: strerror(errno)) }
+}
+
+extension String {
+    /// The text without the newlines git ends its output with.
+    fileprivate var trimmingNewlines: String {
+        var text = self
+        while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
+        return text
+    }
+}

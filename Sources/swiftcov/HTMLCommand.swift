@@ -1,0 +1,31 @@
+import SwiftCovCore
+
+/// `swiftcov html`: a static site to browse coverage down to every line's execution count.
+enum HTMLCommand {
+    static let spec = CommandSpec(
+        name: "html",
+        abstract: "Write an HTML report: modules, files, and every line with its execution count.",
+        positional: "PATH…",
+        positionalHelp: "Same as --coverage PATH.",
+        options: CoverageOptions.specs + [
+            .init(
+                ["--output", "-o"], value: "DIR",
+                help: "The folder to write the site into (created if needed). Default: .build/swiftcov/html."),
+            .init(
+                ["--timestamp"], help: "Show the time of generation in the footer (pages are otherwise reproducible)."),
+        ],
+        examples: [
+            "swiftcov html SampleReports/coverage.json --output coverage-html",
+            "swiftcov html --coverage . && open .build/swiftcov/html/index.html",
+        ])
+
+    static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
+        let report = try CoverageOptions.report(from: arguments, terminal: terminal)
+        let output = arguments.value("--output") ?? ".build/swiftcov/html"
+        var options = HTMLReport.Options()
+        if arguments.has("--timestamp") { options.generatedAt = Terminal.currentTimestamp() }
+        try HTMLSite.write(report, to: output, options: options)
+        terminal.error("Wrote \(output)/index.html (\(report.files.count) files)\n")
+        return .success
+    }
+}

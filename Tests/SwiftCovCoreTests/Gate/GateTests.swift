@@ -1,0 +1,167 @@
+import Testing
+
+@testable import SwiftCovCore
+
+/// The gate on the trivia sample, whose numbers (checked against llvm-cov elsewhere) are:
+/// total lines 325/352 (92.33%), functions 46/50 (92%), regions 175/192 (91.15%);
+/// TriviaCore functions 25/29 (86.21%); NetworkTriviaAPI.swift lines 4/11 (36.36%).
+@Suite("Coverage gate")
+struct GateTests {
+    let report: CoverageReport
+
+    init() throws {
+        report = try CoverageReport.build(exports: [Fixture.sample.export()], scope: CoverageScope(root: "/p"))
+    }
+
+    func configuration(_ json: String) throws -> GateConfiguration {
+        try GateConfiguration.parse(Array(json.utf8), path: ".swiftcov.json")
+    }
+
+    @Test(
+        "a threshold on the whole report, for each metric",
+        arguments: [
+            ("lines", 92.33, true), ("lines", 92.34, false), ("functions", 92, true), ("functions", 92.01, false),
+            ("regions", 91.15, true), ("regions", 91.16, false), ("branches", 100, true),
+        ])
+    func totals(metric: String, minimum: Double, passes: Bool) throws {
+        let result = Gate.evaluate(
+            report, configuration: try configuration(#"{"thresholds": {"\#(metric)": \#(minimum)}}"#))
+        #expect(result.passed == passes)
+        #expect(result.rulesChecked == 1)
+        if !passes {
+            #expect(result.failures.first?.level == .total)
+            #expect(result.failures.first?.metric?.rawValue == metric)
+        }
+    }
+
+    @Test("a module rule applies to that module only")
+    func modules() throws {
+        let result = Gate.evaluate(
+            report,
+            configuration: try configuration(
+                #"{"modules": {"TriviaCore": {"functions": 90}, "TriviaGame": {"functions": 90}}}"#))
+        #expect(result.failures.map(\.name) == ["TriviaCore"])
+        #expect(result.failures.first?.detail == "functions 86.21% < 90.00% (25/29)")
+        #expect(result.rulesChecked == 2)
+    }
+
+    @Test("the most specific file rule wins, per metric; exempted files have no file rule")
+    func files() throws {
+        let gate = try configuration(
+            #"""
+            {"files": {"Sources/TriviaCore/**": {"lines": 85, "regions": 10},
+                       "Sources/TriviaCore/NetworkTriviaAPI.swift": {"lines": 30}},
+             "exempt": ["Sources/TriviaCore/TriviaAPIProviding.swift"]}
+            """#)
+        #expect(gate.minimums(forFile: "Sources/TriviaCore/NetworkTriviaAPI.swift") == .init(lines: 30, regions: 10))
+        #expect(gate.minimums(forFile: "Sources/TriviaCore/Question.swift") == .init(lines: 85, regions: 10))
+        #expect(gate.minimums(forFile: "Sources/TriviaCore/TriviaAPIProviding.swift").isEmpty)
+        #expect(gate.minimums(forFile: "Sources/TriviaGame/Game.swift").isEmpty)
+        let result = Gate.evaluate(report, configuration: gate)
+        // NetworkTriviaAPI: lines 36.36% ≥ 30 but regions 20% ≥ 10: passes; nothing else is below 85% lines.
+        #expect(result.passed)
+        let stricter = try configuration(#"{"files": {"Sources/TriviaCore/NetworkTriviaAPI.swift": {"lines": 50}}}"#)
+        let failure = try #require(Gate.evaluate(report, configuration: stricter).failures.first)
+        #expect(failure.level == .file)
+        #expect(failure.file == "Sources/TriviaCore/NetworkTriviaAPI.swift")
+        #expect(failure.detail == "lines 36.36% < 50.00% (4/11)")
+    }
+
+    @Test("the ratchet fails when coverage dropped by more than the tolerance, naming what and by how much")
+    func ratchet() throws {
+        let better = CoverageSummary(
+            lines: Metric(count: 352, covered: 330), functions: Metric(count: 50, covered: 46),
+            regions: Metric(count: 192, covered: 175))
+        let baseline = CoverageBaseline(totals: better, modules: [:])
+        let tolerant = try configuration(#"{"ratchet": {"tolerance": 1.5}}"#)
+        #expect(Gate.evaluate(report, configuration: tolerant, baseline: baseline).passed)  // 93.75 → 92.33: −1.42
+        let strict = try configuration(#"{"ratchet": {"tolerance": 0.5}}"#)
+        let failure = try #require(Gate.evaluate(report, configuration: strict, baseline: baseline).failures.first)
+        #expect(failure.level == .ratchet)
+        #expect(failure.detail == "lines dropped from 93.75% to 92.33% (−1.42 points, tolerance 0.50)")
+    }
+
+    @Test("a baseline is read from a swiftcov JSON report, the same numbers pass the ratchet")
+    func baselineRoundTrip() throws {
+        let json = try CoverageJSONReport.render(report, options: CoverageReportOptions())
+        let baseline = try CoverageBaseline.parse(Array(json.utf8), path: "baseline.json")
+        #expect(baseline.totals == report.totals)
+        #expect(baseline.modules["TriviaCore"] == report.modules.first { $0.name == "TriviaCore" }?.summary)
+        #expect(Gate.evaluate(report, configuration: try configuration(#"{"ratchet": {}}"#), baseline: baseline).passed)
+        #expect(throws: CoverageBaseline.ReadError.self) {
+            try CoverageBaseline.parse(Array("{}".utf8), path: "x.json")
+        }
+    }
+
+    @Test("failed tests fail the gate")
+    func failedTests() throws {
+        let result = Gate.evaluate(
+            report, configuration: GateConfiguration(),
+            failedTests: [
+                FailedTest(name: "GameTests.testWrap", file: "Tests/GameTests.swift", line: 12, message: "1 != 2")
+            ])
+        #expect(!result.passed)
+        #expect(
+            GateReport.githubAnnotations(result)
+                == "::error file=Tests/GameTests.swift,line=12,title=Test failed%3A GameTests.testWrap::1 != 2\n")
+    }
+
+    @Test(
+        "every kind of bad configuration is reported with the key and the reason",
+        arguments: [
+            (#"{"treshold": {}}"#, #".swiftcov.json: error: treshold: unknown key; did you mean "thresholds"?"#),
+            (
+                #"{"thresholds": {"lines": "80"}}"#,
+                #".swiftcov.json: error: thresholds.lines: expected a percentage (a number from 0 to 100), found "80""#
+            ),
+            (
+                #"{"thresholds": {"lines": 120}}"#,
+                ".swiftcov.json: error: thresholds.lines: 120 is not a percentage from 0 to 100"
+            ),
+            (
+                #"{"thresholds": {"line": 80}}"#,
+                #".swiftcov.json: error: thresholds.line: unknown metric; did you mean "lines"?"#
+            ),
+            (
+                #"{"modules": {"A": 80}}"#,
+                #".swiftcov.json: error: modules.A: expected an object such as {"lines": 80}"#
+            ),
+            (#"{"files": ["Sources/**"]}"#, ".swiftcov.json: error: files: expected an object of globs"),
+            (#"{"exclude": [3]}"#, ".swiftcov.json: error: exclude[0]: expected a glob string"),
+            (
+                #"{"ratchet": {"tolerance": -1}}"#,
+                ".swiftcov.json: error: ratchet.tolerance: expected percentage points between 0 and 100"
+            ),
+            (#"{"allFiles": "yes"}"#, ".swiftcov.json: error: allFiles: expected true or false"),
+            (
+                "{\n  \"thresholds\": {\"lines\": 80,}\n}",
+                ".swiftcov.json: error: 2:30: expected a key string, found '}'"
+            ),
+            ("[]", ".swiftcov.json: error: (root): expected an object"),
+        ])
+    func badConfiguration(json: String, message: String) {
+        let error = #expect(throws: GateConfigurationError.self) { try configuration(json) }
+        #expect(error?.description == message)
+    }
+
+    @Test("rules that match nothing are warnings")
+    func warnings() throws {
+        let gate = try configuration(
+            #"{"files": {"Sources/Gone/**": {"lines": 1}}, "modules": {"Gone": {"lines": 1}}}"#)
+        #expect(
+            gate.warnings(for: report, path: ".swiftcov.json").map(\.description) == [
+                ".swiftcov.json: warning: files.Sources/Gone/**: matches no file in the report",
+                ".swiftcov.json: warning: modules.Gone: no such module in the report (modules: TriviaCore, TriviaGame, trivia)",
+            ])
+    }
+
+    @Test("the verdict and failure lines")
+    func text() throws {
+        let gate = try configuration(#"{"thresholds": {"lines": 95}, "modules": {"TriviaCore": {"functions": 90}}}"#)
+        try assertGolden(GateReport.text(Gate.evaluate(report, configuration: gate)), "gate-failed.txt")
+        try assertGolden(GateReport.markdown(Gate.evaluate(report, configuration: gate)), "gate-failed.md")
+        #expect(
+            GateReport.text(Gate.evaluate(report, configuration: GateConfiguration()))
+                == "Coverage gate passed: 0 rules met.\n")
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+
+@testable import SwiftCovCore
+
+@Suite("HTML report")
+struct HTMLReportTests {
+    let options = HTMLReport.Options(version: "0.0.0-test")
+
+    func page(_ file: FileCoverage, source: HTMLReport.Source) throws -> String {
+        HTMLReport.filePage(
+            file, functionNames: file.functions.map(\.name), segments: try file.segments(), source: source,
+            options: options)
+    }
+
+    /// `[line: count]` as a page shows them: the exact count is in each row's title.
+    func countsShown(in html: String) throws -> [LineCount] {
+        let pattern = try Regex(#"<tr id="L(\d+)"[^>]*><td class="ln">.*?</td><td class="n" title="(\d+) execution"#)
+        return html.matches(of: pattern).map { match in
+            LineCount(line: UInt32(match.output[1].substring!)!, count: UInt64(match.output[2].substring!)!)
+        }
+    }
+
+    @Test("every page shows llvm-cov's count for every executable line", arguments: Fixture.all)
+    func countsEqualLLVMCov(fixture: Fixture) throws {
+        let expected = try fixture.llvmCovLineCounts()
+        for file in try fixture.report().files {
+            let html = try page(file, source: .missing(path: file.displayPath))
+            #expect(try countsShown(in: html) == expected[file.path], "\(file.path)")
+        }
+    }
+
+    @Test("the trivia sample's pages, with their sources, show llvm-cov's counts")
+    func sampleCounts() throws {
+        let report = try CoverageReport.build(
+            exports: [Fixture.sample.export()], scope: CoverageScope(root: packageRoot))
+        let expected = try Fixture.sample.llvmCovLineCounts()
+        for file in report.files {
+            let source = try #require(SourceText(path: packageRoot + "/" + file.path))
+            let html = try page(file, source: .text(source))
+            #expect(try countsShown(in: html) == expected[file.path], "\(file.path)")
+            #expect(!html.contains("class=\"notice\""), "\(file.path) looks stale")
+        }
+    }
+
+    @Test("index and a file page of the trivia sample")
+    func sampleGolden() throws {
+        let report = try CoverageReport.build(
+            exports: [Fixture.sample.export()], scope: CoverageScope(root: packageRoot))
+        try assertGolden(HTMLReport.indexPage(report, options: options), "html-index.html")
+        let file = try #require(report.files.first { $0.path == "Sources/TriviaCore/LaunchConfiguration.swift" })
+        let source = try #require(SourceText(path: packageRoot + "/" + file.path))
+        try assertGolden(try page(file, source: .text(source)), "html-file.html")
+    }
+
+    @Test("a source file that cannot be found still gets its counts and a notice")
+    func missingSource() throws {
+        let report = try Fixture(name: "yams").report()
+        let file = try #require(report.files.first { $0.path.hasSuffix("Resolver.swift") })
+        let html = try page(file, source: .missing(path: file.displayPath))
+        #expect(html.contains("Source not found."))
+        try assertGolden(html, "html-missing-source.html")
+    }
+
+    @Test("a source file that changed since the run is flagged")
+    func staleSource() throws {
+        let report = try CoverageReport.build(
+            exports: [Fixture.sample.export()], scope: CoverageScope(root: packageRoot))
+        let file = try #require(report.files.first { $0.path.hasSuffix("Game.swift") })
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swiftcov-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // The file cut to its first 5 lines, as if code had been deleted since the coverage run.
+        let original = try String(contentsOfFile: packageRoot + "/" + file.path, encoding: .utf8)
+        let shortened = directory.appendingPathComponent("Game.swift").path
+        try original.split(separator: "\n", omittingEmptySubsequences: false).prefix(5).joined(separator: "\n")
+            .write(toFile: shortened, atomically: true, encoding: .utf8)
+        let html = try page(file, source: .text(try #require(SourceText(path: shortened))))
+        #expect(html.contains("This file changed after the coverage run."))
+        #expect(html.contains("(beyond the end of the file)"))
+    }
+
+    @Test("a region that never ran inside a line that did is marked within the line")
+    func partialLine() throws {
+        // guard x else { return }: the line ran 5 times, its else block never.
+        let segments = [
+            CoverageSegment(line: 1, column: 1, count: 5, hasCount: true, isRegionEntry: true, isGapRegion: false),
+            CoverageSegment(line: 1, column: 14, count: 0, hasCount: true, isRegionEntry: true, isGapRegion: false),
+            CoverageSegment(line: 1, column: 24, count: 5, hasCount: true, isRegionEntry: false, isGapRegion: false),
+            CoverageSegment(line: 2, column: 2, count: 0, hasCount: false, isRegionEntry: false, isGapRegion: false),
+        ]
+        #expect(LineCoverage.unexecutedColumns(in: segments) == [1: [14..<24]])
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swiftcov-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("a.swift").path
+        try "guard x else { return }\n}\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let file = FileCoverage.forTesting(path: "a.swift", segments: segments)
+        let html = HTMLReport.filePage(
+            file, functionNames: [], segments: segments, source: .text(try #require(SourceText(path: path))),
+            options: options)
+        #expect(html.contains(#"guard x else <span class="z" title="never ran">{ return }</span>"#))
+    }
+
+    @Test("hostile file and function names cannot inject markup or escape the output folder")
+    func hostileNames() throws {
+        let json = """
+            {"data":[{"files":[{"filename":"../../<script>alert(1)</script>.swift","segments":[[1,1,2,true,true,false],\
+            [2,2,0,false,false,false]],"summary":{}}],"functions":[{"count":2,"filenames":["../../<script>alert(1)</script>.swift"],\
+            "name":"</td><img src=x onerror=alert(1)>\\u0000\\u001b[31m","regions":[[1,1,2,2,2,0,0,0]]}]}],\
+            "type":"llvm.coverage.json.export","version":"3.0.1"}
+            """
+        let export = try LLVMCovExportReader.read(MappedFile(bytes: Array(json.utf8)))
+        let report = try CoverageReport.build(exports: [export], scope: CoverageScope(root: "/p", allFiles: true))
+        let file = try #require(report.files.first)
+        let index = HTMLReport.indexPage(report, options: options)
+        let filePage = try page(file, source: .missing(path: file.displayPath))
+        for html in [index, filePage] {
+            #expect(!html.contains("<script>alert"))
+            #expect(!html.contains("<img"))
+            #expect(!html.contains("\u{0}") && !html.contains("\u{1B}"))
+        }
+        try assertGolden(filePage, "html-hostile.html")
+        let name = HTMLReport.pageName(for: file.displayPath)
+        #expect(name.hasPrefix("files/") && !name.dropFirst(6).contains("/") && !name.contains(".."))
+    }
+
+    @Test(
+        "page names stay inside the folder and never collide",
+        arguments: [
+            "../../etc/passwd", "/etc/passwd", "Sources/A/B.swift", "Sources/A_B.swift", "Sources/A/B\u{0}.swift",
+            ".hidden", "ä/ö.swift",
+        ])
+    func pageNames(path: String) {
+        let name = HTMLReport.pageName(for: path)
+        #expect(name.hasPrefix("files/"))
+        let file = name.dropFirst(6)
+        #expect(!file.contains("/") && !file.hasPrefix(".") && !file.contains(".."))
+        #expect(file.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
+        #expect(HTMLReport.pageName(for: path) != HTMLReport.pageName(for: path + "x"))
+    }
+
+    @Test(
+        "compact counts",
+        arguments: [
+            (0, "0"), (999, "999"), (1000, "1.0k"), (1234, "1.2k"), (9999, "9.9k"), (12_345, "12k"),
+            (123_456_789, "123M"), (3_400_000, "3.4M"), (UInt64.max, "18E"),
+        ])
+    func compactCounts(count: UInt64, text: String) {
+        #expect(HTMLReport.compactCount(count) == text)
+    }
+}
