@@ -26,6 +26,7 @@ let package = Package(
             name: "SwiftCovCoreTests", dependencies: ["SwiftCovCore"], exclude: ["Golden"], resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "swiftcovTests", dependencies: ["swiftcov"]),
+        .testTarget(name: "swiftcov-benchmarkTests", dependencies: ["swiftcov-benchmark"]),
         .testTarget(name: "TriviaCoreTests", dependencies: ["TriviaCore"]),
         .testTarget(name: "TriviaGameTests", dependencies: ["TriviaCore", "TriviaGame"]),
         // Black-box: launches the built `trivia` executable, as a UI test would.

@@ -37,7 +37,7 @@ enum DiffCommand {
         ],
         examples: [
             "swiftcov diff --coverage . --base origin/main --fail-under 80",
-            "git diff main... > change.diff; swiftcov diff -c coverage.json --diff change.diff --format markdown",
+            "git diff --merge-base origin/main > change.diff; swiftcov diff . --diff change.diff --format markdown",
         ])
 
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
@@ -207,7 +207,8 @@ enum Git {
             close(outputPipe[0])
             close(errorPipe[0])
             throw DiffInputError(
-                "swiftcov: error: cannot run git: \(String(cString: strerror(spawned))); give the diff with --diff FILE")
+                "swiftcov: error: cannot run git: \(String(cString: strerror(spawned))); give the diff with --diff FILE"
+            )
         }
         let (output, error) = readBoth(outputPipe[0], errorPipe[0])
         var status: Int32 = 0
@@ -222,7 +223,9 @@ enum Git {
     /// Reads two pipes to their ends at once, so that neither can fill up and stall the child.
     private static func readBoth(_ first: Int32, _ second: Int32) -> ([UInt8], [UInt8]) {
         var results: [[UInt8]] = [[], []]
-        var descriptors = [pollfd(fd: first, events: Int16(POLLIN), revents: 0), pollfd(fd: second, events: Int16(POLLIN), revents: 0)]
+        var descriptors = [
+            pollfd(fd: first, events: Int16(POLLIN), revents: 0), pollfd(fd: second, events: Int16(POLLIN), revents: 0),
+        ]
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var open = 2
         while open > 0 {

@@ -1,0 +1,23 @@
+/// SonarQube's generic test coverage format (`sonar.coverageReportPaths`):
+/// `<coverage version="1"><file path=…><lineToCover lineNumber=… covered=…/></file></coverage>`,
+/// with the executable lines of the line view and paths relative to the package root.
+package enum SonarQubeReport {
+    /// Renders `report` as SonarQube generic coverage XML.
+    package static func render(_ report: CoverageReport) throws(CoverageInputError) -> String {
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<coverage version=\"1\">\n"
+        for file in report.files {
+            let lines = try file.lineCounts()
+            guard !lines.isEmpty else {
+                xml += "  <file path=\"\(file.displayPath.xmlEscaped)\"/>\n"
+                continue
+            }
+            xml += "  <file path=\"\(file.displayPath.xmlEscaped)\">\n"
+            for line in lines {
+                xml += "    <lineToCover lineNumber=\"\(line.line)\" covered=\"\(line.count > 0)\"/>\n"
+            }
+            xml += "  </file>\n"
+        }
+        xml += "</coverage>\n"
+        return xml
+    }
+}

@@ -1,0 +1,158 @@
+import SwiftCovCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `swiftcov-benchmark`: builds large exports and measures the report pipeline on them.
+/// Build it with `-c release`; a debug build measures the wrong thing.
+enum BenchmarkCommand {
+    static let tool = "swiftcov-benchmark"
+
+    static let replicateSpec = CommandSpec(
+        name: "replicate",
+        abstract: "Build a large export from a real one by copying its files and functions under new module names.",
+        positional: "INPUT OUTPUT",
+        positionalHelp: "The export to copy, and the file to write.",
+        options: [
+            .init(
+                ["--size"], value: "SIZE",
+                help: "Stop once the output reaches SIZE: bytes, or with kB/MB/GB (10^3) or KiB/MiB/GiB."),
+            .init(["--copies"], value: "N", help: "Write exactly N copies (the original counts as one) instead."),
+        ],
+        examples: ["\(tool) replicate coverage.json /tmp/coverage-256MB.json --size 256MB"])
+
+    static let measureSpec = CommandSpec(
+        name: "measure",
+        abstract: "Time `swiftcov report` in-process on an export: each stage, MB/s, peak memory.",
+        positional: "EXPORT",
+        positionalHelp: "The llvm-cov JSON export to read.",
+        options: [
+            .init(["--runs"], value: "N", help: "Runs; the best is reported. Default: 5."),
+            .init(
+                ["--format"], value: "FORMAT", choices: ["json", "table"],
+                help: "The report format to render. Default: json."),
+            .init(["--show-lines"], help: "Render per-line counts too (`swiftcov report --show lines`)."),
+            .init(["--compare-foundation"], help: "Also time Foundation's JSONSerialization parsing the same bytes."),
+            .init(["--json"], help: "Print the measurement as JSON."),
+        ],
+        examples: [
+            "\(tool) measure .build/debug/codecov/swiftcov.json",
+            "\(tool) measure /tmp/coverage-256MB.json --runs 3 --json",
+        ])
+
+    /// Runs the command in `arguments` and returns the exit code: 0, or 2 for bad usage or input.
+    static func main(_ arguments: [String]) -> Int32 {
+        let specs = [replicateSpec, measureSpec]
+        guard let first = arguments.first, first != "--help", first != "-h", first != "help" else {
+            print(overview(specs), terminator: "")
+            return arguments.isEmpty ? 2 : 0
+        }
+        guard let spec = specs.first(where: { $0.name == first }) else {
+            printError("\(tool): error: unknown command '\(first)'; see '\(tool) --help'\n")
+            return 2
+        }
+        do {
+            let parsed = try CommandLineParser.parse(Array(arguments.dropFirst()), spec: spec)
+            if parsed.wantsHelp {
+                print(CommandLineParser.help(for: spec, tool: tool), terminator: "")
+                return 0
+            }
+            switch spec.name {
+            case "replicate": try replicate(parsed)
+            default: try measure(parsed)
+            }
+            return 0
+        } catch let error as UsageError {
+            printError("\(tool) \(spec.name): error: \(error.message)\nUsage: see '\(tool) \(spec.name) --help'\n")
+            return 2
+        } catch {
+            printError("\(tool): error: \(error)\n")
+            return 2
+        }
+    }
+
+    private static func replicate(_ arguments: ParsedArguments) throws {
+        guard arguments.positionals.count == 2 else { throw UsageError("expected INPUT and OUTPUT") }
+        let size = try arguments.value("--size").map(ByteCount.parse)
+        let copies = try arguments.value("--copies").map { text throws(UsageError) -> Int in
+            guard let value = Int(text), value >= 1 else { throw UsageError("--copies needs a positive number") }
+            return value
+        }
+        guard (size == nil) != (copies == nil) else { throw UsageError("give either --size or --copies") }
+        let replicator = try ExportReplicator(input: arguments.positionals[0])
+        let start = ResourceSample.now()
+        let summary = try replicator.write(to: arguments.positionals[1], targetSize: size, copies: copies)
+        let timing = ResourceSample.now().since(start)
+        print(
+            "\(arguments.positionals[1]): \(summary.bytes) bytes, \(summary.copies) copies, \(summary.files) files, "
+                + "\(summary.functions) functions (\(MeasurementReport.fixed(timing.wall, 2)) s)")
+        print(
+            "function names per copy: \(summary.moduleRenames) renamed in their module, "
+                + "\(summary.otherRenames) in another identifier, \(summary.appendedNames) suffixed (not demanglable)")
+    }
+
+    private static func measure(_ arguments: ParsedArguments) throws {
+        guard arguments.positionals.count == 1 else { throw UsageError("expected one EXPORT") }
+        var benchmark = PipelineBenchmark(path: arguments.positionals[0])
+        if let runs = arguments.value("--runs") {
+            guard let value = Int(runs), value >= 1 else { throw UsageError("--runs needs a positive number") }
+            benchmark.runs = value
+        }
+        benchmark.format = PipelineBenchmark.Format(rawValue: arguments.value("--format") ?? "json") ?? .json
+        benchmark.showLines = arguments.has("--show-lines")
+        var measurement = try benchmark.run()
+        if arguments.has("--compare-foundation") {
+            measurement.foundationParse = try FoundationParseBenchmark.run(path: benchmark.path, runs: benchmark.runs)
+        }
+        print(
+            arguments.has("--json") ? MeasurementReport.json(measurement) : MeasurementReport.table(measurement),
+            terminator: "")
+    }
+
+    private static func overview(_ specs: [CommandSpec]) -> String {
+        var text = "OVERVIEW: Builds large llvm-cov exports and measures swiftcov's report pipeline on them.\n\n"
+        text += "USAGE: \(tool) <command> [options]\n\nCOMMANDS:\n"
+        for spec in specs {
+            text +=
+                "  " + spec.name + String(repeating: " ", count: max(1, 12 - spec.name.count)) + spec.abstract + "\n"
+        }
+        return text + "\nRun '\(tool) <command> --help' for a command's options.\n"
+    }
+}
+
+/// A size given on the command line: `256MB`, `1.5GB`, `512KiB`, `1000000`.
+package enum ByteCount {
+    /// The number of bytes `text` stands for.
+    package static func parse(_ text: String) throws(UsageError) -> Int {
+        let units: [(String, Double)] = [
+            ("KiB", 1024), ("MiB", 1_048_576), ("GiB", 1_073_741_824), ("kB", 1e3), ("KB", 1e3), ("MB", 1e6),
+            ("GB", 1e9),
+            ("B", 1),
+        ]
+        var number = Substring(text)
+        var scale = 1.0
+        for (unit, value) in units where text.hasSuffix(unit) {
+            number = text.dropLast(unit.count)
+            scale = value
+            break
+        }
+        guard let value = Double(number.trimmingSpaces), value > 0, value * scale < 1e15 else {
+            throw UsageError("invalid size '\(text)'; e.g. 256MB, 1GB, 512MiB")
+        }
+        return Int((value * scale).rounded(.up))
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: Substring {
+        var text = self
+        while text.first == " " { text.removeFirst() }
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

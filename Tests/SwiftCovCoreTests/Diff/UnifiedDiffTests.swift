@@ -1,0 +1,154 @@
+import Testing
+
+@testable import SwiftCovCore
+
+/// Reading real `git diff` and `diff -u` output (Fixtures/diffs, made by its make-diffs.sh),
+/// and invented broken diffs for the errors.
+@Suite("Unified diff parser")
+struct UnifiedDiffTests {
+    static let diffs = Fixture(name: "diffs")
+
+    func parse(_ name: String) throws -> UnifiedDiff {
+        try UnifiedDiff.parse(Self.diffs.text(name))
+    }
+
+    @Test("git diff: added, changed, deleted, renamed, binary, mode-only and oddly named files")
+    func gitDiff() throws {
+        let diff = try parse("trivia.diff")
+        let byPath = Dictionary(uniqueKeysWithValues: diff.files.map { ($0.path, $0) })
+        #expect(diff.files.count == 18)
+
+        let question = try #require(byPath["Sources/TriviaCore/Question.swift"])
+        #expect(question.status == .modified)
+        #expect(question.oldPath == "Sources/TriviaCore/Question.swift")
+        #expect(question.addedLines == [30, 32, 40, 41, 42, 43, 44])
+
+        let added = try #require(byPath["Sources/TriviaCore/AnswerChoice.swift"])
+        #expect(added.status == .added && added.oldPath == nil)
+        #expect(added.addedLines == Array(1...26))
+
+        let deleted = try #require(byPath["Sources/TriviaCore/LegacyScoring.swift"])
+        #expect(deleted.status == .deleted && deleted.newPath == nil && deleted.addedLines.isEmpty)
+
+        let renamed = try #require(byPath["Sources/TriviaGame/ScreenElement.swift"])
+        #expect(renamed.status == .renamed)
+        #expect(renamed.oldPath == "Sources/TriviaGame/Screen.swift")
+        #expect(renamed.addedLines.count == 1)
+
+        let pureRename = try #require(byPath["Sources/TriviaGame/TerminalCommand.swift"])
+        #expect(pureRename.status == .renamed && pureRename.oldPath == "Sources/TriviaGame/Command.swift")
+        #expect(pureRename.addedLines.isEmpty)
+
+        let onlyRemovals = try #require(byPath["Sources/TriviaGame/Game.swift"])
+        #expect(onlyRemovals.status == .modified && onlyRemovals.addedLines.isEmpty)
+
+        #expect(byPath["Sources/TriviaCore/Resources/banner.png"]?.isBinary == true)
+        #expect(byPath["Sources/TriviaCore/Resources/banner.png"]?.status == .modified)
+        #expect(byPath["Sources/TriviaCore/Resources/logo.png"]?.isBinary == true)
+        #expect(byPath["Sources/TriviaCore/Resources/logo.png"]?.status == .added)
+        #expect(byPath["scripts/tool.sh"]?.status == .modified)
+        #expect(byPath["scripts/tool.sh"]?.addedLines == [])
+
+        // Git quotes the non-ASCII name (with octal escapes) and writes a tab after names with spaces.
+        #expect(byPath["Docs/Spiel für zwei.md"]?.status == .added)
+        #expect(byPath["Docs/Spiel für zwei.md"]?.addedLines == [1, 2, 3])
+        #expect(byPath["Docs/release notes.md"]?.addedLines == [1])
+    }
+
+    @Test(
+        "the same change through --unified=0 and --no-prefix reads the same",
+        arguments: ["trivia-unified0.diff", "trivia-no-prefix.diff"])
+    func variants(name: String) throws {
+        #expect(try parse(name) == (try parse("trivia.diff")))
+    }
+
+    @Test("git diff --binary: binary patches are skipped, the text files around them read")
+    func binaryPatch() throws {
+        let diff = try parse("trivia-binary-patch.diff")
+        #expect(
+            diff.files.map(\.path) == [
+                "Sources/TriviaCore/Question.swift", "Sources/TriviaCore/Resources/TriviaQuestions.json",
+                "Sources/TriviaCore/Resources/banner.png", "Sources/TriviaCore/Resources/logo.png",
+            ])
+        #expect(diff.files[0].addedLines == [30, 32, 40, 41, 42, 43, 44])
+        #expect(diff.files[2].isBinary && diff.files[3].isBinary)
+        #expect(diff.files[3].status == .added)
+    }
+
+    @Test("diff -u with a/ b/ folders and timestamps")
+    func plainDiff() throws {
+        let diff = try parse("trivia-diff-u.diff")
+        #expect(
+            diff.files == [
+                FileDiff(
+                    oldPath: "Sources/TriviaCore/Question.swift", newPath: "Sources/TriviaCore/Question.swift",
+                    status: .modified, addedLines: [30, 32, 40, 41, 42, 43, 44])
+            ])
+    }
+
+    @Test("a real package's history: Yams 5.0.1 to 6.2.2")
+    func yams() throws {
+        let diff = try parse("yams-5.0.1-6.2.2.diff")
+        #expect(
+            diff.files.map(\.path).sorted() == [
+                "Sources/Yams/Anchor.swift", "Sources/Yams/Constructor.swift", "Sources/Yams/Emitter.swift",
+                "Sources/Yams/Resolver.swift", "Tests/LinuxMain.swift", "Tests/YamsTests/TestHelper.swift",
+            ])
+        let text = try Self.diffs.text("yams-5.0.1-6.2.2.diff")
+        #expect(
+            diff.files.map(\.addedLines.count).reduce(0, +)
+                == text.split(separator: "\n").filter {
+                    $0.hasPrefix("+") && !$0.hasPrefix("+++")
+                }.count)
+        #expect(diff.files.first { $0.path == "Tests/LinuxMain.swift" }?.status == .deleted)
+        #expect(diff.files.first { $0.path == "Sources/Yams/Anchor.swift" }?.status == .added)
+    }
+
+    @Test("CRLF line ends, colours and a commit message around the diff do not matter")
+    func tolerated() throws {
+        let plain = try Self.diffs.text("trivia-diff-u.diff")
+        let crlf = plain.replacing("\n", with: "\r\n")
+        #expect(try UnifiedDiff.parse(crlf) == UnifiedDiff.parse(plain))
+        let coloured = plain.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.hasPrefix("+") ? "\u{1B}[32m\(line)\u{1B}[m" : String(line)
+        }.joined(separator: "\n")
+        #expect(try UnifiedDiff.parse(coloured) == UnifiedDiff.parse(plain))
+        // `git format-patch` output (invented around the real diff): headers, message, diffstat.
+        let patch = """
+            From 1234 Mon Sep 17 00:00:00 2001
+            Subject: [PATCH] Add isCorrect
+
+            ---
+             Sources/TriviaCore/Question.swift | 9 +++++++--
+
+            """ + plain + "-- \n2.39.5\n"
+        #expect(try UnifiedDiff.parse(patch) == UnifiedDiff.parse(plain))
+    }
+
+    @Test("an empty diff has no files")
+    func empty() throws {
+        #expect(try UnifiedDiff.parse("").files.isEmpty)
+    }
+
+    @Test(
+        "broken diffs are errors naming the line",
+        arguments: [
+            (
+                "--- a/x.swift\n+++ b/x.swift\n@@ -1,2 +1,3 @@\n a\n+b\n", 5,
+                "the diff ends inside the hunk that starts on line 3 (truncated?)"
+            ),
+            (
+                "--- a/x.swift\n+++ b/x.swift\n@@ -1,2 +1,2 @@\n a\ndiff --git a/y b/y\n", 5,
+                "the hunk that starts on line 3 ends early: 'diff --git a/y b/y'"
+            ),
+            ("--- a/x.swift\n+++ b/x.swift\n@@ -1 +one @@\n", 3, "malformed hunk header: '@@ -1 +one @@'"),
+            ("@@ -1 +1 @@\n+x\n", 1, "a hunk before any file header ('diff --git' or '---')"),
+            (
+                "diff --cc x.swift\n", 1,
+                "combined diffs of a merge are not supported; diff against one parent"
+            ),
+        ])
+    func errors(text: String, line: Int, message: String) {
+        #expect(throws: DiffParseError(line: line, message: message)) { try UnifiedDiff.parse(text) }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+
+/// `swiftcov diff` run as a pull-request job runs it: with a diff file, from standard input, and
+/// with git in a throwaway repository. Expected reports are the library's golden files.
+@Suite("swiftcov diff, end to end")
+struct DiffCommandTests {
+    static let diff = "Tests/SwiftCovCoreTests/Fixtures/diffs/trivia.diff"
+
+    @Test("a diff file: the table, and exit 1 below --fail-under")
+    func diffFile() throws {
+        let result = try swiftcov(["diff", "SampleReports/coverage.json", "--diff", Self.diff, "--fail-under", "80"])
+        #expect(result.status == 1)
+        #expect(result.stderr.isEmpty)
+        let expected = try golden("diff-trivia.txt")
+            .replacing("Coverage of changed lines since origin/main", with: "Coverage of changed lines in \(Self.diff)")
+        #expect(result.stdout == expected)
+    }
+
+    @Test("the gate holds at the coverage and fails just above it", arguments: [("51.5", Int32(0)), ("51.6", 1)])
+    func gate(minimum: String, status: Int32) throws {
+        let result = try swiftcov([
+            "diff", "-c", "SampleReports/coverage.json", "--diff", Self.diff, "--fail-under", minimum, "-f", "json",
+        ])
+        #expect(result.status == status)
+        #expect(result.stdout.contains("\"gate\": {\"failUnder\": \(minimum), \"passed\": \(status == 0)}"))
+    }
+
+    @Test("the diff from standard input; JSON and Markdown to a file")
+    func stdinAndOutput() throws {
+        let diff = try Data(contentsOf: URL(fileURLWithPath: packageRoot + "/" + Self.diff))
+        let directory = try temporaryDirectory()
+        let json = try swiftcov(
+            ["diff", "SampleReports/coverage.json", "--diff", "-", "-f", "json", "-o", directory + "/diff.json"],
+            stdin: diff)
+        #expect(json.status == 0)
+        #expect(json.stdout.isEmpty)
+        let text = try String(contentsOfFile: directory + "/diff.json", encoding: .utf8)
+        #expect(text.contains("\"base\": null, \"diffFile\": \"-\""))
+        #expect(text.contains("\"totals\": {\"changedLines\": 52, \"lines\": {\"count\": 33, \"covered\": 17"))
+        let markdown = try swiftcov(
+            ["diff", "SampleReports/coverage.json", "--diff", "-", "-f", "markdown"], stdin: diff)
+        #expect(markdown.stdout.hasPrefix("### Coverage of changed lines: 51.52% (17/33)\n"))
+        #expect(markdown.stdout.contains("Changed lines in the diff on standard input."))
+    }
+
+    @Test("on GitHub Actions the Markdown goes to the job summary")
+    func jobSummary() throws {
+        let summary = try temporaryDirectory() + "/summary.md"
+        let result = try swiftcov(
+            ["diff", "SampleReports/coverage.json", "--diff", Self.diff], environment: ["GITHUB_STEP_SUMMARY": summary])
+        #expect(result.status == 0)
+        let text = try String(contentsOfFile: summary, encoding: .utf8)
+        #expect(text.hasPrefix("### Coverage of changed lines: 51.52% (17/33)"))
+    }
+
+    @Test(
+        "usage and input errors exit 2 with one line on stderr",
+        arguments: [
+            (["diff", "SampleReports/coverage.json", "--base", "main", "--diff", "x.diff"], "not both"),
+            (
+                ["diff", "SampleReports/coverage.json", "--diff", "x.diff", "--fail-under", "101"],
+                "expected a percentage"
+            ),
+            (["diff", "SampleReports/coverage.json", "--diff", "missing.diff"], "missing.diff: error: cannot read"),
+            (["diff", "-", "--diff", "-"], "standard input ('-') can be read only once"),
+            (["diff", "SampleReports/coverage.json", "--diff", "Package.swift"], ""),
+        ])
+    func errors(arguments: [String], message: String) throws {
+        let result = try swiftcov(arguments)
+        if message.isEmpty {
+            // Not a diff at all: no files, nothing to cover.
+            #expect(result.status == 0)
+            return
+        }
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test("a truncated diff names the file and line")
+    func truncated() throws {
+        let directory = try temporaryDirectory()
+        let text = try String(contentsOfFile: packageRoot + "/" + Self.diff, encoding: .utf8)
+        let cut = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(40).joined(separator: "\n")
+        try cut.write(toFile: directory + "/cut.diff", atomically: true, encoding: .utf8)
+        let result = try swiftcov(["diff", "SampleReports/coverage.json", "--diff", directory + "/cut.diff"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix(directory + "/cut.diff:40: error: the diff ends inside the hunk"))
+    }
+
+    @Test("--base runs git diff from the merge base in the package root", .enabled(if: Scratch.gitAvailable))
+    func base() throws {
+        // A throwaway repository at the package root of the sample's relative paths: main has the
+        // older Question.swift, feature the current one; main moves on after feature branched.
+        let repository = try temporaryDirectory()
+        let current = try String(contentsOfFile: packageRoot + "/Sources/TriviaCore/Question.swift", encoding: .utf8)
+        let older = current.replacing(
+            "\n    /// Whether `choice` is the correct answer.\n    public func isCorrect(_ choice: AnswerChoice) -> Bool {\n        choice == correctAnswer\n    }\n",
+            with: "")
+        #expect(older != current)
+        try FileManager.default.createDirectory(
+            atPath: repository + "/Sources/TriviaCore", withIntermediateDirectories: true)
+        let file = repository + "/Sources/TriviaCore/Question.swift"
+        try Scratch.git(["init", "-q", "-b", "main"], in: repository)
+        try older.write(toFile: file, atomically: true, encoding: .utf8)
+        try Scratch.git(["add", "-A"], in: repository)
+        try Scratch.git(["commit", "-q", "-m", "older"], in: repository)
+        try Scratch.git(["checkout", "-q", "-b", "feature"], in: repository)
+        try current.write(toFile: file, atomically: true, encoding: .utf8)
+        try Scratch.git(["commit", "-q", "-am", "isCorrect"], in: repository)
+        try Scratch.git(["checkout", "-q", "main"], in: repository)
+        try "later\n".write(toFile: repository + "/README.md", atomically: true, encoding: .utf8)
+        try Scratch.git(["add", "-A"], in: repository)
+        try Scratch.git(["commit", "-q", "-m", "later on main"], in: repository)
+        try Scratch.git(["checkout", "-q", "feature"], in: repository)
+
+        let result = try swiftcov([
+            "diff", "SampleReports/coverage.json", "--root", repository, "--base", "main", "-f", "json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"base\": \"main\""))
+        #expect(result.stdout.contains("{\"path\": \"Sources/TriviaCore/Question.swift\""))
+        #expect(result.stdout.contains("\"changedLines\": 5, \"lines\": {\"count\": 3, \"covered\": 3"))
+        #expect(!result.stdout.contains("README.md"))  // main's later change is not the branch's
+
+        // Without --base: the uncommitted changes, here none.
+        let clean = try swiftcov(["diff", "SampleReports/coverage.json", "--root", repository])
+        #expect(clean.status == 0)
+        #expect(clean.stdout.contains("No changed lines in the files the report covers."))
+
+        let unknown = try swiftcov(["diff", "SampleReports/coverage.json", "--root", repository, "--base", "nope"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("git cannot compare with 'nope'"))
+    }
+}
+
+/// Runs git, for building the throwaway repository of the --base test.
+private enum Scratch {
+    static let gitAvailable = (try? git(["--version"], in: NSTemporaryDirectory())) != nil
+
+    @discardableResult
+    static func git(_ arguments: [String], in directory: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments =
+            ["git", "-c", "user.name=swiftcov", "-c", "user.email=swiftcov@example.invalid"] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
