@@ -33,12 +33,11 @@ extension CoverageReport {
         }
     }
 
-    /// Files in the requested order, optionally only those of one module.
-    package func files(sortedBy sort: CoverageReportOptions.Sort, module: String? = nil) -> [FileCoverage] {
-        let selected = module.map { name in files.filter { $0.module == name } } ?? files
+    /// Files in the requested order.
+    package func files(sortedBy sort: CoverageReportOptions.Sort) -> [FileCoverage] {
         switch sort {
-        case .name: return selected
-        case .coverage: return selected.sorted { lowerCoverage($0.summary, $0.displayPath, $1.summary, $1.displayPath) }
+        case .name: return files
+        case .coverage: return files.sorted { lowerCoverage($0.summary, $0.displayPath, $1.summary, $1.displayPath) }
         }
     }
 

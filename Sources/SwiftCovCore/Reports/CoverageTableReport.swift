@@ -47,9 +47,10 @@ package enum CoverageTableReport {
             return cells
         }
 
+        let filesByModule = Dictionary(grouping: report.files(sortedBy: options.sort), by: \.module)
         for module in report.modules(sortedBy: options.sort) {
             table.add(row(module.name.terminalSafe, count: nil, module.summary))
-            for file in report.files(sortedBy: options.sort, module: module.name) {
+            for file in filesByModule[module.name] ?? [] {
                 table.add(row("  " + file.displayPath.terminalSafe, count: nil, file.summary))
                 guard options.showFunctions else { continue }
                 for function in file.functions {

@@ -1,5 +1,5 @@
 /// Builds JSON text: the one place swiftcov escapes strings for JSON.
-package struct JSONWriter {
+package struct JSONWriter: ~Copyable {
     private var buffer: OutputBuffer
 
     package init(reservingCapacity capacity: Int = 0) {

@@ -1,37 +1,67 @@
 /// UTF-8 output built by appending bytes: what the report writers (JSON, HTML) build their text
-/// in, since a large report appends millions of small pieces and `String` appends cost more.
-package struct OutputBuffer {
-    /// The bytes written so far.
-    package private(set) var bytes: [UInt8] = []
+/// in. A large report appends millions of small pieces, so it manages its own memory (one
+/// growing allocation, appends that are a bounds check and a copy) and cannot be copied.
+package struct OutputBuffer: ~Copyable {
+    private var start: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
 
     package init(reservingCapacity capacity: Int = 0) {
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 256)
+        start = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        start.deallocate()
+    }
+
+    /// Calls `body` with the bytes written so far.
+    package func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: start, count: count))
     }
 
     /// The text written so far.
-    package var text: String { String(decoding: bytes, as: UTF8.self) }
+    package var text: String { String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self) }
+
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        guard count + extra > capacity else { return }
+        var grown = capacity * 2
+        while grown < count + extra { grown *= 2 }
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        moved.initialize(from: start, count: count)
+        start.deallocate()
+        start = moved
+        capacity = grown
+    }
 
     /// Appends literal text.
     @inline(__always)
     package mutating func append(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        append(bytes: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Appends text held in a `String`, unchanged.
     package mutating func append(text: String) {
         var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { append(bytes: $0) }
     }
 
     /// Appends one byte.
     @inline(__always)
     package mutating func append(byte: UInt8) {
-        bytes.append(byte)
+        reserve(1)
+        start[count] = byte
+        count += 1
     }
 
     /// Appends bytes unchanged.
+    @inline(__always)
     package mutating func append(bytes other: UnsafeBufferPointer<UInt8>) {
-        bytes.append(contentsOf: other)
+        guard let source = other.baseAddress, other.count > 0 else { return }
+        reserve(other.count)
+        (start + count).initialize(from: source, count: other.count)
+        count += other.count
     }
 
     /// Appends an unsigned integer in decimal.
@@ -42,15 +72,15 @@ package struct OutputBuffer {
             rest /= 10
             length += 1
         }
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: length))
+        reserve(length)
         rest = value
-        var index = start + length - 1
-        while rest > 0 {
-            bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+        var index = count + length - 1
+        repeat {
+            start[index] = UInt8(ascii: "0") + UInt8(rest % 10)
             rest /= 10
             index -= 1
-        }
+        } while rest > 0
+        count += length
     }
 
     /// Appends `text` escaped for HTML content and attributes (see `String.htmlEscaped`).
@@ -76,8 +106,8 @@ package struct OutputBuffer {
         var runStart = 0
         for index in 0..<utf8.count {
             let byte = utf8[index]
-            guard byte < 0x80 && OutputBuffer.needsHTMLEscape[Int(byte)] else { continue }
-            if index > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+            guard OutputBuffer.needsHTMLEscape(byte) else { continue }
+            if index > runStart { append(bytes: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
             switch byte {
             case UInt8(ascii: "&"): append("&amp;")
             case UInt8(ascii: "<"): append("&lt;")
@@ -88,13 +118,18 @@ package struct OutputBuffer {
             }
             runStart = index + 1
         }
-        if utf8.count > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+        if utf8.count > runStart { append(bytes: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
     }
 
     /// ASCII bytes that HTML text cannot hold as they are: markup characters and controls but tab.
-    private static let needsHTMLEscape: [Bool] = (0..<128).map { (byte: Int) -> Bool in
-        let isControl = (byte < 0x20 && byte != 0x09) || byte == 0x7F
-        let isMarkup = Array("&<>\"'".utf8).contains(UInt8(byte))
-        return isControl || isMarkup
+    @inline(__always)
+    private static func needsHTMLEscape(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x09: false
+        case 0..<0x20, 0x7F, UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""),
+            UInt8(ascii: "'"):
+            true
+        default: false
+        }
     }
 }

@@ -58,7 +58,8 @@ extension String {
 
     /// The text without ANSI escape sequences (colours, cursor moves): what a terminal shows.
     package var strippingANSIEscapes: String {
-        guard utf8.contains(0x1B) else { return self }
+        let hasEscape = utf8.withContiguousStorageIfAvailable { $0.contains(0x1B) } ?? utf8.contains(0x1B)
+        guard hasEscape else { return self }
         var result = String.UnicodeScalarView()
         var scalars = Array(unicodeScalars)[...]
         while let scalar = scalars.popFirst() {

@@ -89,8 +89,8 @@ package enum HTMLSite {
         }
     }
 
-    private static func write(_ buffer: OutputBuffer, to path: String, durable: Bool) throws(Failure) {
-        let result: Result<Void, AtomicFile.WriteError> = buffer.bytes.withUnsafeBufferPointer { bytes in
+    private static func write(_ buffer: borrowing OutputBuffer, to path: String, durable: Bool) throws(Failure) {
+        let result: Result<Void, AtomicFile.WriteError> = buffer.withBytes { bytes in
             Result { () throws(AtomicFile.WriteError) in try AtomicFile.write(bytes: bytes, to: path, durable: durable)
             }
         }
