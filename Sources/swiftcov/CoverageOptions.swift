@@ -35,8 +35,12 @@ enum CoverageOptions {
     }
 
     /// Reads the exports the options name and builds the report, showing progress on a terminal.
-    static func report(from arguments: ParsedArguments, terminal: Terminal) throws -> CoverageReport {
-        let request = try request(from: arguments)
+    /// Without `includeFunctions`, function names are not read (a table of files needs none).
+    static func report(from arguments: ParsedArguments, terminal: Terminal, includeFunctions: Bool = true) throws
+        -> CoverageReport
+    {
+        var request = try request(from: arguments)
+        request.includeFunctions = includeFunctions
         let progress = Progress(terminal: terminal, inputs: request.inputs)
         defer { progress.finish() }
         return try request.makeReport(workingDirectory: terminal.workingDirectory)

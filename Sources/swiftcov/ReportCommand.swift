@@ -13,7 +13,7 @@ enum ReportCommand {
                 help: "Output format. Default: table."),
             .init(
                 ["--show"], value: "WHAT", choices: ["functions", "lines"], repeatable: true,
-                help: "Also list functions with their execution counts, or (json) per-line counts."),
+                help: "Also list each file's functions with their execution counts, or (json) its per-line counts."),
             .init(
                 ["--sort"], value: "ORDER", choices: ["name", "coverage"],
                 help: "Order of modules and files. Default: name."),
@@ -43,7 +43,8 @@ enum ReportCommand {
         guard testLogs.isEmpty || !coverageInputs.isEmpty else {
             return try runTestsOnly(arguments, testLogs: testLogs, &terminal)
         }
-        let report = try CoverageOptions.report(from: arguments, terminal: terminal)
+        let showsFunctions = arguments.all("--show").contains("functions")
+        let report = try CoverageOptions.report(from: arguments, terminal: terminal, includeFunctions: showsFunctions)
         let tests = try testLogs.isEmpty ? nil : readTests(testLogs, arguments: arguments, terminal: terminal)
 
         let output = arguments.value("--output")

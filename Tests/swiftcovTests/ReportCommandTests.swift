@@ -13,18 +13,32 @@ struct ReportCommandTests {
         #expect(result.stdout == (try golden("sample-table-name.txt")))
     }
 
-    @Test("JSON with per-line counts, and the same from standard input")
+    @Test("JSON with functions and per-line counts, and the same from standard input")
     func jsonAndStdin() throws {
         let expected = try golden("sample-report.json")
         let fromFile = try swiftcov([
-            "report", "--coverage", "SampleReports/coverage.json", "--format", "json", "--show=lines",
+            "report", "--coverage", "SampleReports/coverage.json", "--format", "json", "--show=lines", "--show",
+            "functions",
         ])
         #expect(fromFile.status == 0)
         #expect(fromFile.stdout == expected)
         let export = try Data(contentsOf: URL(fileURLWithPath: packageRoot + "/SampleReports/coverage.json"))
-        let fromStdin = try swiftcov(["report", "-", "-f", "json", "--show", "lines"], stdin: export)
+        let fromStdin = try swiftcov(
+            ["report", "-", "-f", "json", "--show", "lines", "--show", "functions"], stdin: export)
         #expect(fromStdin.status == 0)
         #expect(fromStdin.stdout == expected)
+    }
+
+    @Test("JSON without --show functions has the summaries and no function lists")
+    func jsonWithoutFunctions() throws {
+        let result = try swiftcov(["report", "SampleReports/coverage.json", "--format", "json"])
+        #expect(result.status == 0)
+        #expect(!result.stdout.contains("\"functions\": ["))
+        #expect(!result.stdout.contains("lineCounts"))
+        // Everything else is as in the full report.
+        let full = try golden("sample-report.json")
+        let totals = { (text: String) in text.split(separator: "\n").first { $0.hasPrefix("  \"totals\"") } }
+        #expect(totals(result.stdout) == totals(full))
     }
 
     @Test("--output writes the report to a file and nothing to stdout")

@@ -73,8 +73,11 @@ package enum CoverageInput {
         return newest.path
     }
 
-    /// Reads the export at `path` (already located). `keepMappings` keeps what merging needs.
-    package static func readExport(_ path: String, keepMappings: Bool) throws(CoverageInputError) -> LLVMCovExport {
+    /// Reads the export at `path` (already located). `keepMappings` keeps what merging needs;
+    /// `names` can be false when no function list will be shown.
+    package static func readExport(_ path: String, keepMappings: Bool, names: Bool = true) throws(CoverageInputError)
+        -> LLVMCovExport
+    {
         let document: MappedFile
         do {
             document = try MappedFile(path: path)
@@ -82,7 +85,7 @@ package enum CoverageInput {
             throw .unreadable(path: path, reason: error.message)
         }
         do {
-            var export = try LLVMCovExportReader.read(document, keepMappings: keepMappings)
+            var export = try LLVMCovExportReader.read(document, keepMappings: keepMappings, names: names)
             export.path = path
             return export
         } catch {

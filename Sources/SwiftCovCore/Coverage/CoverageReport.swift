@@ -87,9 +87,9 @@ extension CoverageReport {
     /// Builds the report for `exports` (one, or several to be merged as `llvm-profdata merge`
     /// would: the same function's counts add up). Several exports must have been read with
     /// `keepMappings`, or a file they share cannot be merged.
-    package static func build(exports: [LLVMCovExport], scope: CoverageScope) throws(CoverageMergeError)
-        -> CoverageReport
-    {
+    package static func build(
+        exports: [LLVMCovExport], scope: CoverageScope, includeFunctions: Bool = true
+    ) throws(CoverageMergeError) -> CoverageReport {
         var occurrences: [String: [(export: Int, file: Int)]] = [:]
         var order: [String] = []
         for (exportIndex, export) in exports.enumerated() {
@@ -99,12 +99,19 @@ extension CoverageReport {
             }
         }
         let needsMerge = occurrences.values.contains { $0.count > 1 }
-        let records = needsMerge ? mergedRecords(exports) : exports.flatMap(\.functions)
+        let recordSets: [(records: [FunctionRecord], filenames: [String])] =
+            needsMerge ? [mergedRecords(exports)] : exports.map { ($0.functions, $0.filenames) }
 
-        var recordsByFile: [String: [Int]] = [:]
-        for (index, record) in records.enumerated() {
-            guard let filename = record.filename else { continue }
-            recordsByFile[filename, default: []].append(index)
+        // Records are bucketed by their file number first: one dictionary entry per file, not per record.
+        var recordsByFile: [String: (set: Int, indices: [Int])] = [:]
+        for (setIndex, set) in recordSets.enumerated() {
+            var buckets = [[Int]](repeating: [], count: set.filenames.count)
+            for (index, record) in set.records.enumerated() where record.fileID >= 0 {
+                buckets[Int(record.fileID)].append(index)
+            }
+            for (fileID, indices) in buckets.enumerated() where !indices.isEmpty {
+                recordsByFile[set.filenames[fileID], default: (setIndex, [])].indices += indices
+            }
         }
 
         var files: [FileCoverage] = []
@@ -114,7 +121,10 @@ extension CoverageReport {
             var summary: CoverageSummary
             var functions: [FunctionCoverage] = []
             if allHaveFunctions {
-                (summary, functions) = summarize(recordsByFile[filename] ?? [], of: records)
+                let group = recordsByFile[filename]
+                (summary, functions) = summarize(
+                    group?.indices ?? [], of: group.map { recordSets[$0.set].records } ?? [],
+                    includeFunctions: includeFunctions)
             } else if places.count == 1 {
                 let place = places[0]
                 summary = exports[place.export].files[place.file].exportedSummary ?? CoverageSummary()
@@ -126,7 +136,7 @@ extension CoverageReport {
                 let place = places[0]
                 source = .export(exports[place.export], exports[place.export].files[place.file])
             } else {
-                source = .rebuilt(rebuiltSegments(of: filename, from: records))
+                source = .rebuilt(rebuiltSegments(of: filename, from: recordSets[0].records))
             }
             files.append(
                 FileCoverage(
@@ -149,7 +159,7 @@ extension CoverageReport {
 
     /// A file's summary from its records: instantiations grouped by where they start (one
     /// group = one function), each group counting its largest line and region numbers.
-    private static func summarize(_ indices: [Int], of records: [FunctionRecord]) -> (
+    private static func summarize(_ indices: [Int], of records: [FunctionRecord], includeFunctions: Bool) -> (
         CoverageSummary, [FunctionCoverage]
     ) {
         let sorted = indices.sorted { records[$0].start < records[$1].start }
@@ -173,14 +183,16 @@ extension CoverageReport {
                 summary.instantiations.count += 1
                 if record.executionCount > 0 { summary.instantiations.covered += 1 }
                 let ran = record.executionCount > 0 ? 1 : 0
-                functions.append(
-                    FunctionCoverage(
-                        mangledName: record.name, line: record.start.line, column: record.start.column,
-                        executionCount: record.executionCount,
-                        summary: CoverageSummary(
-                            lines: record.lines, functions: Metric(count: 1, covered: ran),
-                            instantiations: Metric(count: 1, covered: ran), regions: record.regions,
-                            branches: record.branches), endLine: record.end.line))
+                if includeFunctions {
+                    functions.append(
+                        FunctionCoverage(
+                            mangledName: record.name, line: record.start.line, column: record.start.column,
+                            executionCount: record.executionCount,
+                            summary: CoverageSummary(
+                                lines: record.lines, functions: Metric(count: 1, covered: ran),
+                                instantiations: Metric(count: 1, covered: ran), regions: record.regions,
+                                branches: record.branches), endLine: record.end.line))
+                }
                 groupEnd += 1
             }
             summary.functions.count += 1
@@ -195,11 +207,22 @@ extension CoverageReport {
 
     /// Function records of all exports with the same function's counts added up. A record is
     /// the same function when its name, file names and region layout are the same.
-    private static func mergedRecords(_ exports: [LLVMCovExport]) -> [FunctionRecord] {
+    private static func mergedRecords(_ exports: [LLVMCovExport]) -> (records: [FunctionRecord], filenames: [String]) {
         var merged: [FunctionRecord] = []
         var byKey: [String: [Int]] = [:]
+        // One table of file names for all exports; each record's fileID is renumbered into it.
+        var filenames: [String] = []
+        var fileIDs: [String: Int32] = [:]
+        func fileID(of name: String) -> Int32 {
+            if let id = fileIDs[name] { return id }
+            let id = Int32(filenames.count)
+            filenames.append(name)
+            fileIDs[name] = id
+            return id
+        }
         for export in exports {
-            for record in export.functions {
+            for var record in export.functions {
+                if record.fileID >= 0 { record.fileID = fileID(of: export.filenames[Int(record.fileID)]) }
                 guard let mapping = record.mapping else {
                     merged.append(record)
                     continue
@@ -223,7 +246,7 @@ extension CoverageReport {
             merged[index].regions = numbers.regions
             merged[index].branches = numbers.branches
         }
-        return merged
+        return (merged, filenames)
     }
 
     private static func sameLayout(_ lhs: FunctionRecord.Mapping?, _ rhs: FunctionRecord.Mapping) -> Bool {

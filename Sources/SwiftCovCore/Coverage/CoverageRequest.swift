@@ -8,6 +8,8 @@ package struct CoverageRequest: Sendable {
     package var includes: [Glob] = []
     package var excludes: [Glob] = []
     package var allFiles = false
+    /// Whether the report lists each file's functions (reading their names costs time).
+    package var includeFunctions = true
 
     package init(
         inputs: [String], root: String? = nil, includes: [Glob] = [], excludes: [Glob] = [], allFiles: Bool = false
@@ -25,7 +27,8 @@ package struct CoverageRequest: Sendable {
         for input in inputs { located.append(try CoverageInput.locateExport(input)) }
         var exports: [LLVMCovExport] = []
         for path in located {
-            exports.append(try CoverageInput.readExport(path, keepMappings: located.count > 1))
+            exports.append(
+                try CoverageInput.readExport(path, keepMappings: located.count > 1, names: includeFunctions))
         }
         let resolvedRoot: String
         if let root {
@@ -37,7 +40,7 @@ package struct CoverageRequest: Sendable {
         }
         let scope = CoverageScope(root: resolvedRoot, includes: includes, excludes: excludes, allFiles: allFiles)
         do {
-            return try CoverageReport.build(exports: exports, scope: scope)
+            return try CoverageReport.build(exports: exports, scope: scope, includeFunctions: includeFunctions)
         } catch {
             throw .cannotMerge(error)
         }

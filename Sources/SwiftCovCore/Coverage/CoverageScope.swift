@@ -32,13 +32,18 @@ package struct CoverageScope: Sendable {
             while relative.hasPrefix("./") { relative = relative.dropFirst(2) }
             return String(relative)
         }
-        guard let root else { return nil }
-        if root == "/" { return String(path.dropFirst()) }
-        let utf8 = path.utf8
-        guard utf8.count > root.utf8.count, utf8.starts(with: root.utf8) else { return nil }
-        let slash = utf8.index(utf8.startIndex, offsetBy: root.utf8.count)
-        guard utf8[slash] == UInt8(ascii: "/") else { return nil }
-        return String(path[utf8.index(after: slash)...])
+        guard var rootText = root else { return nil }
+        if rootText == "/" { return String(path.dropFirst()) }
+        var path = path
+        let rootLength = rootText.utf8.count
+        let inside = path.withUTF8 { pathBytes in
+            rootText.withUTF8 { rootBytes in
+                pathBytes.count > rootLength && pathBytes[rootLength] == UInt8(ascii: "/")
+                    && memcmp(pathBytes.baseAddress!, rootBytes.baseAddress!, rootLength) == 0
+            }
+        }
+        guard inside else { return nil }
+        return String(path.utf8.dropFirst(rootLength + 1))!
     }
 
     /// How a person should see `path`: relative to the package root when inside it.
@@ -131,3 +136,11 @@ package struct CoverageScope: Sendable {
         return best.key.isEmpty ? "/" : String(best.key)
     }
 }
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif

@@ -1,12 +1,13 @@
 /// One function record of an export (one instantiation, in llvm-cov's terms), with the numbers
 /// llvm-cov computes for it.
 package struct FunctionRecord: Sendable {
-    /// The mangled name as exported.
+    /// The mangled name as exported (empty when the export was read without names).
     package var name: String
     /// How many times the function ran (the count of its first region).
     package var executionCount: UInt64
-    /// The function's main file: its first file that is not the target of an expansion.
-    package var filename: String?
+    /// The function's main file, its first file that is not the target of an expansion, as an
+    /// index into its export's `filenames`; -1 when it has none.
+    package var fileID: Int32
     /// Where its first region in the main file starts; llvm-cov groups instantiations by it.
     package var start: SourcePosition
     /// Lines (summary view), regions and branches of this record.
@@ -53,6 +54,19 @@ package struct FunctionSummarizer {
     package mutating func summarize(
         regions: [CountedRegion], branches: [BranchRegion], mainFileID: UInt32
     ) -> (start: SourcePosition, end: SourcePosition, lines: Metric, regions: Metric, branches: Metric) {
+        // One code region (most closures, getters and one-line functions): its lines are all
+        // executable and share its count, which is what the segments would say.
+        if regions.count == 1, branches.isEmpty, let only = regions.first, only.isCode, only.fileID == mainFileID,
+            only.start < only.end
+        {
+            let lines = Int(only.end.line - only.start.line) + 1
+            let ran = only.executionCount > 0
+            return (
+                only.start, only.end, Metric(count: lines, covered: ran ? lines : 0),
+                Metric(count: 1, covered: ran ? 1 : 0),
+                Metric()
+            )
+        }
         var regionMetric = Metric()
         mainFileRegions.removeAll(keepingCapacity: true)
         var start: SourcePosition?

@@ -10,6 +10,8 @@ package struct LLVMCovExport: Sendable {
     package var files: [File]
     /// Every function record of every `data` entry.
     package var functions: [FunctionRecord]
+    /// The file names function records refer to by `fileID`.
+    package var filenames: [String]
     /// False when the export was made with `-skip-functions` or `-summary-only`.
     package var hasFunctions: Bool
     /// The document, kept for reading segments later.
@@ -36,7 +38,8 @@ package struct LLVMCovExport: Sendable {
             } catch {
                 let offset = error.offset + range.lowerBound
                 throw .malformed(
-                    path: path, offset: offset, keyPath: JSONKeyPath.path(at: offset, in: buffer), message: error.message)
+                    path: path, offset: offset, keyPath: JSONKeyPath.path(at: offset, in: buffer),
+                    message: error.message)
             }
         }
     }

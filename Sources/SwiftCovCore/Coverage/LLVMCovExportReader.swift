@@ -9,10 +9,13 @@ package enum LLVMCovExportReader {
     package static let supportedMajorVersions: Set<Int> = [2, 3]
 
     /// Reads the export held in `document`. With `keepMappings`, function records keep their
-    /// regions and file names so that they can be merged with another export's.
-    package static func read(_ document: MappedFile, keepMappings: Bool = false) throws(JSONError) -> LLVMCovExport {
+    /// regions and file names so that they can be merged with another export's; without
+    /// `names`, their names are left empty (a report without a function list needs none).
+    package static func read(_ document: MappedFile, keepMappings: Bool = false, names: Bool = true) throws(JSONError)
+        -> LLVMCovExport
+    {
         try document.withUnsafeBytes { buffer throws(JSONError) -> LLVMCovExport in
-            var reader = Reader(buffer: buffer, keepMappings: keepMappings)
+            var reader = Reader(buffer: buffer, keepMappings: keepMappings, names: names || keepMappings)
             do throws(JSONError) {
                 try reader.readRoot()
             } catch {
@@ -34,7 +37,7 @@ package enum LLVMCovExportReader {
             }
             guard reader.sawData else { throw JSONError(offset: 0, message: "the export has no \"data\"") }
             return LLVMCovExport(
-                version: version, files: reader.files, functions: reader.functions,
+                version: version, files: reader.files, functions: reader.functions, filenames: reader.filenames.names,
                 hasFunctions: reader.sawFunctions, document: document)
         }
     }
@@ -126,6 +129,7 @@ private struct Reader {
     var scanner: JSONScanner
     let buffer: UnsafeRawBufferPointer
     let keepMappings: Bool
+    let readsNames: Bool
     var type: String?
     var version: String?
     var sawData = false
@@ -140,10 +144,11 @@ private struct Reader {
     var filenameIDs: [UInt32] = []
     var filenames = FilenameTable()
 
-    init(buffer: UnsafeRawBufferPointer, keepMappings: Bool) {
+    init(buffer: UnsafeRawBufferPointer, keepMappings: Bool, names: Bool) {
         self.buffer = buffer
         self.scanner = JSONScanner(buffer)
         self.keepMappings = keepMappings
+        self.readsNames = names
     }
 
     mutating func readRoot() throws(JSONError) {
@@ -259,7 +264,8 @@ private struct Reader {
         var started = false
         while let key = try scanner.nextMember(&started) {
             if key.equals("name") {
-                name = try scanner.readString()
+                let raw = try scanner.readRawString()
+                name = readsNames ? raw.decoded() : ""
             } else if key.equals("count") {
                 executionCount = try LLVMCovExportReader.readCount(&scanner)
             } else if key.equals("regions") {
@@ -285,11 +291,11 @@ private struct Reader {
         }
 
         var record = FunctionRecord(
-            name: name, executionCount: executionCount, filename: nil, start: SourcePosition(line: 0, column: 0),
+            name: name, executionCount: executionCount, fileID: -1, start: SourcePosition(line: 0, column: 0),
             lines: Metric(), regions: Metric(), branches: Metric(), mapping: nil)
         if let main = summarizer.mainFileID(regions: regions, fileCount: filenameIDs.count) {
             let numbers = summarizer.summarize(regions: regions, branches: branches, mainFileID: main)
-            record.filename = filenames.names[Int(filenameIDs[Int(main)])]
+            record.fileID = Int32(filenameIDs[Int(main)])
             record.start = numbers.start
             record.end = numbers.end
             record.lines = numbers.lines

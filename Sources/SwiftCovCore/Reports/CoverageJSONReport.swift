@@ -6,7 +6,9 @@ package enum CoverageJSONReport {
 
     /// Renders `report` as JSON. Per-line counts (`lineCounts`) are read from the export here,
     /// which is why this can fail on an export whose segments are malformed.
-    package static func render(_ report: CoverageReport, options: CoverageReportOptions) throws(CoverageInputError) -> String {
+    package static func render(_ report: CoverageReport, options: CoverageReportOptions) throws(CoverageInputError)
+        -> String
+    {
         var json = JSONWriter(reservingCapacity: report.files.count * 512)
         json.raw("{\n  \"schemaVersion\": ")
         json.number(schemaVersion)
@@ -24,7 +26,8 @@ package enum CoverageJSONReport {
         }
         json.raw(report.modules.isEmpty ? "],\n  \"files\": [" : "\n  ],\n  \"files\": [")
         let files = report.files(sortedBy: options.sort)
-        let names = SwiftDemangler.demangleAll(files.flatMap { $0.functions.map(\.mangledName) })
+        let names =
+            options.showFunctions ? SwiftDemangler.demangleAll(files.flatMap { $0.functions.map(\.mangledName) }) : []
         var nameIndex = 0
         for (index, file) in files.enumerated() {
             json.raw(index == 0 ? "\n    {\"path\": " : ",\n    {\"path\": ")
@@ -33,24 +36,26 @@ package enum CoverageJSONReport {
             json.string(file.module)
             json.raw(",\n      \"summary\": ")
             write(file.summary, to: &json)
-            json.raw(",\n      \"functions\": [")
-            for (position, function) in file.functions.enumerated() {
-                json.raw(position == 0 ? "\n        {\"name\": " : ",\n        {\"name\": ")
-                json.string(names[nameIndex])
-                nameIndex += 1
-                json.raw(", \"mangledName\": ")
-                json.string(function.mangledName)
-                json.raw(", \"line\": ")
-                json.number(function.line)
-                json.raw(", \"column\": ")
-                json.number(function.column)
-                json.raw(", \"count\": ")
-                json.number(function.executionCount)
-                json.raw(", \"summary\": ")
-                write(function.summary, to: &json)
-                json.raw("}")
+            if options.showFunctions {
+                json.raw(",\n      \"functions\": [")
+                for (position, function) in file.functions.enumerated() {
+                    json.raw(position == 0 ? "\n        {\"name\": " : ",\n        {\"name\": ")
+                    json.string(names[nameIndex])
+                    nameIndex += 1
+                    json.raw(", \"mangledName\": ")
+                    json.string(function.mangledName)
+                    json.raw(", \"line\": ")
+                    json.number(function.line)
+                    json.raw(", \"column\": ")
+                    json.number(function.column)
+                    json.raw(", \"count\": ")
+                    json.number(function.executionCount)
+                    json.raw(", \"summary\": ")
+                    write(function.summary, to: &json)
+                    json.raw("}")
+                }
+                json.raw(file.functions.isEmpty ? "]" : "\n      ]")
             }
-            json.raw(file.functions.isEmpty ? "]" : "\n      ]")
             if options.showLines {
                 json.raw(",\n      \"lineCounts\": [")
                 for (position, line) in try file.lineCounts().enumerated() {

@@ -259,6 +259,10 @@ package struct JSONScanner {
         let start = offset
         var hasEscapes = false
         while offset < end {
+            // Eight plain bytes at a time: most strings (names, paths) have no quote, backslash
+            // or control character until their end.
+            while offset + 8 <= end, !SWAR.hasQuoteBackslashOrControl(SWAR.load(base + offset)) { offset += 8 }
+            guard offset < end else { break }
             let byte = base[offset]
             if byte == UInt8(ascii: "\"") {
                 let raw = JSONRawString(start: base + start, count: offset - start, hasEscapes: hasEscapes)
@@ -419,6 +423,9 @@ package struct JSONScanner {
         var index = offset
         var depth = 0
         while index < end {
+            // Eight bytes at a time while they hold no bracket, quote or brace.
+            while depth > 0, index + 8 <= end, !SWAR.hasStructuralByte(SWAR.load(base + index)) { index += 8 }
+            guard index < end else { break }
             let byte = base[index]
             index += 1
             switch byte {
@@ -472,6 +479,41 @@ package struct JSONScanner {
         default:
             try skipNumber()
         }
+    }
+}
+
+/// Tests on eight bytes at once ("SIMD within a register"), for the scanner's inner loops.
+private enum SWAR {
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    @inline(__always)
+    static func load(_ pointer: UnsafePointer<UInt8>) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(pointer).loadUnaligned(as: UInt64.self))
+    }
+
+    /// Whether any byte of `word` equals `byte`.
+    @inline(__always)
+    static func has(_ word: UInt64, _ byte: UInt8) -> Bool {
+        let x = word ^ (ones &* UInt64(byte))
+        return (x &- ones) & ~x & highs != 0
+    }
+
+    /// Whether any byte of `word` is below `limit` (limit ≤ 128).
+    @inline(__always)
+    static func hasLess(_ word: UInt64, _ limit: UInt8) -> Bool {
+        (word &- ones &* UInt64(limit)) & ~word & highs != 0
+    }
+
+    @inline(__always)
+    static func hasQuoteBackslashOrControl(_ word: UInt64) -> Bool {
+        has(word, UInt8(ascii: "\"")) || has(word, UInt8(ascii: "\\")) || hasLess(word, 0x20)
+    }
+
+    @inline(__always)
+    static func hasStructuralByte(_ word: UInt64) -> Bool {
+        has(word, UInt8(ascii: "[")) || has(word, UInt8(ascii: "]")) || has(word, UInt8(ascii: "\""))
+            || has(word, UInt8(ascii: "{"))
     }
 }
 

@@ -65,7 +65,8 @@ struct SampleReportTests {
 
     @Test("JSON with per-line counts")
     func json() throws {
-        let text = try CoverageJSONReport.render(report, options: CoverageReportOptions(showLines: true))
+        let text = try CoverageJSONReport.render(
+            report, options: CoverageReportOptions(showFunctions: true, showLines: true))
         try assertGolden(text, "sample-report.json")
         // It is JSON, and it says what the table says.
         let value = try JSONValue.parse(Array(text.utf8))
