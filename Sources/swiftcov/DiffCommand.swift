@@ -172,83 +172,14 @@ enum Git {
 
     /// Runs `git -C directory arguments…` with no input, capturing stdout and stderr.
     static func run(_ arguments: [String], in directory: String) throws -> Result {
-        var outputPipe: [Int32] = [-1, -1]
-        var errorPipe: [Int32] = [-1, -1]
-        guard pipe(&outputPipe) == 0 else { throw DiffInputError("swiftcov: error: cannot run git: \(systemError())") }
-        guard pipe(&errorPipe) == 0 else {
-            close(outputPipe[0])
-            close(outputPipe[1])
-            throw DiffInputError("swiftcov: error: cannot run git: \(systemError())")
+        let result: Subprocess.Result
+        do {
+            result = try Subprocess.capture("git", ["-C", directory] + arguments)
+        } catch {
+            throw DiffInputError("swiftcov: error: cannot run git: \(error.reason); give the diff with --diff FILE")
         }
-        #if canImport(Darwin)
-            var actions: posix_spawn_file_actions_t?
-        #else
-            var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
-        for descriptor in outputPipe + errorPipe { posix_spawn_file_actions_addclose(&actions, descriptor) }
-
-        let argv = (["git", "-C", directory] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid = pid_t()
-        #if canImport(Darwin)
-            let environment = _NSGetEnviron().pointee
-        #else
-            let environment = environ
-        #endif
-        let spawned = posix_spawnp(&pid, "git", &actions, nil, argv, environment)
-        close(outputPipe[1])
-        close(errorPipe[1])
-        guard spawned == 0 else {
-            close(outputPipe[0])
-            close(errorPipe[0])
-            throw DiffInputError(
-                "swiftcov: error: cannot run git: \(String(cString: strerror(spawned))); give the diff with --diff FILE"
-            )
-        }
-        let (output, error) = readBoth(outputPipe[0], errorPipe[0])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        // WIFEXITED / WEXITSTATUS are C macros that Swift does not import.
-        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return Result(
-            status: exitStatus, output: String(decoding: output, as: UTF8.self),
-            error: String(decoding: error, as: UTF8.self))
+        return Result(status: result.status, output: result.outputText, error: result.errorText)
     }
-
-    /// Reads two pipes to their ends at once, so that neither can fill up and stall the child.
-    private static func readBoth(_ first: Int32, _ second: Int32) -> ([UInt8], [UInt8]) {
-        var results: [[UInt8]] = [[], []]
-        var descriptors = [
-            pollfd(fd: first, events: Int16(POLLIN), revents: 0), pollfd(fd: second, events: Int16(POLLIN), revents: 0),
-        ]
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var open = 2
-        while open > 0 {
-            if poll(&descriptors, 2, -1) < 0 {
-                if errno == EINTR { continue }
-                break
-            }
-            for index in 0..<2 where descriptors[index].fd >= 0 && descriptors[index].revents != 0 {
-                let count = buffer.withUnsafeMutableBytes { read(descriptors[index].fd, $0.baseAddress, $0.count) }
-                if count > 0 {
-                    results[index].append(contentsOf: buffer[0..<count])
-                } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
-                    close(descriptors[index].fd)
-                    descriptors[index].fd = -1
-                    open -= 1
-                }
-            }
-        }
-        for descriptor in descriptors where descriptor.fd >= 0 { close(descriptor.fd) }
-        return (results[0], results[1])
-    }
-
-    private static func systemError() -> String { String(cString: strerror(errno)) }
 }
 
 extension String {

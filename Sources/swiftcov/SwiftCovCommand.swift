@@ -16,6 +16,7 @@ enum SwiftCovCommand {
         (ReportCommand.spec, ReportCommand.run),
         (HTMLCommand.spec, HTMLCommand.run),
         (CheckCommand.spec, CheckCommand.run),
+        (RunCommand.spec, RunCommand.run),
         (ExportCommand.spec, ExportCommand.run),
         (DiffCommand.spec, DiffCommand.run),
         (JUnitCommand.spec, JUnitCommand.run),

@@ -77,6 +77,27 @@ struct Terminal {
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 
+    /// This machine's name, for JUnit's `hostname`.
+    static func hostname() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return "localhost" }
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    /// The paths of the entries of `folder` whose names end with `suffix`, sorted.
+    static func files(in folder: String, withSuffix suffix: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            if name.hasSuffix(suffix) && name != "." && name != ".." { names.append(folder + "/" + name) }
+        }
+        return names.sorted()
+    }
+
     /// The current working directory.
     var workingDirectory: String {
         guard let path = getcwd(nil, 0) else { return "." }

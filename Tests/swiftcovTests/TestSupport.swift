@@ -23,12 +23,14 @@ func swiftcovExecutable() -> URL {
     return products.appendingPathComponent("swiftcov")
 }
 
-/// Runs `swiftcov` in the package root with `arguments`, feeding `stdin`.
-func swiftcov(_ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:]) throws -> RunResult {
+/// Runs `swiftcov` with `arguments` in `directory` (the package root by default), feeding `stdin`.
+func swiftcov(
+    _ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:], in directory: String = packageRoot
+) throws -> RunResult {
     let process = Process()
     process.executableURL = swiftcovExecutable()
     process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
     var env = ProcessInfo.processInfo.environment
     env["NO_COLOR"] = nil
     env["GITHUB_STEP_SUMMARY"] = nil

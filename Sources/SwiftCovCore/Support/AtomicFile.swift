@@ -17,6 +17,21 @@ package enum AtomicFile {
         package var description: String { "\(path): error: cannot write: \(reason)" }
     }
 
+    /// Creates the folder at `path` and the folders above it, as `mkdir -p` does.
+    package static func makeDirectory(_ path: String) throws(WriteError) {
+        var built = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            built += "/" + component
+            if mkdir(built, 0o755) != 0 && errno != EEXIST {
+                throw WriteError(path: path, reason: "cannot create folder: " + String(cString: strerror(errno)))
+            }
+        }
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw WriteError(path: path, reason: "cannot create folder: not a folder")
+        }
+    }
+
     /// Replaces the file at `path` with `contents`.
     package static func write(_ contents: String, to path: String) throws(WriteError) {
         var contents = contents

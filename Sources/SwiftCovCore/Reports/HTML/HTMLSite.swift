@@ -14,13 +14,11 @@ import Dispatch
 package enum HTMLSite {
     /// Why the site could not be written.
     package enum Failure: Error, Equatable, CustomStringConvertible {
-        case cannotCreate(path: String, reason: String)
         case cannotWrite(AtomicFile.WriteError)
         case malformedSegments(CoverageInputError)
 
         package var description: String {
             switch self {
-            case .cannotCreate(let path, let reason): "\(path): error: cannot create folder: \(reason)"
             case .cannotWrite(let error): error.description
             case .malformedSegments(let error): error.description
             }
@@ -102,16 +100,10 @@ package enum HTMLSite {
     }
 
     private static func makeDirectory(_ path: String) throws(Failure) {
-        var built = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            built += "/" + component
-            if mkdir(built, 0o755) != 0 && errno != EEXIST {
-                throw .cannotCreate(path: path, reason: String(cString: strerror(errno)))
-            }
-        }
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw .cannotCreate(path: path, reason: "not a folder")
+        do {
+            try AtomicFile.makeDirectory(path)
+        } catch {
+            throw .cannotWrite(error)
         }
     }
 

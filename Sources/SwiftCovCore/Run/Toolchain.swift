@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The toolchain's own programs that turn raw profiles into an export: `llvm-profdata` and
+/// `llvm-cov`, found next to `swift` (Linux, a swift.org toolchain) or through `xcrun` (macOS).
+package struct Toolchain: Sendable {
+    package var llvmProfdata: String
+    package var llvmCov: String
+
+    /// Why the tools could not be found.
+    package struct NotFound: Error, Equatable, CustomStringConvertible {
+        package var description: String
+    }
+
+    /// Finds the tools; `swift` is looked up in PATH (or `SWIFT_EXEC`'s folder is used).
+    package static func locate() throws(NotFound) -> Toolchain {
+        if let swift = which("swift"), let real = realPath(swift) {
+            let folder = String(real[..<(real.lastIndex(of: "/") ?? real.startIndex)])
+            let profdata = folder + "/llvm-profdata"
+            let cov = folder + "/llvm-cov"
+            if access(profdata, X_OK) == 0 && access(cov, X_OK) == 0 {
+                return Toolchain(llvmProfdata: profdata, llvmCov: cov)
+            }
+        }
+        #if canImport(Darwin)
+            if let profdata = xcrunFind("llvm-profdata"), let cov = xcrunFind("llvm-cov") {
+                return Toolchain(llvmProfdata: profdata, llvmCov: cov)
+            }
+        #endif
+        throw NotFound(
+            description: "swiftcov: error: llvm-profdata and llvm-cov were not found next to `swift` (or through xcrun)"
+        )
+    }
+
+    /// `program`'s full path from PATH.
+    package static func which(_ program: String) -> String? {
+        guard let path = getenv("PATH").map({ String(cString: $0) }) else { return nil }
+        for folder in path.split(separator: ":") where !folder.isEmpty {
+            let candidate = "\(folder)/\(program)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    #if canImport(Darwin)
+        private static func xcrunFind(_ tool: String) -> String? {
+            guard let result = try? Subprocess.capture("xcrun", ["--find", tool]), result.status == 0 else {
+                return nil
+            }
+            let path = result.outputText.split(separator: "\n").first.map(String.init)
+            return path
+        }
+    #endif
+
+    /// Merges raw profiles into `profdata` (`llvm-profdata merge -sparse`).
+    package func merge(_ profraws: [String], into profdata: String) throws -> Subprocess.Result {
+        try Subprocess.capture(llvmProfdata, ["merge", "-sparse"] + profraws + ["-o", profdata])
+    }
+
+    /// The JSON export for `binaries` (`llvm-cov export -instr-profile PROFDATA BINARY -object …`).
+    package func export(profdata: String, binaries: [String]) throws -> Subprocess.Result {
+        var arguments = ["export", "-instr-profile", profdata]
+        for (index, binary) in binaries.enumerated() {
+            if index > 0 { arguments.append("-object") }
+            arguments.append(binary)
+        }
+        return try Subprocess.capture(llvmCov, arguments)
+    }
+}

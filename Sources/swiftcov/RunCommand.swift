@@ -1,0 +1,229 @@
+import SwiftCovCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `swiftcov run`: the whole workflow in one command, from a package root. Runs the tests with
+/// coverage, keeps their log, makes the coverage even when tests failed (SwiftPM writes none
+/// then), prints the coverage table and the test summary, writes HTML, JUnit and JSON, and
+/// evaluates the gate when one is configured.
+enum RunCommand {
+    static let spec = CommandSpec(
+        name: "run",
+        abstract: "Run `swift test` with coverage, then report, write HTML/JUnit/JSON and check the gate.",
+        positional: "-- SWIFT-TEST-ARGUMENTS…",
+        positionalHelp: "Passed to `swift test` (after `--`), e.g. -- --filter GameTests --parallel.",
+        options: [
+            .init(
+                ["--output", "-o"], value: "DIR",
+                help: "Where to write html/, junit.xml, coverage.json and the test log. Default: .build/swiftcov."),
+            .init(["--config"], value: "FILE", help: "The gate configuration. Default: .swiftcov.json, if any."),
+            .init(["--baseline"], value: "FILE", help: "An earlier `swiftcov report --format json`, for the ratchet."),
+            .init(["--include"], value: "GLOB", repeatable: true, help: "Report only files matching GLOB."),
+            .init(["--exclude"], value: "GLOB", repeatable: true, help: "Leave out files matching GLOB."),
+            .init(["--all-files"], help: "Also report Tests/, .build/ and files outside the package."),
+            .init(
+                ["--color"], value: "WHEN", choices: ["auto", "always", "never"],
+                help: "Colour percentages. Default: auto (terminal, no NO_COLOR)."),
+        ],
+        examples: [
+            "swiftcov run",
+            "swiftcov run --output coverage -- --filter TriviaGameTests",
+        ])
+
+    static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
+        let root = terminal.workingDirectory
+        guard Terminal.fileSize(root + "/Package.swift") > 0 else {
+            throw UsageError("run it in a package root (no Package.swift in \(root))")
+        }
+        let output = arguments.value("--output") ?? ".build/swiftcov"
+        let configuration = try CheckCommand.loadConfiguration(arguments.value("--config"), root: root)
+        let baseline = try arguments.value("--baseline").map(CheckCommand.loadBaseline)
+        let toolchain = try Toolchain.locate()
+        try AtomicFile.makeDirectory(output)
+
+        // 1. The tests, with live progress on a terminal and the output as it comes otherwise.
+        let testArguments = ["test", "--enable-code-coverage"] + arguments.positionals
+        terminal.error("swiftcov: running swift \(testArguments.joined(separator: " "))\n")
+        var log: [UInt8] = []
+        var progress = LiveProgress(terminal: terminal, live: terminal.stderrIsTerminal)
+        let status = try Subprocess.stream("swift", testArguments) { chunk in
+            log.append(contentsOf: chunk)
+            progress.consume(chunk)
+        }
+        progress.finish()
+        let logPath = output + "/swift-test.log"
+        try log.withUnsafeBufferPointer { try AtomicFile.write(bytes: $0, to: logPath) }
+
+        var parser = TestLogParser()
+        log.withUnsafeBytes { parser.consume($0) }
+        var testRun = parser.finish()
+        guard testRun.hasTestOutput else {
+            terminal.error(
+                "swiftcov: error: `swift test` exited with status \(status) before running tests (see \(logPath))\n")
+            return .gateFailed
+        }
+
+        // 2. Coverage: SwiftPM's export when the tests passed, otherwise made from the raw profiles.
+        let exportPath = try coverageExport(root: root, output: output, toolchain: toolchain, terminal: terminal)
+        var request = CoverageRequest(
+            inputs: [exportPath], root: root,
+            includes: (arguments.all("--include")).map(Glob.init) + configuration.includes,
+            excludes: arguments.all("--exclude").map(Glob.init) + configuration.excludes,
+            allFiles: arguments.has("--all-files") || configuration.allFiles)
+        request.includeFunctions = true
+        let report = try request.makeReport(workingDirectory: root)
+        testRun = testRun.resolving(
+            with: try TestLogInput.sourceIndex(coverage: exportPath, root: root, workingDirectory: root))
+
+        // 3. What a person reads: the coverage table and the test summary.
+        var options = CoverageReportOptions()
+        switch arguments.value("--color") ?? "auto" {
+        case "always": options.colors = true
+        case "never": options.colors = false
+        default: options.colors = terminal.stdoutSupportsColor
+        }
+        terminal.out(CoverageTableReport.render(report, options: options))
+        terminal.out("\n" + TestSummaryTableReport.render(testRun, colors: options.colors))
+
+        // 4. The files CI keeps.
+        let timestamp = Terminal.currentTimestamp()
+        try HTMLSite.write(report, to: output + "/html", options: HTMLReport.Options(generatedAt: timestamp))
+        let junit = JUnitReport.render(
+            testRun,
+            options: JUnitReport.Options(hostname: Terminal.hostname(), timestamp: String(timestamp.dropLast())))
+        try AtomicFile.write(junit, to: output + "/junit.xml")
+        let json = try CoverageJSONReport.render(report, options: CoverageReportOptions(showFunctions: true))
+        try AtomicFile.write(TestSummaryJSONReport.render(testRun, addingTo: json), to: output + "/coverage.json")
+        terminal.error("swiftcov: wrote \(output)/html/index.html, \(output)/junit.xml, \(output)/coverage.json\n")
+
+        // 5. The gate: failed tests always count; thresholds when configured.
+        let failed = testRun.suites.flatMap(\.cases).filter { $0.status == .failed || $0.status == .error }
+            .map { test in
+                FailedTest(
+                    name: test.className == TestLogParser.swiftTestingSuiteName
+                        ? test.name : "\(test.className).\(test.name)",
+                    file: test.primaryLocation?.file, line: test.primaryLocation?.line,
+                    message: test.failingIssues.first?.message ?? test.status.rawValue)
+            }
+        let result = Gate.evaluate(report, configuration: configuration, baseline: baseline, failedTests: failed)
+        terminal.out("\n" + GateReport.text(result))
+        CheckCommand.publishOnGitHub(report: report, result: result, terminal: terminal)
+        return result.passed && status == 0 ? .success : .gateFailed
+    }
+
+    /// The export for this run: SwiftPM's own when it wrote one during the run, else one made
+    /// here from the `.profraw` files (SwiftPM writes none when a test failed).
+    static func coverageExport(root: String, output: String, toolchain: Toolchain, terminal: Terminal) throws -> String
+    {
+        let codecovJSON =
+            try Subprocess.capture("swift", ["test", "--show-codecov-path", "--enable-code-coverage"])
+            .outputText.split(separator: "\n").last.map(String.init) ?? ""
+        let codecov = String(codecovJSON[..<(codecovJSON.lastIndex(of: "/") ?? codecovJSON.startIndex)])
+        let profraws = Terminal.files(in: codecov, withSuffix: ".profraw")
+        guard !profraws.isEmpty else {
+            if Terminal.fileSize(codecovJSON) > 0 { return codecovJSON }
+            throw CoverageInputError.noExport(directory: codecov, profrawCount: 0)
+        }
+        let profdata = output + "/coverage.profdata"
+        let merged = try toolchain.merge(profraws, into: profdata)
+        guard merged.status == 0 else {
+            throw CoverageInputError.unreadable(
+                path: codecov, reason: "llvm-profdata: " + merged.errorText.terminalSafe)
+        }
+        let binPath =
+            try Subprocess.capture("swift", ["build", "--show-bin-path", "--enable-code-coverage"])
+            .outputText.split(separator: "\n").last.map(String.init) ?? ""
+        var binaries = Terminal.files(in: binPath, withSuffix: "PackageTests.xctest").map { bundle in
+            // On macOS the .xctest is a bundle; the binary is inside.
+            let name = String(bundle.split(separator: "/").last!.dropLast(".xctest".count))
+            let inner = bundle + "/Contents/MacOS/" + name
+            return Terminal.fileSize(inner) > 0 ? inner : bundle
+        }
+        guard !binaries.isEmpty else { throw CoverageInputError.notFound(path: binPath + "/*PackageTests.xctest") }
+        binaries = Array(binaries.prefix(1))
+        let exported = try toolchain.export(profdata: profdata, binaries: binaries)
+        guard exported.status == 0 else {
+            throw CoverageInputError.unreadable(path: profdata, reason: "llvm-cov: " + exported.errorText.terminalSafe)
+        }
+        let exportPath = output + "/llvm-cov-export.json"
+        try exported.output.withUnsafeBufferPointer { try AtomicFile.write(bytes: $0, to: exportPath) }
+        terminal.error(
+            "swiftcov: made the coverage from \(profraws.count) raw profile(s) with llvm-profdata and llvm-cov\n")
+        return exportPath
+    }
+}
+
+/// Progress of a running `swift test`: on a terminal one status line (tests passed and failed so
+/// far, the test running now) with failures printed as they happen; elsewhere the output itself.
+struct LiveProgress {
+    let terminal: Terminal
+    let live: Bool
+    private var pending: [UInt8] = []
+    private var passed = 0
+    private var failed = 0
+    private var skipped = 0
+    private var current = ""
+
+    init(terminal: Terminal, live: Bool) {
+        self.terminal = terminal
+        self.live = live
+    }
+
+    mutating func consume(_ chunk: UnsafeBufferPointer<UInt8>) {
+        guard live else {
+            terminal.out(String(decoding: chunk, as: UTF8.self))
+            return
+        }
+        pending.append(contentsOf: chunk)
+        while let newline = pending.firstIndex(of: 0x0A) {
+            let line = String(decoding: pending[..<newline], as: UTF8.self)
+            pending.removeSubrange(...newline)
+            handle(line)
+        }
+    }
+
+    private mutating func handle(_ line: String) {
+        switch TestLogLine.parse(line) {
+        case .testCaseStarted(let name)?: current = "\(name.className).\(name.method)"
+        case .testCaseFinished(_, let status, _)?: count(status)
+        case .testCaseIssue(let name, let location, let message)?:
+            report("✘ \(name.className).\(name.method): \(message)" + (location.map { " (\($0))" } ?? ""))
+        case .swiftTesting(.started(false, let name))?: current = name
+        case .swiftTesting(.ended(false, _, _, let passed, _, _))?: count(passed ? .passed : .failed)
+        case .swiftTesting(.skipped(false, _, _))?: skipped += 1
+        case .swiftTesting(.issue(let name, _, let location, let kind, let message))?
+        where kind == .failure || kind == .error:
+            report("✘ \(name): \(message)" + (location.map { " (\($0))" } ?? ""))
+        default: break
+        }
+        status()
+    }
+
+    private mutating func count(_ status: TestRun.Status) {
+        switch status {
+        case .passed: passed += 1
+        case .skipped: skipped += 1
+        default: failed += 1
+        }
+    }
+
+    private func report(_ text: String) {
+        terminal.error("\r\u{1B}[K" + text.terminalSafe + "\n")
+    }
+
+    private func status() {
+        var text = "\(passed) passed, \(failed) failed, \(skipped) skipped"
+        if !current.isEmpty { text += " — \(current)" }
+        terminal.error("\r\u{1B}[K" + String(text.terminalSafe.prefix(120)))
+    }
+
+    func finish() {
+        if live { terminal.error("\r\u{1B}[K") }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// `swiftcov run` on a tiny real package (Tests/Fixtures/TinyPackage, copied to a temporary
+/// folder): it builds and tests it with coverage, so these tests take a while.
+@Suite("swiftcov run, end to end", .serialized)
+struct RunCommandTests {
+    let package: String
+
+    init() throws {
+        package = try temporaryDirectory() + "/TinyPackage"
+        try FileManager.default.copyItem(atPath: packageRoot + "/Tests/Fixtures/TinyPackage", toPath: package)
+    }
+
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> RunResult {
+        try swiftcov(["run", "--output", "out"] + arguments, environment: environment, in: package)
+    }
+
+    @Test("a failing test: coverage all the same, the failure, exit 1, and every file written")
+    func failingRun() throws {
+        let result = try run([], environment: ["TINY_FAIL": "1"])
+        #expect(result.status == 1)
+        // The coverage table, made from the raw profiles (SwiftPM writes no export after a failure).
+        #expect(result.stderr.contains("made the coverage from"))
+        #expect(result.stdout.contains("Sources/Tiny/Tiny.swift"))
+        let row = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("TOTAL") })
+        // describe() ran (3 of its 4 returns' lines), unused() never: 2 functions, 1 covered.
+        #expect(row.split(separator: " ").filter { !$0.isEmpty }.map(String.init)[4...6] == ["2", "1", "50.00%"])
+        #expect(result.stdout.contains("testZero"))
+        #expect(result.stdout.contains("Coverage gate failed"))
+        for file in ["html/index.html", "junit.xml", "coverage.json", "swift-test.log"] {
+            #expect(FileManager.default.fileExists(atPath: package + "/out/" + file), "\(file)")
+        }
+        let junit = try String(contentsOfFile: package + "/out/junit.xml", encoding: .utf8)
+        #expect(junit.contains("<failure"))
+    }
+
+    @Test("a green run with its thresholds met exits 0; below them, 1")
+    func greenRun() throws {
+        try #"{"thresholds": {"functions": 50}}"#.write(
+            toFile: package + "/.swiftcov.json", atomically: true, encoding: .utf8)
+        let green = try run([])
+        #expect(green.status == 0, "\(green.stdout)\n\(green.stderr)")
+        #expect(green.stdout.contains("Coverage gate passed"))
+        try #"{"thresholds": {"functions": 90}}"#.write(
+            toFile: package + "/.swiftcov.json", atomically: true, encoding: .utf8)
+        let short = try run([])
+        #expect(short.status == 1)
+        #expect(short.stdout.contains("FAIL  total  TOTAL  functions 50.00% < 90.00%"))
+    }
+
+    @Test("outside a package root: a usage error")
+    func notAPackage() throws {
+        let result = try swiftcov(["run"], in: try temporaryDirectory())
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("no Package.swift"))
+    }
+}
