@@ -13,6 +13,9 @@ enum HTMLCommand {
                 help: "The folder to write the site into (created if needed). Default: .build/swiftcov/html."),
             .init(
                 ["--timestamp"], help: "Show the time of generation in the footer (pages are otherwise reproducible)."),
+            .init(
+                ["--tests", "-t"], value: "LOG", repeatable: true,
+                help: "`swift test` output (or a Swift Testing event stream) to summarize, failures linked to their lines."),
         ],
         examples: [
             "swiftcov html SampleReports/coverage.json --output coverage-html",
@@ -24,7 +27,14 @@ enum HTMLCommand {
         let output = arguments.value("--output") ?? ".build/swiftcov/html"
         var options = HTMLReport.Options()
         if arguments.has("--timestamp") { options.generatedAt = Terminal.currentTimestamp() }
-        try HTMLSite.write(report, to: output, options: options)
+        var tests: TestRun?
+        let logs = arguments.all("--tests")
+        if !logs.isEmpty {
+            tests = try TestLogInput.read(logs, passThrough: false).resolving(
+                with: TestSourceIndex(paths: report.files.map(\.path)).merging(
+                    TestSourceIndex.scanning(root: report.scope.root ?? terminal.workingDirectory)))
+        }
+        try HTMLSite.write(report, tests: tests, to: output, options: options)
         terminal.error("Wrote \(output)/index.html (\(report.files.count) files)\n")
         return .success
     }

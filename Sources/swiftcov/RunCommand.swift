@@ -93,7 +93,8 @@ enum RunCommand {
 
         // 4. The files CI keeps.
         let timestamp = Terminal.currentTimestamp()
-        try HTMLSite.write(report, to: output + "/html", options: HTMLReport.Options(generatedAt: timestamp))
+        try HTMLSite.write(
+            report, tests: testRun, to: output + "/html", options: HTMLReport.Options(generatedAt: timestamp))
         let junit = JUnitReport.render(
             testRun,
             options: JUnitReport.Options(hostname: Terminal.hostname(), timestamp: String(timestamp.dropLast())))

@@ -18,12 +18,14 @@ package enum HTMLReport {
     // MARK: Index
 
     /// The index page: totals, modules and files, sortable and filterable.
-    package static func indexPage(_ report: CoverageReport, options: Options) -> String {
-        indexPageBuffer(report, options: options).text
+    package static func indexPage(_ report: CoverageReport, tests: TestRun? = nil, options: Options) -> String {
+        indexPageBuffer(report, tests: tests, options: options).text
     }
 
     /// The index page as UTF-8 bytes.
-    package static func indexPageBuffer(_ report: CoverageReport, options: Options) -> OutputBuffer {
+    package static func indexPageBuffer(_ report: CoverageReport, tests: TestRun? = nil, options: Options)
+        -> OutputBuffer
+    {
         var html = OutputBuffer(reservingCapacity: 4096 + report.files.count * 900)
         header(&html, title: "Coverage report", assetPrefix: "")
         html.append(
@@ -32,6 +34,7 @@ package enum HTMLReport {
         html.append("<section aria-labelledby=\"totals\">\n<h2 id=\"totals\">Totals</h2>\n")
         summaryList(&html, report.totals)
         html.append("</section>\n")
+        if let tests { testSummary(&html, tests, report: report) }
 
         html.append("<section aria-labelledby=\"modules\">\n<h2 id=\"modules\">Modules</h2>\n")
         html.append("<table class=\"sortable\">\n<caption class=\"visually-hidden\">Coverage per module</caption>\n")
@@ -265,6 +268,48 @@ package enum HTMLReport {
             }
         }
         return nil
+    }
+
+    /// The test run: totals, then every failure with its message, linked to its source line
+    /// when the file is in the report.
+    private static func testSummary(_ html: inout OutputBuffer, _ run: TestRun, report: CoverageReport) {
+        let totals = run.totals
+        html.append("<section aria-labelledby=\"tests\">\n<h2 id=\"tests\">Tests</h2>\n<p>")
+        html.append(text: "\(totals.tests) tests: \(totals.passed) passed, \(totals.failed) failed, ")
+        html.append(text: "\(totals.skipped) skipped, \(totals.errors) errors")
+        if !run.isComplete { html.append(" — <strong>the run was cut off</strong>") }
+        html.append(".</p>\n")
+        let pages = Dictionary(report.files.map { ($0.displayPath, $0.path) }, uniquingKeysWith: { first, _ in first })
+        for suite in run.suites {
+            for test in suite.cases where test.status == .failed || test.status == .error {
+                html.append("<div class=\"failure\"><strong>")
+                html.append(html: suite.displayName ?? suite.name)
+                html.append(" › ")
+                html.append(html: test.name)
+                html.append("</strong>")
+                for issue in test.failingIssues.isEmpty ? [TestRun.Issue(kind: .error, message: test.status.rawValue)] : test.failingIssues {
+                    html.append("\n<pre>")
+                    if let location = issue.location {
+                        if pages[location.file] != nil {
+                            html.append("<a href=\"")
+                            html.append(html: pageName(for: location.file))
+                            html.append("#L")
+                            html.append(decimal: UInt64(max(location.line, 0)))
+                            html.append("\">")
+                            html.append(html: location.description)
+                            html.append("</a>")
+                        } else {
+                            html.append(html: location.description)
+                        }
+                        html.append(": ")
+                    }
+                    html.append(html: issue.message)
+                    html.append("</pre>")
+                }
+                html.append("</div>\n")
+            }
+        }
+        html.append("</section>\n")
     }
 
     // MARK: Pieces

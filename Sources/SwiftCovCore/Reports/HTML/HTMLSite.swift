@@ -27,9 +27,9 @@ package enum HTMLSite {
 
     /// Writes the site for `report` into `directory`, creating it if needed. Source files are
     /// read from the package root (`report.scope.root`) when the export's paths are relative.
-    package static func write(_ report: CoverageReport, to directory: String, options: HTMLReport.Options)
-        throws(Failure)
-    {
+    package static func write(
+        _ report: CoverageReport, tests: TestRun? = nil, to directory: String, options: HTMLReport.Options
+    ) throws(Failure) {
         try makeDirectory(directory)
         try makeDirectory(directory + "/files")
         try write(HTMLAssets.stylesheet + "\n", to: directory + "/" + HTMLAssets.stylesheetName)
@@ -71,7 +71,7 @@ package enum HTMLSite {
             }
         }
         if let failure = failures.first { throw failure }
-        try write(HTMLReport.indexPageBuffer(report, options: options), to: directory + "/index.html", durable: true)
+        try write(HTMLReport.indexPageBuffer(report, tests: tests, options: options), to: directory + "/index.html", durable: true)
     }
 
     private static func absolutePath(of path: String, root: String?) -> String {

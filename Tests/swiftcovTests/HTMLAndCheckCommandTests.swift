@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+@Suite("swiftcov html and check, end to end")
+struct HTMLAndCheckCommandTests {
+    @Test("html writes the site, with the test summary when given a log")
+    func html() throws {
+        let output = try temporaryDirectory() + "/site"
+        let result = try swiftcov([
+            "html", "SampleReports/coverage.json", "--tests", "SampleReports/swift-test-failing.log", "-o", output,
+        ])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("(14 files)"))
+        let index = try String(contentsOfFile: output + "/index.html", encoding: .utf8)
+        #expect(index.contains("72 tests: 65 passed, 4 failed, 3 skipped"))
+        #expect(index.contains("Sources/TriviaCore/NetworkTriviaAPI.swift"))
+        let pages = try FileManager.default.contentsOfDirectory(atPath: output + "/files")
+        #expect(pages.count == 14)
+        #expect(FileManager.default.fileExists(atPath: output + "/swiftcov.css"))
+    }
+
+    @Test("html into a path that is a file: exit 2, one line")
+    func htmlBadOutput() throws {
+        let file = try temporaryDirectory() + "/taken"
+        try "x".write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try swiftcov(["html", "SampleReports/coverage.json", "-o", file])
+        #expect(result.status == 2)
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("check: exit 0 when the rules hold, 1 when one does not, 2 for a bad configuration")
+    func check() throws {
+        let passing = try swiftcov(["check", "SampleReports/coverage.json", "--min-lines", "90"])
+        #expect(passing.status == 0)
+        #expect(passing.stdout == "Coverage gate passed: 1 rule met.\n")
+
+        let failing = try swiftcov(["check", "SampleReports/coverage.json", "--min-lines", "95", "--min-functions", "95"])
+        #expect(failing.status == 1)
+        #expect(failing.stdout.contains("FAIL  total  TOTAL  lines 92.33% < 95.00% (325/352)"))
+        #expect(failing.stdout.hasSuffix("Coverage gate failed: 2 of 2 rules not met.\n"))
+
+        let directory = try temporaryDirectory()
+        try #"{"modules": {"TriviaCore": {"functions": 90}}, "files": {"Sources/Nope/**": {"lines": 1}}}"#
+            .write(toFile: directory + "/gate.json", atomically: true, encoding: .utf8)
+        let configured = try swiftcov(
+            ["check", "SampleReports/coverage.json", "--config", directory + "/gate.json"],
+            environment: ["GITHUB_ACTIONS": "true"])
+        #expect(configured.status == 1)
+        #expect(configured.stderr.contains("warning: files.Sources/Nope/**: matches no file in the report"))
+        #expect(configured.stdout.contains("::error title=Coverage module TriviaCore::functions 86.21%25 < 90.00%25"))
+        let strict = try swiftcov(["check", "SampleReports/coverage.json", "--config", directory + "/gate.json", "--strict"])
+        #expect(strict.status == 2)
+
+        try #"{"thresholds": {"lines": 120}}"#.write(toFile: directory + "/bad.json", atomically: true, encoding: .utf8)
+        let bad = try swiftcov(["check", "SampleReports/coverage.json", "--config", directory + "/bad.json"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.hasSuffix("bad.json: error: thresholds.lines: 120 is not a percentage from 0 to 100\n"))
+
+        let nothing = try swiftcov(["check", "SampleReports/coverage.json"], in: directory)
+        #expect(nothing.status == 2)
+        #expect(nothing.stderr.contains("nothing to check"))
+    }
+
+    @Test("check with a baseline: the ratchet")
+    func ratchet() throws {
+        let directory = try temporaryDirectory()
+        let baseline = try swiftcov(["report", "SampleReports/coverage.json", "-f", "json", "-o", directory + "/base.json"])
+        #expect(baseline.status == 0)
+        let same = try swiftcov(["check", "SampleReports/coverage.json", "--baseline", directory + "/base.json"])
+        #expect(same.status == 0)
+        // Less of the code in scope: TriviaGame (100% covered) left out, so coverage drops.
+        let lower = try swiftcov([
+            "check", "SampleReports/coverage.json", "--baseline", directory + "/base.json", "--exclude",
+            "Sources/TriviaGame/**",
+        ])
+        #expect(lower.status == 1)
+        #expect(lower.stdout.contains("FAIL  ratchet  TOTAL"))
+        let unreadable = try swiftcov(["check", "SampleReports/coverage.json", "--baseline", "SampleReports/README.md"])
+        #expect(unreadable.status == 2)
+    }
+}
