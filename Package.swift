@@ -23,7 +23,8 @@ let package = Package(
         .executableTarget(name: "trivia", dependencies: ["TriviaCore", "TriviaGame"]),
 
         .testTarget(
-            name: "SwiftCovCoreTests", dependencies: ["SwiftCovCore"], exclude: ["Golden"], resources: [.copy("Fixtures")]
+            name: "SwiftCovCoreTests", dependencies: ["SwiftCovCore"], exclude: ["Golden"],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "swiftcovTests", dependencies: ["swiftcov"]),
         .testTarget(name: "swiftcov-benchmarkTests", dependencies: ["swiftcov-benchmark"]),

@@ -15,7 +15,9 @@ enum HTMLCommand {
                 ["--timestamp"], help: "Show the time of generation in the footer (pages are otherwise reproducible)."),
             .init(
                 ["--tests", "-t"], value: "LOG", repeatable: true,
-                help: "`swift test` output (or a Swift Testing event stream) to summarize, failures linked to their lines."),
+                help:
+                    "`swift test` output (or a Swift Testing event stream) to summarize, failures linked to their lines."
+            ),
         ],
         examples: [
             "swiftcov html SampleReports/coverage.json --output coverage-html",

@@ -23,15 +23,20 @@ enum JUnitCommand {
             ),
             .init(
                 ["--output", "-o"], value: "FILE",
-                help: "Write the XML to FILE (atomically). With --tests -, stdin is passed through to stdout meanwhile."),
+                help: "Write the XML to FILE (atomically). With --tests -, stdin is passed through to stdout meanwhile."
+            ),
             .init(["--strict"], help: "Valid against Jenkins' xUnit schema (junit-10.xsd): no file/line on testcase."),
             .init(["--no-fail"], help: "Exit 0 even when tests failed or the run was cut off."),
             .init(
                 ["--coverage", "-c"], value: "PATH",
-                help: "An llvm-cov export (or a folder with one) whose file list resolves locations given as a file name."),
+                help:
+                    "An llvm-cov export (or a folder with one) whose file list resolves locations given as a file name."
+            ),
             .init(
                 ["--root"], value: "DIR",
-                help: "The package root: resolves file names and XCTest modules. Default: the current folder, if a package."),
+                help:
+                    "The package root: resolves file names and XCTest modules. Default: the current folder, if a package."
+            ),
             .init(["--quiet", "-q"], help: "Neither pass stdin through nor print the one-line summary on stderr."),
         ],
         examples: [
@@ -70,7 +75,8 @@ enum JUnitCommand {
             terminal.out(xml)
         }
         if !quiet, status != .usage {
-            terminal.error("swiftcov junit: \(run.totals.sentence(seconds: run.duration))\(output.map { " → \($0)" } ?? "")\n")
+            terminal.error(
+                "swiftcov junit: \(run.totals.sentence(seconds: run.duration))\(output.map { " → \($0)" } ?? "")\n")
         }
         if status == .gateFailed && arguments.has("--no-fail") { return .success }
         return status
@@ -191,6 +197,12 @@ enum TestLogInput {
         action.sa_flags = 0  // no SA_RESTART: a blocked read returns, and the file is written
         sigaction(SIGINT, &action, nil)
         sigaction(SIGTERM, &action, nil)
+        // A parent may have left them blocked (some process launchers do); they must get through.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 
     /// This machine's name, for JUnit's `hostname`.

@@ -30,11 +30,21 @@ struct HTMLAndCheckCommandTests {
 
     @Test("check: exit 0 when the rules hold, 1 when one does not, 2 for a bad configuration")
     func check() throws {
+        // Run outside the repository, whose own .swiftcov.json would add its rules.
+        let elsewhere = try temporaryDirectory()
+        let sample = packageRoot + "/SampleReports/coverage.json"
+        func swiftcov(_ arguments: [String], environment: [String: String] = [:]) throws -> RunResult {
+            try swiftcovTests.swiftcov(
+                arguments.map { $0 == "SampleReports/coverage.json" ? sample : $0 }, environment: environment,
+                in: elsewhere)
+        }
         let passing = try swiftcov(["check", "SampleReports/coverage.json", "--min-lines", "90"])
         #expect(passing.status == 0)
         #expect(passing.stdout == "Coverage gate passed: 1 rule met.\n")
 
-        let failing = try swiftcov(["check", "SampleReports/coverage.json", "--min-lines", "95", "--min-functions", "95"])
+        let failing = try swiftcov([
+            "check", "SampleReports/coverage.json", "--min-lines", "95", "--min-functions", "95",
+        ])
         #expect(failing.status == 1)
         #expect(failing.stdout.contains("FAIL  total  TOTAL  lines 92.33% < 95.00% (325/352)"))
         #expect(failing.stdout.hasSuffix("Coverage gate failed: 2 of 2 rules not met.\n"))
@@ -48,7 +58,9 @@ struct HTMLAndCheckCommandTests {
         #expect(configured.status == 1)
         #expect(configured.stderr.contains("warning: files.Sources/Nope/**: matches no file in the report"))
         #expect(configured.stdout.contains("::error title=Coverage module TriviaCore::functions 86.21%25 < 90.00%25"))
-        let strict = try swiftcov(["check", "SampleReports/coverage.json", "--config", directory + "/gate.json", "--strict"])
+        let strict = try swiftcov([
+            "check", "SampleReports/coverage.json", "--config", directory + "/gate.json", "--strict",
+        ])
         #expect(strict.status == 2)
 
         try #"{"thresholds": {"lines": 120}}"#.write(toFile: directory + "/bad.json", atomically: true, encoding: .utf8)
@@ -56,7 +68,7 @@ struct HTMLAndCheckCommandTests {
         #expect(bad.status == 2)
         #expect(bad.stderr.hasSuffix("bad.json: error: thresholds.lines: 120 is not a percentage from 0 to 100\n"))
 
-        let nothing = try swiftcov(["check", "SampleReports/coverage.json"], in: directory)
+        let nothing = try swiftcov(["check", "SampleReports/coverage.json"])
         #expect(nothing.status == 2)
         #expect(nothing.stderr.contains("nothing to check"))
     }
@@ -64,7 +76,9 @@ struct HTMLAndCheckCommandTests {
     @Test("check with a baseline: the ratchet")
     func ratchet() throws {
         let directory = try temporaryDirectory()
-        let baseline = try swiftcov(["report", "SampleReports/coverage.json", "-f", "json", "-o", directory + "/base.json"])
+        let baseline = try swiftcov([
+            "report", "SampleReports/coverage.json", "-f", "json", "-o", directory + "/base.json",
+        ])
         #expect(baseline.status == 0)
         let same = try swiftcov(["check", "SampleReports/coverage.json", "--baseline", directory + "/base.json"])
         #expect(same.status == 0)

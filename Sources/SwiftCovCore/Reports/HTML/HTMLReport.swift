@@ -287,7 +287,9 @@ package enum HTMLReport {
                 html.append(" › ")
                 html.append(html: test.name)
                 html.append("</strong>")
-                for issue in test.failingIssues.isEmpty ? [TestRun.Issue(kind: .error, message: test.status.rawValue)] : test.failingIssues {
+                for issue in test.failingIssues.isEmpty
+                    ? [TestRun.Issue(kind: .error, message: test.status.rawValue)] : test.failingIssues
+                {
                     html.append("\n<pre>")
                     if let location = issue.location {
                         if pages[location.file] != nil {

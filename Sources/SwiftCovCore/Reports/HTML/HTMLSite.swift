@@ -71,7 +71,9 @@ package enum HTMLSite {
             }
         }
         if let failure = failures.first { throw failure }
-        try write(HTMLReport.indexPageBuffer(report, tests: tests, options: options), to: directory + "/index.html", durable: true)
+        try write(
+            HTMLReport.indexPageBuffer(report, tests: tests, options: options), to: directory + "/index.html",
+            durable: true)
     }
 
     private static func absolutePath(of path: String, root: String?) -> String {

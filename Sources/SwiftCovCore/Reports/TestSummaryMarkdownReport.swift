@@ -1,0 +1,48 @@
+/// The test-run summary for a CI job summary or a pull-request comment: the verdict, the
+/// failures with `file:line`, and the suites in a collapsed table.
+package enum TestSummaryMarkdownReport {
+    /// At most this many failures are listed; the rest are counted.
+    package static let failureLimit = 50
+
+    /// Renders the summary of `run` as GitHub-flavoured Markdown.
+    package static func render(_ run: TestRun) -> String {
+        let totals = run.totals
+        let verdict = totals.hasFailures || !run.isComplete ? "failed" : "passed"
+        var text = "### Tests \(verdict): \(totals.sentence(seconds: run.duration))\n\n"
+        if !run.isComplete {
+            text += "The log ends before the test run does: tests that were running are reported as errors.\n\n"
+        }
+        let failing = run.cases.filter { $0.status == .failed || $0.status == .error }
+        if !failing.isEmpty {
+            text += "| Test | Where | Failure |\n|:--|:--|:--|\n"
+            for testCase in failing.prefix(failureLimit) {
+                let issue = testCase.failingIssues.first
+                let location = issue?.location.map { "\($0.file):\($0.line)" } ?? ""
+                let message = issue.map { String($0.message.prefix { $0 != "\n" }) } ?? ""
+                let name = "\(testCase.className) › \(testCase.name)"
+                let more = testCase.failingIssues.count > 1 ? " (+\(testCase.failingIssues.count - 1) more)" : ""
+                text += "| \(cell(name)) | \(cell(location)) | \(cell(message))\(more) |\n"
+            }
+            if failing.count > failureLimit { text += "\n… and \(failing.count - failureLimit) more failed tests.\n" }
+            text += "\n"
+        }
+        guard !run.suites.isEmpty else { return text }
+        text += "<details><summary>\(run.suites.count) suites</summary>\n\n"
+        text += "| Suite | Tests | Passed | Failed | Errors | Skipped | Time (s) |\n|:--|--:|--:|--:|--:|--:|--:|\n"
+        for suite in run.suites {
+            text += "| \(cell(suite.name)) | \(counts(suite.totals, time: suite.duration)) |\n"
+        }
+        text += "| **Total** | \(counts(totals, time: run.duration)) |\n"
+        text += "\n</details>\n"
+        return text
+    }
+
+    private static func counts(_ totals: TestRun.Totals, time: Double) -> String {
+        [totals.tests, totals.passed, totals.failed, totals.errors, totals.skipped].map(String.init)
+            .joined(separator: " | ") + " | " + JUnitReport.seconds(time)
+    }
+
+    private static func cell(_ text: String) -> String {
+        CoverageMarkdownReport.escape(text.strippingANSIEscapes)
+    }
+}

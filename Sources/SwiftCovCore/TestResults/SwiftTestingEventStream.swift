@@ -1,0 +1,334 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reads Swift Testing's JSON event stream (`swift test --experimental-event-stream-output FILE
+/// --experimental-event-stream-version 0`): one JSON object per line, `test` records describing
+/// every suite and test (full IDs, display names, parameterized cases, source locations) and
+/// `event` records of the run. Unlike the console, it says which suite and module each test
+/// belongs to and where every issue is, so it is the authority for Swift Testing results.
+package enum SwiftTestingEventStream {
+    /// Whether `bytes` are an event stream: the first line is a JSON object with `kind` and `payload`.
+    package static func recognizes(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let start = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
+            bytes[start] == UInt8(ascii: "{")
+        else { return false }
+        let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.endIndex
+        let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        return line.contains("\"kind\"") && line.contains("\"payload\"")
+    }
+
+    /// A `test` record.
+    private struct TestRecord {
+        var id: String
+        var isSuite: Bool
+        var name: String
+        var displayName: String?
+        var caseIDs: [String]
+        var caseDisplayNames: [String: String]
+        var location: TestRun.SourceLocation?
+
+        /// The name as the console prints it: the display name in quotes, else the name.
+        var consoleName: String { displayName.map { "\"\($0)\"" } ?? name }
+    }
+
+    /// What the events say about one test or suite.
+    private struct Progress {
+        var start: Double?
+        var end: Double?
+        var startEpoch: Double?
+        var skipped = false
+        var skipReason: String?
+        var issues: [(caseID: String?, issue: TestRun.Issue)] = []
+        var caseOrder: [String] = []
+        var cases: [String: (arguments: String?, start: Double?, end: Double?)] = [:]
+    }
+
+    /// Reads the event stream in `bytes` (from `path`, for messages). Timestamps are shown in
+    /// the time zone `utcOffset` seconds east of UTC. A last line cut off by a crash is ignored
+    /// (the run is then incomplete); any other line that is not a JSON object is an error.
+    package static func read(
+        _ bytes: UnsafeRawBufferPointer, path: String, utcOffset: Int
+    ) throws(TestResultsError) -> TestRun {
+        var records: [TestRecord] = []
+        var progress: [String: Progress] = [:]
+        var run = TestRun()
+        var runEnded = false
+        var lineNumber = 0
+        var start = 0
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+            lineNumber += 1
+            let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+            let isLast = end >= bytes.count - 1
+            start = end + 1
+            guard line.contains(where: { $0 != 0x20 && $0 != 0x0D && $0 != 0x09 }) else { continue }
+            let value: JSONValue
+            do {
+                value = try JSONValue.parse(line)
+            } catch {
+                if isLast {
+                    run.isComplete = false
+                    break
+                }
+                throw .malformedEventStream(path: path, line: lineNumber, message: error.description)
+            }
+            guard case .object = value, let payload = value["payload"] else {
+                throw .malformedEventStream(
+                    path: path, line: lineNumber, message: "expected {\"kind\":…,\"payload\":{…}}")
+            }
+            switch value["kind"]?.stringValue {
+            case "test":
+                if let record = testRecord(payload) { records.append(record) }
+            case "event":
+                run.hasTestOutput = true
+                let ended = apply(event: payload, to: &progress, records: records, run: &run)
+                runEnded = runEnded || ended
+            default:
+                continue
+            }
+        }
+        if !runEnded { run.isComplete = false }
+        run.suites = suites(records: records, progress: progress, runEnded: runEnded, utcOffset: utcOffset)
+        if run.suites.contains(where: { $0.cases.contains { $0.issues.contains { $0.kind == .crash } } }) {
+            run.isComplete = false
+        }
+        return run
+    }
+
+    private static func testRecord(_ payload: JSONValue) -> TestRecord? {
+        guard let id = payload["id"]?.stringValue, let name = payload["name"]?.stringValue else { return nil }
+        var caseIDs: [String] = []
+        var caseNames: [String: String] = [:]
+        if case .array(let cases)? = payload["_testCases"] {
+            for testCase in cases {
+                guard let caseID = testCase["id"]?.stringValue else { continue }
+                caseIDs.append(caseID)
+                caseNames[caseID] = testCase["displayName"]?.stringValue
+            }
+        }
+        return TestRecord(
+            id: id, isSuite: payload["kind"]?.stringValue == "suite", name: name,
+            displayName: payload["displayName"]?.stringValue, caseIDs: caseIDs, caseDisplayNames: caseNames,
+            location: location(payload["sourceLocation"]))
+    }
+
+    private static func location(_ value: JSONValue?) -> TestRun.SourceLocation? {
+        guard let value, let file = value["_filePath"]?.stringValue ?? value["fileID"]?.stringValue,
+            let line = value["line"]?.numberValue
+        else { return nil }
+        return TestRun.SourceLocation(file: file, line: Int(line), column: value["column"]?.numberValue.map { Int($0) })
+    }
+
+    /// Applies one event; returns whether it ended the run.
+    private static func apply(
+        event: JSONValue, to progress: inout [String: Progress], records: [TestRecord], run: inout TestRun
+    ) -> Bool {
+        let kind = event["kind"]?.stringValue ?? ""
+        let instant = event["instant"]?["absolute"]?.numberValue
+        let messages: [(symbol: String, text: String)]
+        if case .array(let values)? = event["messages"] {
+            messages = values.compactMap { message in
+                message["text"]?.stringValue.map { (message["symbol"]?.stringValue ?? "", $0) }
+            }
+        } else {
+            messages = []
+        }
+        guard let testID = event["testID"]?.stringValue else {
+            if kind == "runEnded" {
+                if let text = messages.first?.text,
+                    case .runEnded(let tests, let suites, _, let seconds, let counts)? =
+                        TestLogLine.parseSwiftTestingMessage(Substring(text))
+                {
+                    run.summaries.append(
+                        .swiftTesting(
+                            tests: tests, suites: suites, issues: counts.failing, knownIssues: counts.knownIssues,
+                            warnings: counts.warnings, seconds: seconds))
+                }
+                return true
+            }
+            return false
+        }
+        let caseID = event["_testCase"]?["id"]?.stringValue
+        var state = progress[testID] ?? Progress()
+        defer { progress[testID] = state }
+        switch kind {
+        case "testStarted":
+            state.start = instant
+            state.startEpoch = event["instant"]?["since1970"]?.numberValue
+        case "testEnded":
+            state.end = instant
+        case "testSkipped", "testCancelled":
+            state.skipped = true
+            state.startEpoch = state.startEpoch ?? event["instant"]?["since1970"]?.numberValue
+            if case .array(let comments)? = event["_comments"], let first = comments.first?.stringValue {
+                state.skipReason = first
+            } else if let text = messages.first?.text,
+                case .skipped(_, _, let reason)? = TestLogLine.parseSwiftTestingMessage(Substring(text))
+            {
+                state.skipReason = reason
+            }
+        case "testCaseStarted":
+            guard let caseID else { break }
+            var arguments = event["_testCase"]?["displayName"]?.stringValue
+            if let text = messages.first?.text,
+                case .caseStarted(let argumentsAndTest)? = TestLogLine.parseSwiftTestingMessage(Substring(text)),
+                let record = records.last(where: { $0.id == testID }),
+                argumentsAndTest.hasSuffix(" to " + record.consoleName)
+            {
+                arguments = String(argumentsAndTest.dropLast(record.consoleName.count + 4))
+            }
+            if state.cases[caseID] == nil { state.caseOrder.append(caseID) }
+            state.cases[caseID] = (arguments, instant, nil)
+        case "testCaseEnded":
+            if let caseID { state.cases[caseID]?.end = instant }
+        case "issueRecorded":
+            guard let issue = event["issue"] else { break }
+            let primary = messages.first { $0.symbol != "details" }
+            var text = primary?.text ?? "Issue recorded"
+            for detail in messages where detail.symbol == "details" { text += "\n" + detail.text }
+            let issueKind: TestRun.Issue.Kind
+            if case .bool(true)? = issue["isKnown"] {
+                issueKind = .knownIssue
+            } else if primary?.symbol == "warning" || issue["severity"]?.stringValue == "warning" {
+                issueKind = .warning
+            } else if issue["_error"] != nil || text.hasPrefix("Caught error") {
+                issueKind = .error
+            } else {
+                issueKind = .failure
+            }
+            let location = location(issue["sourceLocation"]) ?? location(event["_sourceLocation"])
+            state.issues.append((caseID, TestRun.Issue(kind: issueKind, message: text, location: location)))
+        default:
+            break
+        }
+        return false
+    }
+
+    /// The test's suite ID (`Module.Suite/Inner`), or nil for a free-standing test, from its
+    /// ID: `Module.Suite/Inner/name(x:)/File.swift:12:6`.
+    private static func suiteID(of record: TestRecord) -> String? {
+        var components = record.id.split(separator: "/", omittingEmptySubsequences: false)
+        if let last = components.last, last.contains(".swift:") { components.removeLast() }
+        guard components.count > 1 else { return nil }
+        return components.dropLast().joined(separator: "/")
+    }
+
+    private static func module(of id: String) -> String {
+        String(id.prefix { $0 != "." && $0 != "/" })
+    }
+
+    private static func suites(
+        records: [TestRecord], progress: [String: Progress], runEnded: Bool, utcOffset: Int
+    ) -> [TestRun.Suite] {
+        let suiteRecords = Dictionary(
+            records.filter(\.isSuite).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var suites: [String: TestRun.Suite] = [:]
+        // Tests run in parallel, so events come in a different order each run; declarations do not.
+        let functions = records.enumerated().filter { !$0.element.isSuite }.sorted { first, second in
+            let (a, b) = (first.element.location, second.element.location)
+            switch (a, b) {
+            case (let a?, let b?):
+                if a.file != b.file { return a.file < b.file }
+                if a.line != b.line { return a.line < b.line }
+                if a.column != b.column { return (a.column ?? 0) < (b.column ?? 0) }
+            case (nil, .some): return false
+            case (.some, nil): return true
+            case (nil, nil): break
+            }
+            return first.offset < second.offset
+        }
+        for (_, record) in functions {
+            guard let state = progress[record.id], state.skipped || state.start != nil else { continue }
+            let suiteKey = suiteID(of: record) ?? module(of: record.id)
+            let className = suiteKey.replacingSlashes
+            if suites[suiteKey] == nil {
+                let suiteRecord = suiteRecords[suiteKey]
+                var suite = TestRun.Suite(
+                    name: className, displayName: suiteRecord?.displayName, framework: .swiftTesting)
+                if let suiteState = progress[suiteKey], let start = suiteState.start, let end = suiteState.end {
+                    suite.reportedDuration = end - start
+                }
+                suites[suiteKey] = suite
+            }
+            let epoch = progress[suiteKey]?.startEpoch ?? state.startEpoch
+            if let epoch, let timestamp = timestamp(epoch, utcOffset: utcOffset),
+                suites[suiteKey]!.timestamp.map({ timestamp < $0 }) ?? true
+            {
+                suites[suiteKey]!.timestamp = timestamp
+            }
+            suites[suiteKey]!.cases += cases(of: record, state: state, className: className)
+        }
+        return suites.values.sorted { $0.name < $1.name }
+    }
+
+    private static func cases(of record: TestRecord, state: Progress, className: String) -> [TestRun.Case] {
+        let testName = record.displayName ?? record.name
+        let crashed = !state.skipped && state.end == nil
+        var testLevel = state.issues.filter { issue in issue.caseID.map { state.cases[$0] == nil } ?? true }.map(
+            \.issue)
+        if crashed {
+            testLevel.append(
+                TestRun.Issue(
+                    kind: .crash,
+                    message:
+                        "The test did not finish: the event stream ends while it runs (the test process crashed or was killed)."
+                ))
+        }
+        let baseStatus: TestRun.Status = state.skipped ? .skipped : .passed
+        let orderedCases =
+            record.caseIDs.filter { state.cases[$0] != nil }
+            + state.caseOrder.filter { !record.caseIDs.contains($0) }
+        guard !orderedCases.isEmpty else {
+            var single = TestRun.Case(className: className, testName: testName, status: baseStatus)
+            single.issues = state.issues.map(\.issue) + (crashed ? [testLevel.last!] : [])
+            single.status = TestLogParser.settledStatus(single.issues, default: baseStatus)
+            single.skipReason = state.skipReason
+            single.location = record.location
+            if let start = state.start, let end = state.end { single.duration = end - start }
+            return [single]
+        }
+        var result: [TestRun.Case] = orderedCases.map { caseID in
+            let info = state.cases[caseID]!
+            let arguments = info.arguments ?? record.caseDisplayNames[caseID] ?? caseID
+            var testCase = TestRun.Case(className: className, testName: testName, arguments: arguments, status: .passed)
+            testCase.issues = state.issues.filter { $0.caseID == caseID }.map(\.issue)
+            testCase.status = TestLogParser.settledStatus(testCase.issues, default: baseStatus)
+            testCase.location = record.location
+            if let start = info.start, let end = info.end { testCase.duration = end - start }
+            return testCase
+        }
+        let failing = testLevel.filter(\.isFailing)
+        if !failing.isEmpty {
+            var whole = TestRun.Case(className: className, testName: testName, status: .failed)
+            whole.issues = failing
+            whole.status = TestLogParser.settledStatus(failing, default: .failed)
+            whole.location = record.location
+            result.append(whole)
+        }
+        result[0].issues += testLevel.filter { !$0.isFailing }
+        return result
+    }
+
+    /// `2026-11-22T14:03:53` for seconds since 1970, `utcOffset` seconds east of UTC.
+    package static func timestamp(_ since1970: Double, utcOffset: Int) -> String? {
+        guard since1970.isFinite else { return nil }
+        var seconds = time_t(since1970.rounded(.down)) + time_t(utcOffset)
+        var parts = tm()
+        guard gmtime_r(&seconds, &parts) != nil else { return nil }
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
+    }
+}
+
+extension String {
+    /// `Module.Suite/Inner` → `Module.Suite.Inner`.
+    fileprivate var replacingSlashes: String {
+        String(unicodeScalars.map { $0 == "/" ? "." : Character($0) })
+    }
+}

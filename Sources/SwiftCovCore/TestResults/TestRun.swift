@@ -1,0 +1,241 @@
+/// The results of one `swift test` run (or several, read together): XCTest classes and Swift
+/// Testing suites with their test cases, as read from the console output and, for Swift Testing,
+/// the event stream. Every report of test results is a function of this value.
+package struct TestRun: Sendable, Equatable {
+    /// Which testing library ran a test.
+    package enum Framework: String, Sendable, Equatable {
+        case xctest = "XCTest"
+        case swiftTesting = "Swift Testing"
+    }
+
+    /// How a test case ended.
+    package enum Status: String, Sendable, Equatable, Comparable {
+        case passed
+        case skipped
+        /// An assertion or expectation failed.
+        case failed
+        /// The test threw an unexpected error, crashed, or was still running when the log ended.
+        case error
+
+        private var rank: Int {
+            switch self {
+            case .passed: 0
+            case .skipped: 1
+            case .failed: 2
+            case .error: 3
+            }
+        }
+
+        /// Ordered by severity: passed, skipped, failed, error.
+        package static func < (lhs: Status, rhs: Status) -> Bool { lhs.rank < rhs.rank }
+    }
+
+    /// A place in a source file; `file` is as the log gives it (a full path, or a base name
+    /// until resolved).
+    package struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
+        /// The path, or the file name alone.
+        package var file: String
+        /// The line, from 1.
+        package var line: Int
+        /// The column, when the log gives it (Swift Testing does).
+        package var column: Int?
+
+        /// A location from its parts.
+        package init(file: String, line: Int, column: Int? = nil) {
+            self.file = file
+            self.line = line
+            self.column = column
+        }
+
+        /// `file:line` (and `:column` when known), as compilers and test libraries print it.
+        package var description: String { "\(file):\(line)" + (column.map { ":\($0)" } ?? "") }
+    }
+
+    /// Something recorded while a test ran.
+    package struct Issue: Sendable, Equatable {
+        /// What kind of issue it is; only failures and errors make a test fail.
+        package enum Kind: String, Sendable, Equatable {
+            /// An assertion or expectation failed.
+            case failure
+            /// An unexpected error was thrown (XCTest counts these as "unexpected").
+            case error
+            /// The test process crashed or the log ended while the test ran.
+            case crash
+            /// A Swift Testing known issue (`withKnownIssue`): recorded, not failing.
+            case knownIssue
+            /// A Swift Testing warning: recorded, not failing.
+            case warning
+        }
+
+        /// What kind of issue it is.
+        package var kind: Kind
+        /// The full message; may span several lines.
+        package var message: String
+        /// Where it was recorded, when the log says.
+        package var location: SourceLocation?
+
+        /// An issue from its parts.
+        package init(kind: Kind, message: String, location: SourceLocation? = nil) {
+            self.kind = kind
+            self.message = message
+            self.location = location
+        }
+
+        /// Whether this issue makes its test fail.
+        package var isFailing: Bool { kind == .failure || kind == .error || kind == .crash }
+    }
+
+    /// One test case: an XCTest method, a Swift Testing test, or one case (argument set) of a
+    /// parameterized Swift Testing test.
+    package struct Case: Sendable, Equatable {
+        /// `Module.Class` or the module plus suite path; as JUnit's `classname`.
+        package var className: String
+        /// The test's name as the log shows it: the XCTest method, or the Swift Testing display
+        /// name or function name (without quotes).
+        package var testName: String
+        /// The arguments of a parameterized test's case ("x → 2"), nil otherwise.
+        package var arguments: String?
+        /// How the test case ended.
+        package var status: Status
+        /// Seconds, when the log says.
+        package var duration: Double?
+        /// Everything recorded while it ran: failures, errors, known issues, warnings.
+        package var issues: [Issue] = []
+        /// Why the test was skipped, when it says.
+        package var skipReason: String?
+        /// Where the skip was recorded (XCTest) or the test is declared (Swift Testing event stream).
+        package var location: SourceLocation?
+        /// Lines the test printed.
+        package var output: [String] = []
+
+        /// A test case with no issues or output yet.
+        package init(
+            className: String, testName: String, arguments: String? = nil, status: Status, duration: Double? = nil
+        ) {
+            self.className = className
+            self.testName = testName
+            self.arguments = arguments
+            self.status = status
+            self.duration = duration
+        }
+
+        /// The name to show: the test's name, and the case's arguments in parentheses.
+        package var name: String { arguments.map { "\(testName) (\($0))" } ?? testName }
+
+        /// The issues that make the test fail.
+        package var failingIssues: [Issue] { issues.filter(\.isFailing) }
+
+        /// Where to point a reader: the first failing issue, else the skip or declaration.
+        package var primaryLocation: SourceLocation? { failingIssues.lazy.compactMap(\.location).first ?? location }
+    }
+
+    /// An XCTest class or a Swift Testing suite (or a module's free-standing Swift Testing tests).
+    package struct Suite: Sendable, Equatable {
+        /// `Module.Class`, `Module.Suite.Inner`, or the module; as JUnit's `testsuite` name.
+        package var name: String
+        /// A Swift Testing suite's display name, when it has one.
+        package var displayName: String?
+        /// Which library ran the suite.
+        package var framework: Framework
+        /// When the suite started, ISO 8601 without a zone (`2026-11-22T14:03:53`), when known.
+        package var timestamp: String?
+        /// Seconds, as the log says; nil to add up the cases.
+        package var reportedDuration: Double?
+        /// The suite's test cases, in the order they are reported.
+        package var cases: [Case] = []
+        /// Lines printed inside the suite but outside any test (class set-up, for example).
+        package var output: [String] = []
+
+        /// An empty suite.
+        package init(name: String, displayName: String? = nil, framework: Framework, timestamp: String? = nil) {
+            self.name = name
+            self.displayName = displayName
+            self.framework = framework
+            self.timestamp = timestamp
+        }
+
+        /// The suite's time: as reported, else the sum of its cases' times.
+        package var duration: Double { reportedDuration ?? cases.reduce(0) { $0 + ($1.duration ?? 0) } }
+
+        /// Counts of the suite's cases.
+        package var totals: Totals { Totals(cases) }
+    }
+
+    /// Counts of test cases by status.
+    package struct Totals: Sendable, Equatable {
+        /// All test cases.
+        package var tests = 0
+        /// Test cases that passed (known issues and warnings included).
+        package var passed = 0
+        /// Test cases with a failed assertion or expectation.
+        package var failed = 0
+        /// Skipped test cases.
+        package var skipped = 0
+        /// Test cases that threw, crashed or did not finish.
+        package var errors = 0
+
+        /// Zero counts.
+        package init() {}
+
+        /// The counts of `cases`.
+        package init<S: Sequence>(_ cases: S) where S.Element == Case {
+            for testCase in cases {
+                tests += 1
+                switch testCase.status {
+                case .passed: passed += 1
+                case .failed: failed += 1
+                case .skipped: skipped += 1
+                case .error: errors += 1
+                }
+            }
+        }
+
+        /// Whether any test failed or ended in an error.
+        package var hasFailures: Bool { failed > 0 || errors > 0 }
+    }
+
+    /// A summary line the log printed itself: XCTest's `Executed …` for a whole run, or Swift
+    /// Testing's `Test run with …`. Kept to check what was read against what the run says.
+    package enum LogSummary: Sendable, Equatable {
+        /// `Executed 15 tests, with 1 test skipped and 3 failures (0 unexpected) in 0.453 (0.453) seconds`
+        case xctest(tests: Int, skipped: Int, failures: Int, unexpected: Int, seconds: Double)
+        /// `Test run with 26 tests in 5 suites failed after 0.065 seconds with 2 issues.`
+        case swiftTesting(tests: Int, suites: Int?, issues: Int, knownIssues: Int, warnings: Int, seconds: Double)
+    }
+
+    /// XCTest classes first, then Swift Testing suites.
+    package var suites: [Suite] = []
+    /// The log's own run summaries, in order.
+    package var summaries: [LogSummary] = []
+    /// False when the log ended before the run did (a crash, a killed job, a cut log).
+    package var isComplete = true
+    /// Whether the log had any line of `swift test` output at all.
+    package var hasTestOutput = false
+    /// Lines outside any suite (build output, SwiftPM's messages), up to a limit.
+    package var output: [String] = []
+
+    /// A run of `suites`.
+    package init(suites: [Suite] = []) {
+        self.suites = suites
+    }
+
+    /// Every test case, suite by suite.
+    package var cases: [Case] { suites.flatMap(\.cases) }
+
+    /// Counts over the whole run.
+    package var totals: Totals { Totals(suites.lazy.flatMap(\.cases)) }
+
+    /// The run's time: XCTest's suites one after the other, plus Swift Testing's run as it states
+    /// it (its suites run in parallel, so their times overlap), else the sum of its suites' times.
+    package var duration: Double {
+        let xctest = suites.filter { $0.framework == .xctest }.reduce(0) { $0 + $1.duration }
+        let stated = summaries.compactMap { summary -> Double? in
+            if case .swiftTesting(_, _, _, _, _, let seconds) = summary { return seconds }
+            return nil
+        }
+        let swiftTesting =
+            stated.isEmpty
+            ? suites.filter { $0.framework == .swiftTesting }.reduce(0) { $0 + $1.duration } : stated.reduce(0, +)
+        return xctest + swiftTesting
+    }
+}

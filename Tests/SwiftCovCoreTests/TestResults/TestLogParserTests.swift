@@ -1,0 +1,220 @@
+import Foundation
+import Testing
+
+@testable import SwiftCovCore
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// Real `swift test` logs read into test runs: the counts are those the logs state themselves,
+/// and `--parallel` runs agree with SwiftPM's own xUnit files.
+@Suite("swift test logs")
+struct TestLogParserTests {
+    @Test("counts equal the log's own summary lines", arguments: LogFixture.complete)
+    func statedCounts(log: LogFixture) throws {
+        let stated = try StatedCounts(log: log.text)
+        #expect(stated.xctest != nil || stated.swiftTesting != nil, "the log states no counts")
+        let run = try log.run()
+        #expect(StatedCounts(run: run) == stated)
+        #expect(run.isComplete)
+        #expect(run.hasTestOutput)
+    }
+
+    @Test(
+        "--parallel: every test SwiftPM's xUnit file names is there, with the same outcome",
+        arguments: [
+            ("hostile-parallel.log", "hostile-parallel-xunit.xml"), ("yams-parallel.log", "yams-parallel-xunit.xml"),
+            ("hostile-parallel-crash.log", "hostile-parallel-crash-xunit.xml"),
+        ])
+    func parallelAgreesWithSwiftPM(log: String, xunit: String) throws {
+        let run = try LogFixture(log).run()
+        let theirs = try SwiftPMXUnit(path: LogFixture(xunit).path).outcomes
+        #expect(!theirs.isEmpty)
+        let xctest = run.cases.filter { testCase in
+            run.suites.contains { $0.framework == .xctest && $0.name == testCase.className }
+        }
+        // SwiftPM shows skipped tests as passed, and so must we under --parallel: the log does not tell.
+        var ours: [String: Bool] = [:]
+        for testCase in xctest { ours[testCase.className + "/" + testCase.name] = testCase.failingIssues.isEmpty }
+        for (name, passed) in theirs {
+            #expect(ours[name] == passed, "\(name)")
+        }
+        #expect(ours.count == theirs.count)
+        // The progress lines' total is the number of XCTest tests.
+        let total = try #require(try LogFixture(log).text.firstMatch(of: #/\[\d+/(\d+)\] Testing /#)).1
+        #expect(xctest.count == Int(total))
+    }
+
+    @Test("the trivia --parallel log has the failing run's XCTest results")
+    func triviaParallel() throws {
+        let parallel = try LogFixture("SampleReports/swift-test-parallel.log").run()
+        let serial = try LogFixture("SampleReports/swift-test-failing.log").run()
+        func failing(_ run: TestRun) -> [String] {
+            let failed = run.cases.filter { $0.status == .failed }
+            return failed.map { "\($0.className.split(separator: ".").last ?? "") \($0.name)" }.sorted()
+        }
+        #expect(failing(parallel) == failing(serial))
+        #expect(parallel.totals.tests == serial.totals.tests)
+        // The parallel log names modules; the serial one does not.
+        #expect(parallel.suites.map(\.name).contains("TriviaCoreTests.QuestionsLoaderTests"))
+        #expect(serial.suites.map(\.name).contains("QuestionsLoaderTests"))
+    }
+
+    @Test("fed in pieces of any size, as a pipe delivers it, the log reads the same", arguments: [1, 7, 4096])
+    func streaming(pieceSize: Int) throws {
+        let bytes = try LogFixture("hostile-build-and-test.log").bytes
+        var parser = TestLogParser()
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + pieceSize)
+            bytes[offset..<end].withUnsafeBytes { parser.consume($0) }
+            offset = end
+        }
+        #expect(parser.finish() == (try LogFixture("hostile-build-and-test.log").run()))
+    }
+
+    @Test("build output around the tests is kept apart from them")
+    func buildOutput() throws {
+        let run = try LogFixture("hostile-build-and-test.log").run()
+        #expect(run.output.contains { $0.hasPrefix("Build complete!") })
+        #expect(!run.cases.contains { $0.output.contains { $0.contains("Compiling") } })
+        let plain = try LogFixture("hostile-xctest-and-swift-testing.log").run()
+        #expect(run.totals == plain.totals)
+    }
+
+    @Test("what a test prints is its output; a failure message over several lines stays whole")
+    func outputAndMessages() throws {
+        let run = try LogFixture("hostile-xctest-and-swift-testing.log").run()
+        let printing = try #require(run.cases.first { $0.name == "testPrintsOutput" })
+        #expect(printing.output == ["plain output line", "\u{1B}[31mred text\u{1B}[0m and <&\"'> and nul:\u{0}:end"])
+        let twoFailures = try #require(run.cases.first { $0.name == "testTwoFailures" })
+        #expect(
+            twoFailures.issues.map(\.message) == [
+                "XCTAssertEqual failed: (\"4\") is not equal to (\"5\") - first",
+                "XCTAssertEqual failed: (\"6\") is not equal to (\"7\") - second\nspans two lines",
+            ])
+        #expect(twoFailures.issues.map(\.location?.line) == [11, 12])
+        let thrown = try #require(run.cases.first { $0.name == "testThrows" })
+        #expect(thrown.status == .error)
+        #expect(thrown.issues.map(\.location) == [nil])
+        let skipped = try #require(run.cases.first { $0.name == "testSkipped" })
+        #expect(skipped.status == .skipped)
+        #expect(skipped.skipReason == "not on this platform <yet>")
+
+        let multiline = try #require(run.cases.first { $0.name == "multilineFailure()" })
+        #expect(
+            multiline.issues.first?.message
+                == "Expectation failed: (text → \"line one\nline two\") == (\"line one\\nline 2\" → \"line one\nline 2\")"
+        )
+        let commented = try #require(run.cases.first { $0.name == "Doc commented (value → \"y\")" })
+        #expect(
+            commented.issues.first?.message
+                == "Expectation failed: (value → \"y\") == \"x\"\nonly x is fine\nsecond comment line")
+        #expect(run.cases.first { $0.name == "Doc commented (value → \"x\")" }?.status == .passed)
+        let known = try #require(run.cases.first { $0.name == "knownIssue()" })
+        #expect(known.status == .passed)
+        #expect(known.issues.map(\.kind) == [.knownIssue])
+        #expect(run.cases.first { $0.name == "warns()" }?.issues.map(\.kind) == [.warning])
+        #expect(run.cases.first { $0.name == "throwsError()" }?.status == .error)
+        #expect(run.cases.first { $0.name == "Free <display> & \"name\"" }?.status == .failed)
+    }
+
+    @Test("an XCTest crash: the test that was running is an error with the crash message; Swift Testing still counts")
+    func xctestCrash() throws {
+        let log = LogFixture("hostile-xctest-crash.log")
+        let run = try log.run()
+        #expect(!run.isComplete)
+        let crashed = try #require(run.cases.first { $0.name == "testCrashes" })
+        #expect(crashed.status == .error)
+        #expect(crashed.issues.first?.kind == .crash)
+        #expect(crashed.issues.first?.message.hasSuffix("Fatal error: deliberate crash") == true)
+        #expect(
+            crashed.issues.first?.location
+                == TestRun.SourceLocation(file: "HostileXCTests/ArithmeticTests.swift", line: 35))
+        #expect(crashed.output.contains { $0.contains("Program crashed") })
+        #expect(StatedCounts(run: run).swiftTesting?.tests == (try StatedCounts(log: log.text)).swiftTesting?.tests)
+    }
+
+    @Test("a Swift Testing crash: every test still running is an error, none is lost")
+    func swiftTestingCrash() throws {
+        let log = LogFixture("hostile-swift-testing-crash.log")
+        let text = try log.text
+        let run = try log.run()
+        #expect(!run.isComplete)
+        let started = Set(
+            text.matches(of: #/◇ Test (.+) started\./#).map { String($0.1) }.filter {
+                !$0.hasPrefix("case passing ") && $0 != "run"
+            })
+        let ended = Set(
+            text.matches(of: #/[✔✘━] Test (.+?)(?: with \d+ test cases?)? (?:passed|failed) after/#).map {
+                String($0.1)
+            })
+        let running = started.subtracting(ended).map(TestLogParser.unquoted)
+        #expect(!running.isEmpty)
+        for name in running {
+            #expect(run.cases.contains { $0.testName == name && $0.status == .error }, "\(name)")
+        }
+        #expect(run.cases.filter { $0.issues.contains { $0.kind == .crash } }.count == running.count)
+    }
+
+    @Test("a log cut at any line: the test it stops in is an error, nothing before it changes")
+    func cutAnywhere() throws {
+        let lines = try LogFixture("SampleReports/swift-test-failing.log").text.split(
+            separator: "\n", omittingEmptySubsequences: false)
+        for count in stride(from: 1, to: lines.count, by: 3) {
+            var parser = TestLogParser()
+            for line in lines.prefix(count) { parser.consume(line: String(line)) }
+            let run = parser.finish()
+            let last = lines.prefix(count).last { $0.hasPrefix("Test Case '") }
+            if let last, last.contains("' started at ") {
+                let name = last.split(separator: "'")[1].split(separator: ".").last.map(String.init)
+                #expect(run.cases.last { $0.testName == name }?.status == .error, "cut after line \(count)")
+                #expect(!run.isComplete)
+            }
+            if !lines.prefix(count).contains(where: { $0.hasPrefix("◇ Test run started.") }) {
+                #expect(run.cases.filter { $0.status == .error }.count <= 1)
+            }
+        }
+    }
+
+    @Test("macOS XCTest names carry the module; failures, skips and caught errors read as on Linux")
+    func macOS() throws {
+        let run = try LogFixture("invented-macos.log").run()
+        #expect(run.suites.first?.name == "HostileXCTests.ArithmeticTests")
+        #expect(run.suites.first?.timestamp == "2026-11-22T15:10:01")
+        let thrown = try #require(run.cases.first { $0.name == "testThrows" })
+        #expect(thrown.status == .error)
+        #expect(run.cases.first { $0.name == "testSkipped" }?.skipReason == "not on this platform <yet>")
+    }
+}
+
+/// SwiftPM's `--xunit-output` file: `classname/name` → passed (no `failure` element).
+struct SwiftPMXUnit {
+    let outcomes: [String: Bool]
+
+    init(path: String) throws {
+        let parser = XMLParser(data: try Data(contentsOf: URL(fileURLWithPath: path)))
+        let delegate = Delegate()
+        parser.delegate = delegate
+        guard parser.parse() else { throw parser.parserError ?? CocoaError(.fileReadCorruptFile) }
+        outcomes = delegate.outcomes
+    }
+
+    private final class Delegate: NSObject, XMLParserDelegate {
+        var outcomes: [String: Bool] = [:]
+        var current: String?
+
+        func parser(
+            _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
+            if element == "testcase" {
+                current = "\(attributes["classname"] ?? "")/\(attributes["name"] ?? "")"
+                outcomes[current!] = true
+            } else if element == "failure" || element == "error", let current {
+                outcomes[current] = false
+            }
+        }
+    }
+}
