@@ -24,6 +24,7 @@ package struct SourceText: Sendable {
         file.withUnsafeBytes { bytes in
             let start = lineStarts[line - 1]
             var end = line < lineStarts.count ? lineStarts[line] - 1 : bytes.count
+            if end > start && bytes[end - 1] == 0x0A { end -= 1 }  // the last line's own newline
             if end > start && bytes[end - 1] == 0x0D { end -= 1 }
             let buffer = UnsafeRawBufferPointer(rebasing: bytes[start..<max(start, end)]).bindMemory(to: UInt8.self)
             return body(buffer)

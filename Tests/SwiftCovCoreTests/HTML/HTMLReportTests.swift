@@ -50,7 +50,10 @@ struct HTMLReportTests {
         try assertGolden(HTMLReport.indexPage(report, options: options), "html-index.html")
         let file = try #require(report.files.first { $0.path == "Sources/TriviaCore/LaunchConfiguration.swift" })
         let source = try #require(SourceText(path: packageRoot + "/" + file.path))
-        try assertGolden(try page(file, source: .text(source)), "html-file.html")
+        let html = try page(file, source: .text(source))
+        // Plain source shows as written: no replacement characters from line breaks or encoding.
+        #expect(!html.contains("\u{FFFD}"))
+        try assertGolden(html, "html-file.html")
     }
 
     @Test("a source file that cannot be found still gets its counts and a notice")
@@ -146,5 +149,25 @@ struct HTMLReportTests {
         ])
     func compactCounts(count: UInt64, text: String) {
         #expect(HTMLReport.compactCount(count) == text)
+    }
+}
+
+@Suite("Source text")
+struct SourceTextTests {
+    @Test(
+        "lines without their line breaks, whatever the file ends with",
+        arguments: [
+            ("a\nb\n", ["a", "b"]), ("a\nb", ["a", "b"]), ("a\r\nb\r\n", ["a", "b"]), ("", []), ("\n", [""]),
+        ])
+    func lines(contents: String, expected: [String]) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("swiftcov-\(UUID().uuidString).swift")
+            .path
+        try contents.write(toFile: path, atomically: true, encoding: .utf8)
+        let source = try #require(SourceText(path: path))
+        #expect(source.lineCount == expected.count)
+        let lines = (0..<source.lineCount).map { line in
+            source.withLine(line + 1) { String(decoding: $0, as: UTF8.self) }
+        }
+        #expect(lines == expected)
     }
 }
