@@ -76,17 +76,24 @@ package enum CoverageJSONReport {
     private static func write(_ summary: CoverageSummary, to json: inout JSONWriter) {
         json.raw("{")
         for (index, kind) in CoverageSummary.Kind.allCases.enumerated() {
-            let metric = summary[kind]
             json.raw(index == 0 ? "\"" : ", \"")
             json.rawText(kind.rawValue)
-            json.raw("\": {\"count\": ")
-            json.number(metric.count)
-            json.raw(", \"covered\": ")
-            json.number(metric.covered)
-            json.raw(", \"percent\": ")
-            json.number(metric.percent)
-            json.raw("}")
+            json.raw("\": ")
+            json.metric(summary[kind])
         }
         json.raw("}")
+    }
+}
+
+extension JSONWriter {
+    /// Appends `{"count": …, "covered": …, "percent": …}`: a metric in every JSON report.
+    package mutating func metric(_ metric: Metric) {
+        raw("{\"count\": ")
+        number(metric.count)
+        raw(", \"covered\": ")
+        number(metric.covered)
+        raw(", \"percent\": ")
+        number(metric.percent)
+        raw("}")
     }
 }

@@ -16,7 +16,7 @@ package enum DiffCoverageJSONReport {
         json.raw(",\n  \"totals\": {\"changedLines\": ")
         json.number(coverage.changedLines)
         json.raw(", \"lines\": ")
-        write(coverage.totals, to: &json)
+        json.metric(coverage.totals)
         json.raw("}")
         if let minimum = options.failUnder {
             json.raw(",\n  \"gate\": {\"failUnder\": ")
@@ -40,7 +40,7 @@ package enum DiffCoverageJSONReport {
             json.raw(",\n      \"changedLines\": ")
             json.number(file.changedLines)
             json.raw(", \"lines\": ")
-            write(file.lines, to: &json)
+            json.metric(file.lines)
             json.raw(", \"uncovered\": [")
             for (position, range) in file.uncovered.enumerated() {
                 json.raw(position == 0 ? "[" : ", [")
@@ -65,13 +65,4 @@ package enum DiffCoverageJSONReport {
         return json.output
     }
 
-    private static func write(_ metric: Metric, to json: inout JSONWriter) {
-        json.raw("{\"count\": ")
-        json.number(metric.count)
-        json.raw(", \"covered\": ")
-        json.number(metric.covered)
-        json.raw(", \"percent\": ")
-        json.number(metric.percent)
-        json.raw("}")
-    }
 }
