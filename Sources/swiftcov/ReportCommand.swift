@@ -44,12 +44,15 @@ enum ReportCommand {
             return try runTestsOnly(arguments, testLogs: testLogs, &terminal)
         }
         let showsFunctions = arguments.all("--show").contains("functions")
+        if arguments.all("--show").contains("lines") && (arguments.value("--format") ?? "table") != "json" {
+            throw UsageError("--show lines adds per-line counts to --format json; for lines on a page, see `swiftcov html`")
+        }
         let report = try CoverageOptions.report(from: arguments, terminal: terminal, includeFunctions: showsFunctions)
         let tests = try testLogs.isEmpty ? nil : readTests(testLogs, arguments: arguments, terminal: terminal)
 
         let output = arguments.value("--output")
         var options = CoverageReportOptions()
-        options.showFunctions = arguments.all("--show").contains("functions")
+        options.showFunctions = showsFunctions
         options.showLines = arguments.all("--show").contains("lines")
         options.sort = CoverageReportOptions.Sort(rawValue: arguments.value("--sort") ?? "name") ?? .name
         switch arguments.value("--color") ?? "auto" {

@@ -127,6 +127,7 @@ struct ReportCommandTests {
             (["report", "x.json", "--format", "xml"], "invalid value 'xml' for '--format'"),
             (["report", "x.json", "--format"], "option '--format' needs a value"),
             (["cover"], "unknown command 'cover'"),
+            (["report", "x.json", "--show", "lines"], "--show lines adds per-line counts to --format json"),
             ([], "OVERVIEW:"),
         ])
     func usageErrors(arguments: [String], message: String) throws {
