@@ -45,7 +45,8 @@ enum ReportCommand {
         }
         let showsFunctions = arguments.all("--show").contains("functions")
         if arguments.all("--show").contains("lines") && (arguments.value("--format") ?? "table") != "json" {
-            throw UsageError("--show lines adds per-line counts to --format json; for lines on a page, see `swiftcov html`")
+            throw UsageError(
+                "--show lines adds per-line counts to --format json; for lines on a page, see `swiftcov html`")
         }
         let report = try CoverageOptions.report(from: arguments, terminal: terminal, includeFunctions: showsFunctions)
         let tests = try testLogs.isEmpty ? nil : readTests(testLogs, arguments: arguments, terminal: terminal)
