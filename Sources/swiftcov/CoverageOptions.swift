@@ -47,6 +47,26 @@ enum CoverageOptions {
     }
 }
 
+extension CoverageOptions {
+    /// The files the tests' failures point at that `report` leaves out (test sources, usually),
+    /// read again from `request`'s exports so that the HTML report can link failures to their lines.
+    static func failureFiles(of tests: TestRun, report: CoverageReport, request: CoverageRequest) -> [FileCoverage] {
+        let shown = Set(report.files.map(\.displayPath))
+        var wanted = Set<String>()
+        for test in tests.cases {
+            for issue in test.failingIssues { if let file = issue.location?.file { wanted.insert(file) } }
+            if let file = test.location?.file, test.status == .failed || test.status == .error { wanted.insert(file) }
+        }
+        wanted.subtract(shown)
+        guard !wanted.isEmpty, !request.inputs.contains("-") else { return [] }
+        var extra = request
+        extra.includes = wanted.sorted().map(Glob.init)
+        extra.allFiles = true
+        extra.root = report.scope.root
+        return (try? extra.makeReport(workingDirectory: report.scope.root ?? "."))?.files ?? []
+    }
+}
+
 /// "Reading coverage.json (512 MB)…" on a terminal while a large export is read.
 struct Progress {
     private let terminal: Terminal

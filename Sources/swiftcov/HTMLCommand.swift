@@ -36,7 +36,10 @@ enum HTMLCommand {
                 with: TestSourceIndex(paths: report.files.map(\.path)).merging(
                     TestSourceIndex.scanning(root: report.scope.root ?? terminal.workingDirectory)))
         }
-        try HTMLSite.write(report, tests: tests, to: output, options: options)
+        let extra = try tests.map {
+            CoverageOptions.failureFiles(of: $0, report: report, request: try CoverageOptions.request(from: arguments))
+        }
+        try HTMLSite.write(report, tests: tests, extraFiles: extra ?? [], to: output, options: options)
         terminal.error("Wrote \(output)/index.html (\(report.files.count) files)\n")
         return .success
     }

@@ -94,7 +94,9 @@ enum RunCommand {
         // 4. The files CI keeps.
         let timestamp = Terminal.currentTimestamp()
         try HTMLSite.write(
-            report, tests: testRun, to: output + "/html", options: HTMLReport.Options(generatedAt: timestamp))
+            report, tests: testRun,
+            extraFiles: CoverageOptions.failureFiles(of: testRun, report: report, request: request),
+            to: output + "/html", options: HTMLReport.Options(generatedAt: timestamp))
         let junit = JUnitReport.render(
             testRun,
             options: JUnitReport.Options(hostname: Terminal.hostname(), timestamp: String(timestamp.dropLast())))

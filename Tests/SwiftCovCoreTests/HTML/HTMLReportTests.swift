@@ -171,3 +171,33 @@ struct SourceTextTests {
         #expect(lines == expected)
     }
 }
+
+@Suite("HTML report with test results")
+struct HTMLTestSummaryTests {
+    @Test("failures are listed on the index, linked to their line when the file has a page")
+    func failuresLinkToLines() throws {
+        let report = try CoverageReport.build(exports: [Fixture.sample.export()], scope: CoverageScope(root: "/p"))
+        // An invented failure in a file of the report, and one in a file without a page.
+        var parser = TestLogParser()
+        for line in [
+            "Test Suite 'All tests' started at 2026-11-22 13:30:21.462",
+            "Test Suite 'QuestionTests' started at 2026-11-22 13:30:21.462",
+            "Test Case 'QuestionTests.testA' started at 2026-11-22 13:30:21.462",
+            "Sources/TriviaCore/Question.swift:42: error: QuestionTests.testA : XCTAssertTrue failed - <b>bold</b>",
+            "Test Case 'QuestionTests.testA' failed (0.001 seconds)",
+            "Test Case 'QuestionTests.testB' started at 2026-11-22 13:30:21.462",
+            "Tests/Elsewhere.swift:7: error: QuestionTests.testB : XCTFail - nope",
+            "Test Case 'QuestionTests.testB' failed (0.001 seconds)",
+            "Test Suite 'QuestionTests' failed at 2026-11-22 13:30:21.470",
+            "\t Executed 2 tests, with 2 failures (0 unexpected) in 0.002 (0.002) seconds",
+        ] {
+            parser.consume(line: line)
+        }
+        let html = HTMLReport.indexPage(report, tests: parser.finish(), options: HTMLReport.Options(version: "test"))
+        let page = HTMLReport.pageName(for: "Sources/TriviaCore/Question.swift")
+        #expect(html.contains("2 tests: 0 passed, 2 failed, 0 skipped, 0 errors."))
+        #expect(html.contains("<a href=\"\(page)#L42\">Sources/TriviaCore/Question.swift:42</a>"))
+        #expect(html.contains("Tests/Elsewhere.swift:7: XCTFail - nope"))
+        #expect(html.contains("&lt;b&gt;bold&lt;/b&gt;"))
+    }
+}

@@ -22,10 +22,11 @@ package enum HTMLReport {
         indexPageBuffer(report, tests: tests, options: options).text
     }
 
-    /// The index page as UTF-8 bytes.
-    package static func indexPageBuffer(_ report: CoverageReport, tests: TestRun? = nil, options: Options)
-        -> OutputBuffer
-    {
+    /// The index page as UTF-8 bytes; test failures in files of `linking` (default: the
+    /// report's) link to their lines.
+    package static func indexPageBuffer(
+        _ report: CoverageReport, tests: TestRun? = nil, linking: Set<String>? = nil, options: Options
+    ) -> OutputBuffer {
         var html = OutputBuffer(reservingCapacity: 4096 + report.files.count * 900)
         header(&html, title: "Coverage report", assetPrefix: "")
         html.append(
@@ -34,7 +35,7 @@ package enum HTMLReport {
         html.append("<section aria-labelledby=\"totals\">\n<h2 id=\"totals\">Totals</h2>\n")
         summaryList(&html, report.totals)
         html.append("</section>\n")
-        if let tests { testSummary(&html, tests, report: report) }
+        if let tests { testSummary(&html, tests, linking: linking ?? Set(report.files.map(\.displayPath))) }
 
         html.append("<section aria-labelledby=\"modules\">\n<h2 id=\"modules\">Modules</h2>\n")
         html.append("<table class=\"sortable\">\n<caption class=\"visually-hidden\">Coverage per module</caption>\n")
@@ -272,14 +273,13 @@ package enum HTMLReport {
 
     /// The test run: totals, then every failure with its message, linked to its source line
     /// when the file is in the report.
-    private static func testSummary(_ html: inout OutputBuffer, _ run: TestRun, report: CoverageReport) {
+    private static func testSummary(_ html: inout OutputBuffer, _ run: TestRun, linking pages: Set<String>) {
         let totals = run.totals
         html.append("<section aria-labelledby=\"tests\">\n<h2 id=\"tests\">Tests</h2>\n<p>")
         html.append(text: "\(totals.tests) tests: \(totals.passed) passed, \(totals.failed) failed, ")
         html.append(text: "\(totals.skipped) skipped, \(totals.errors) errors")
         if !run.isComplete { html.append(" — <strong>the run was cut off</strong>") }
         html.append(".</p>\n")
-        let pages = Dictionary(report.files.map { ($0.displayPath, $0.path) }, uniquingKeysWith: { first, _ in first })
         for suite in run.suites {
             for test in suite.cases where test.status == .failed || test.status == .error {
                 html.append("<div class=\"failure\"><strong>")
@@ -292,7 +292,7 @@ package enum HTMLReport {
                 {
                     html.append("\n<pre>")
                     if let location = issue.location {
-                        if pages[location.file] != nil {
+                        if pages.contains(location.file) {
                             html.append("<a href=\"")
                             html.append(html: pageName(for: location.file))
                             html.append("#L")

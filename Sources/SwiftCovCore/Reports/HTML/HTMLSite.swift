@@ -27,18 +27,22 @@ package enum HTMLSite {
 
     /// Writes the site for `report` into `directory`, creating it if needed. Source files are
     /// read from the package root (`report.scope.root`) when the export's paths are relative.
+    /// `extraFiles` get pages too, without counting in the tables (the test files that failures
+    /// point at, so that a failure links to its line).
     package static func write(
-        _ report: CoverageReport, tests: TestRun? = nil, to directory: String, options: HTMLReport.Options
+        _ report: CoverageReport, tests: TestRun? = nil, extraFiles: [FileCoverage] = [], to directory: String,
+        options: HTMLReport.Options
     ) throws(Failure) {
+        let pageFiles = report.files + extraFiles
         try makeDirectory(directory)
         try makeDirectory(directory + "/files")
         try write(HTMLAssets.stylesheet + "\n", to: directory + "/" + HTMLAssets.stylesheetName)
         try write(HTMLAssets.script + "\n", to: directory + "/" + HTMLAssets.scriptName)
 
-        let names = SwiftDemangler.demangleAll(report.files.flatMap { $0.functions.map(\.mangledName) })
+        let names = SwiftDemangler.demangleAll(pageFiles.flatMap { $0.functions.map(\.mangledName) })
         var offsets: [Int] = []
         var position = 0
-        for file in report.files {
+        for file in pageFiles {
             offsets.append(position)
             position += file.functions.count
         }
@@ -48,8 +52,8 @@ package enum HTMLSite {
         let workers = max(1, min(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 8))
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var index = worker
-            while index < report.files.count && !failures.hasFailed {
-                let file = report.files[index]
+            while index < pageFiles.count && !failures.hasFailed {
+                let file = pageFiles[index]
                 do throws(Failure) {
                     let segments: [CoverageSegment]
                     do throws(CoverageInputError) {
@@ -72,7 +76,9 @@ package enum HTMLSite {
         }
         if let failure = failures.first { throw failure }
         try write(
-            HTMLReport.indexPageBuffer(report, tests: tests, options: options), to: directory + "/index.html",
+            HTMLReport.indexPageBuffer(
+                report, tests: tests, linking: Set(pageFiles.map(\.displayPath)), options: options),
+            to: directory + "/index.html",
             durable: true)
     }
 
