@@ -49,9 +49,7 @@ enum CheckCommand {
         }
 
         var request = try CoverageOptions.request(from: arguments)
-        request.includes += configuration.includes
-        request.excludes += configuration.excludes
-        request.allFiles = request.allFiles || configuration.allFiles
+        request.adopt(configuration)
         let progress = Progress(terminal: terminal, inputs: request.inputs)
         let report = try request.makeReport(workingDirectory: terminal.workingDirectory)
         progress.finish()

@@ -4,12 +4,17 @@ import SwiftCovCore
 /// Declared once here so that `report`, `html`, `export` and the others accept the same inputs.
 enum CoverageOptions {
     /// The option specs, in help order.
-    static let specs: [CommandSpec.Option] = [
-        .init(
-            ["--coverage", "-c"], value: "PATH", repeatable: true,
-            help:
-                "An llvm-cov JSON export, or a folder to find one in (package root, .build, codecov); '-' reads stdin. Several are merged."
-        ),
+    static let specs: [CommandSpec.Option] =
+        [
+            .init(
+                ["--coverage", "-c"], value: "PATH", repeatable: true,
+                help:
+                    "An llvm-cov JSON export, or a folder to find one in (package root, .build, codecov); '-' reads stdin. Several are merged."
+            )
+        ] + scopeSpecs + [.init(["--root"], value: "DIR", help: "The package root. Default: inferred from the inputs.")]
+
+    /// The options that say which files a report covers (also for `run`, which makes its own export).
+    static let scopeSpecs: [CommandSpec.Option] = [
         .init(
             ["--include"], value: "GLOB", repeatable: true,
             help: "Report only files matching GLOB (relative to the package root)."),
@@ -17,7 +22,6 @@ enum CoverageOptions {
         .init(
             ["--all-files"],
             help: "Also report Tests/, .build/ (generated files, dependencies) and files outside the root."),
-        .init(["--root"], value: "DIR", help: "The package root. Default: inferred from the inputs."),
     ]
 
     /// The request the parsed options describe; `--coverage` values and positional paths are inputs.
@@ -29,8 +33,13 @@ enum CoverageOptions {
         guard inputs.filter({ $0 == "-" }).count <= 1 else {
             throw UsageError("standard input ('-') can be read only once")
         }
-        return CoverageRequest(
-            inputs: inputs, root: arguments.value("--root"), includes: arguments.all("--include").map(Glob.init),
+        return scopedRequest(inputs: inputs, root: arguments.value("--root"), from: arguments)
+    }
+
+    /// A request for `inputs` with the scope options of `arguments`.
+    static func scopedRequest(inputs: [String], root: String?, from arguments: ParsedArguments) -> CoverageRequest {
+        CoverageRequest(
+            inputs: inputs, root: root, includes: arguments.all("--include").map(Glob.init),
             excludes: arguments.all("--exclude").map(Glob.init), allFiles: arguments.has("--all-files"))
     }
 

@@ -31,9 +31,7 @@ enum DiffCommand {
                 ["--format", "-f"], value: "FORMAT", choices: ["table", "json", "markdown"],
                 help: "Output format. Default: table."),
             .init(["--output", "-o"], value: "FILE", help: "Write the report to FILE (atomically) instead of stdout."),
-            .init(
-                ["--color"], value: "WHEN", choices: ["auto", "always", "never"],
-                help: "Colour percentages. Default: auto (terminal, no NO_COLOR)."),
+            Terminal.colorOption,
         ],
         examples: [
             "swiftcov diff --coverage . --base origin/main --fail-under 80",
@@ -83,11 +81,7 @@ enum DiffCommand {
         let coverage = try ChangedLineCoverage.compute(diff: diff, report: report, pathPrefix: prefix)
 
         let output = arguments.value("--output")
-        switch arguments.value("--color") ?? "auto" {
-        case "always": options.colors = true
-        case "never": options.colors = false
-        default: options.colors = output == nil && terminal.stdoutSupportsColor
-        }
+        options.colors = terminal.usesColor(arguments, writesToFile: output != nil)
         let text: String
         switch arguments.value("--format") ?? "table" {
         case "json": text = DiffCoverageJSONReport.render(coverage, options: options)

@@ -33,8 +33,7 @@ enum HTMLCommand {
         let logs = arguments.all("--tests")
         if !logs.isEmpty {
             tests = try TestLogInput.read(logs, passThrough: false).resolving(
-                with: TestSourceIndex(paths: report.files.map(\.path)).merging(
-                    TestSourceIndex.scanning(root: report.scope.root ?? terminal.workingDirectory)))
+                with: TestLogInput.sourceIndex(report: report, workingDirectory: terminal.workingDirectory))
         }
         let extra = try tests.map {
             CoverageOptions.failureFiles(of: $0, report: report, request: try CoverageOptions.request(from: arguments))

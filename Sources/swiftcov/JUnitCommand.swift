@@ -121,6 +121,13 @@ enum TestLogInput {
         return index
     }
 
+    /// The index for a run next to a coverage report already read: its files, and the package
+    /// folder's sources (the test files the report leaves out).
+    static func sourceIndex(report: CoverageReport, workingDirectory: String) -> TestSourceIndex {
+        TestSourceIndex(paths: report.files.map(\.path)).merging(
+            TestSourceIndex.scanning(root: report.scope.root ?? workingDirectory))
+    }
+
     static func displayName(_ input: String) -> String {
         input == "-" ? "standard input" : input
     }

@@ -18,9 +18,7 @@ enum ReportCommand {
                 ["--sort"], value: "ORDER", choices: ["name", "coverage"],
                 help: "Order of modules and files. Default: name."),
             .init(["--output", "-o"], value: "FILE", help: "Write the report to FILE (atomically) instead of stdout."),
-            .init(
-                ["--color"], value: "WHEN", choices: ["auto", "always", "never"],
-                help: "Colour percentages. Default: auto (terminal, no NO_COLOR)."),
+            Terminal.colorOption,
             .init(
                 ["--tests", "-t"], value: "LOG", repeatable: true,
                 help:
@@ -56,11 +54,7 @@ enum ReportCommand {
         options.showFunctions = showsFunctions
         options.showLines = arguments.all("--show").contains("lines")
         options.sort = CoverageReportOptions.Sort(rawValue: arguments.value("--sort") ?? "name") ?? .name
-        switch arguments.value("--color") ?? "auto" {
-        case "always": options.colors = true
-        case "never": options.colors = false
-        default: options.colors = output == nil && terminal.stdoutSupportsColor
-        }
+        options.colors = terminal.usesColor(arguments, writesToFile: output != nil)
 
         var text: String
         switch arguments.value("--format") ?? "table" {
@@ -94,12 +88,7 @@ enum ReportCommand {
     ) throws -> ExitCode {
         let tests = try readTests(testLogs, arguments: arguments, terminal: terminal)
         let output = arguments.value("--output")
-        let colors: Bool
-        switch arguments.value("--color") ?? "auto" {
-        case "always": colors = true
-        case "never": colors = false
-        default: colors = output == nil && terminal.stdoutSupportsColor
-        }
+        let colors = terminal.usesColor(arguments, writesToFile: output != nil)
         let text: String
         switch arguments.value("--format") ?? "table" {
         case "json": text = TestSummaryJSONReport.render(tests)

@@ -24,13 +24,8 @@ enum RunCommand {
                 help: "Where to write html/, junit.xml, coverage.json and the test log. Default: .build/swiftcov."),
             .init(["--config"], value: "FILE", help: "The gate configuration. Default: .swiftcov.json, if any."),
             .init(["--baseline"], value: "FILE", help: "An earlier `swiftcov report --format json`, for the ratchet."),
-            .init(["--include"], value: "GLOB", repeatable: true, help: "Report only files matching GLOB."),
-            .init(["--exclude"], value: "GLOB", repeatable: true, help: "Leave out files matching GLOB."),
-            .init(["--all-files"], help: "Also report Tests/, .build/ and files outside the package."),
-            .init(
-                ["--color"], value: "WHEN", choices: ["auto", "always", "never"],
-                help: "Colour percentages. Default: auto (terminal, no NO_COLOR)."),
-        ],
+            Terminal.colorOption,
+        ] + CoverageOptions.scopeSpecs,
         examples: [
             "swiftcov run",
             "swiftcov run --output coverage -- --filter TriviaGameTests",
@@ -71,23 +66,14 @@ enum RunCommand {
 
         // 2. Coverage: SwiftPM's export when the tests passed, otherwise made from the raw profiles.
         let exportPath = try coverageExport(root: root, output: output, toolchain: toolchain, terminal: terminal)
-        var request = CoverageRequest(
-            inputs: [exportPath], root: root,
-            includes: (arguments.all("--include")).map(Glob.init) + configuration.includes,
-            excludes: arguments.all("--exclude").map(Glob.init) + configuration.excludes,
-            allFiles: arguments.has("--all-files") || configuration.allFiles)
-        request.includeFunctions = true
+        var request = CoverageOptions.scopedRequest(inputs: [exportPath], root: root, from: arguments)
+        request.adopt(configuration)
         let report = try request.makeReport(workingDirectory: root)
-        testRun = testRun.resolving(
-            with: try TestLogInput.sourceIndex(coverage: exportPath, root: root, workingDirectory: root))
+        testRun = testRun.resolving(with: TestLogInput.sourceIndex(report: report, workingDirectory: root))
 
         // 3. What a person reads: the coverage table and the test summary.
         var options = CoverageReportOptions()
-        switch arguments.value("--color") ?? "auto" {
-        case "always": options.colors = true
-        case "never": options.colors = false
-        default: options.colors = terminal.stdoutSupportsColor
-        }
+        options.colors = terminal.usesColor(arguments)
         terminal.out(CoverageTableReport.render(report, options: options))
         terminal.out("\n" + TestSummaryTableReport.render(testRun, colors: options.colors))
 

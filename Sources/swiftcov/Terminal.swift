@@ -18,6 +18,21 @@ struct Terminal {
         return true
     }
 
+    /// The `--color` option every command that prints a table accepts.
+    static let colorOption = CommandSpec.Option(
+        ["--color"], value: "WHEN", choices: ["auto", "always", "never"],
+        help: "Colour percentages. Default: auto (terminal, no NO_COLOR).")
+
+    /// Whether to colour output, as `--color` asks: `auto` colours only what goes to a terminal
+    /// that may be coloured, never what goes to a file (`writesToFile`).
+    func usesColor(_ arguments: ParsedArguments, writesToFile: Bool = false) -> Bool {
+        switch arguments.value("--color") ?? "auto" {
+        case "always": true
+        case "never": false
+        default: !writesToFile && stdoutSupportsColor
+        }
+    }
+
     /// Whether standard error is a terminal (progress is only shown there).
     var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 

@@ -83,3 +83,12 @@ extension Glob {
         pattern.filter { $0 != "*" && $0 != "?" }.count
     }
 }
+
+extension CoverageRequest {
+    /// Adds the configuration's scope rules, so that a gate judges the code the report shows.
+    package mutating func adopt(_ configuration: GateConfiguration) {
+        includes += configuration.includes
+        excludes += configuration.excludes
+        allFiles = allFiles || configuration.allFiles
+    }
+}
