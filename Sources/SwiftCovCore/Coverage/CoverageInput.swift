@@ -13,6 +13,8 @@ package enum CoverageInputError: Error, Equatable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     case malformed(path: String, offset: Int, keyPath: String, message: String)
     case cannotMerge(CoverageMergeError)
+    /// Coverage data that would give `filename` more executable lines than any source file has.
+    case implausibleLines(filename: String, count: Int)
 
     package var description: String {
         switch self {
@@ -32,6 +34,9 @@ package enum CoverageInputError: Error, Equatable, CustomStringConvertible {
             return "\(path): error: \(message) (byte offset \(offset), at \(keyPath))"
         case .cannotMerge(let error):
             return "error: \(error.description)"
+        case .implausibleLines(let filename, let count):
+            return "\(filename): error: the coverage data gives this file \(count) executable lines, more than "
+                + "\(LineCoverage.maximumExecutableLines); its line numbers cannot be right"
         }
     }
 }

@@ -36,12 +36,19 @@ package struct FileCoverage: Sendable {
         case rebuilt([CoverageSegment])
     }
 
-    /// The file's segments, as in the export (or rebuilt from merged function records).
+    /// The file's segments, as in the export (or rebuilt from merged function records). Their
+    /// line view has at most `LineCoverage.maximumExecutableLines` lines.
     package func segments() throws(CoverageInputError) -> [CoverageSegment] {
+        let segments: [CoverageSegment]
         switch segmentSource {
-        case .export(let export, let file): return try export.segments(of: file) ?? []
-        case .rebuilt(let segments): return segments
+        case .export(let export, let file): segments = try export.segments(of: file) ?? []
+        case .rebuilt(let rebuilt): segments = rebuilt
         }
+        let lines = LineCoverage.metric(of: segments).count
+        guard lines <= LineCoverage.maximumExecutableLines else {
+            throw .implausibleLines(filename: path, count: lines)
+        }
+        return segments
     }
 
     /// A file with the given segments and nothing else (for tests of renderers).

@@ -8,8 +8,9 @@ package struct Metric: Equatable, Sendable {
         self.covered = covered
     }
 
-    /// `count - covered`: the "Missed" column of `llvm-cov report`.
-    package var missed: Int { count - covered }
+    /// `count - covered`: the "Missed" column of `llvm-cov report` (0 rather than negative
+    /// for a metric that claims more covered than there are).
+    package var missed: Int { covered <= count ? count - covered : 0 }
 
     /// Percent covered, computed exactly as llvm-cov does (`covered / count * 100`, 0 when empty),
     /// so the same Double comes out.
@@ -17,8 +18,9 @@ package struct Metric: Equatable, Sendable {
         count == 0 ? 0 : Double(covered) / Double(count) * 100.0
     }
 
+    /// The sum, stopping at `Int.max` (llvm-cov clamps its numbers to Int64.max) instead of trapping.
     package static func + (lhs: Metric, rhs: Metric) -> Metric {
-        Metric(count: lhs.count + rhs.count, covered: lhs.covered + rhs.covered)
+        Metric(count: lhs.count.addingSaturating(rhs.count), covered: lhs.covered.addingSaturating(rhs.covered))
     }
 
     package static func += (lhs: inout Metric, rhs: Metric) {
@@ -76,5 +78,13 @@ package struct CoverageSummary: Equatable, Sendable {
         case .regions: regions
         case .branches: branches
         }
+    }
+}
+
+extension Int {
+    /// Addition that stops at `Int.max` or `Int.min` instead of trapping.
+    package func addingSaturating(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
     }
 }

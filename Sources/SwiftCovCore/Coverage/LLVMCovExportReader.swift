@@ -81,6 +81,8 @@ package enum LLVMCovExportReader {
         try scanner.beginArray()
         var started = false
         while try scanner.nextElement(&started) {
+            _ = scanner.peek()
+            let tupleStart = scanner.offset
             try scanner.beginArray()
             let line = try readUInt32(&scanner)
             try scanner.expect(UInt8(ascii: ","))
@@ -97,6 +99,17 @@ package enum LLVMCovExportReader {
                 isGap = try scanner.readBool()
             }
             try scanner.expect(UInt8(ascii: "]"))
+            // llvm-cov writes segments in order; the line view walks them forwards.
+            if let previous = segments.last,
+                SourcePosition(line: line, column: column)
+                    < SourcePosition(line: previous.line, column: previous.column)
+            {
+                throw JSONError(
+                    offset: tupleStart,
+                    message:
+                        "segment at \(line):\(column) comes after one at \(previous.line):\(previous.column) (segments must be in order)"
+                )
+            }
             segments.append(
                 CoverageSegment(
                     line: line, column: column, count: count, hasCount: hasCount, isRegionEntry: isRegionEntry,
@@ -237,18 +250,29 @@ private struct Reader {
         return summary
     }
 
+    mutating func readSummaryNumber() throws(JSONError) -> Int {
+        let offset = scanner.offset
+        let value = try scanner.readInt()
+        guard value >= 0 else { throw JSONError(offset: offset, message: "negative count \(value)") }
+        return Int(value)
+    }
+
     mutating func readMetric() throws(JSONError) -> Metric {
+        let objectStart = scanner.offset
         var metric = Metric()
         try scanner.beginObject()
         var started = false
         while let key = try scanner.nextMember(&started) {
             if key.equals("count") {
-                metric.count = Int(try scanner.readInt())
+                metric.count = try readSummaryNumber()
             } else if key.equals("covered") {
-                metric.covered = Int(try scanner.readInt())
+                metric.covered = try readSummaryNumber()
             } else {
                 try scanner.skipValue()
             }
+        }
+        guard metric.covered <= metric.count else {
+            throw JSONError(offset: objectStart, message: "\(metric.covered) covered of only \(metric.count)")
         }
         return metric
     }
@@ -333,6 +357,13 @@ private struct Reader {
             try scanner.expect(UInt8(ascii: "]"))
             guard kind >= 0 && kind < 256 else {
                 throw JSONError(offset: tupleStart, message: "region kind \(kind) is not a region kind")
+            }
+            guard
+                SourcePosition(line: lineEnd, column: columnEnd) >= SourcePosition(line: lineStart, column: columnStart)
+            else {
+                throw JSONError(
+                    offset: tupleStart,
+                    message: "region ends at \(lineEnd):\(columnEnd), before it starts at \(lineStart):\(columnStart)")
             }
             var region = CountedRegion(
                 start: SourcePosition(line: lineStart, column: columnStart),

@@ -4,24 +4,32 @@
 /// start on it or the count carried in from the line before. It is not the *summary view*
 /// (`CoverageSummary.lines`), which llvm-cov sums per function, so that a line inside a closure
 /// counts for the closure and for its enclosing function.
+///
+/// llvm-cov walks every line from the first segment's line to the last one's. Lines without a
+/// segment of their own all look the same (the count carried in from the last line that had
+/// segments), so this walks *runs* instead: one per line with segments and one per stretch of
+/// lines between them. The work is bounded by the number of segments, not by the line numbers
+/// an export claims, and the lines and counts are the same.
 package enum LineCoverage {
-    /// Calls `body(line, count)` for every executable line of `segments`, in order.
-    package static func forEachExecutableLine(
-        in segments: UnsafeBufferPointer<CoverageSegment>, _ body: (_ line: UInt32, _ count: UInt64) -> Void
+    /// The most executable lines one file's line view may have. No source file comes near it
+    /// (it would hold 16 Mi lines); an export claiming more has line numbers that cannot be
+    /// right, and listing them line by line would take gigabytes.
+    package static let maximumExecutableLines = 1 << 24
+
+    /// Calls `body(lines, count)` for every run of executable lines of `segments`, in order:
+    /// each line of `lines` is executable with `count`.
+    package static func forEachExecutableRun(
+        in segments: UnsafeBufferPointer<CoverageSegment>,
+        _ body: (_ lines: ClosedRange<UInt32>, _ count: UInt64) -> Void
     ) {
         let total = segments.count
         guard total > 0 else { return }
-        var line = segments[0].line
         var wrapped: CoverageSegment?
-        var previousStart = 0
-        var previousEnd = 0
         var next = 0
         while next < total {
-            if previousEnd > previousStart { wrapped = segments[previousEnd - 1] }
+            let line = segments[next].line
             let lineStart = next
             while next < total && segments[next].line == line { next += 1 }
-            previousStart = lineStart
-            previousEnd = next
 
             var regionStarts = 0
             var highestStart: UInt64 = 0
@@ -35,16 +43,29 @@ package enum LineCoverage {
                     highestStart = max(highestStart, segment.count)
                 }
             }
-            let startsSkippedRegion =
-                next > lineStart && !segments[lineStart].hasCount && segments[lineStart].isRegionEntry
+            let startsSkippedRegion = !segments[lineStart].hasCount && segments[lineStart].isRegionEntry
             let wrappedHasCount = wrapped?.hasCount ?? false
-            let mapped = (!startsSkippedRegion && (wrappedHasCount || regionStarts > 0)) || entersCountedRegion
-            if mapped {
+            if (!startsSkippedRegion && (wrappedHasCount || regionStarts > 0)) || entersCountedRegion {
                 var count = wrapped?.count ?? 0
                 if regionStarts > 0 { count = max(count, highestStart) }
-                body(line, count)
+                body(line...line, count)
             }
-            line += 1
+            wrapped = segments[next - 1]
+
+            // The lines up to the next segment's have no segment: each carries `wrapped` in.
+            // (Segments are sorted; should they not be, a later line is simply taken next.)
+            guard next < total, let carried = wrapped, carried.hasCount else { continue }
+            let following = segments[next].line
+            if following > line && following - line > 1 { body((line + 1)...(following - 1), carried.count) }
+        }
+    }
+
+    /// Calls `body(line, count)` for every executable line of `segments`, in order.
+    package static func forEachExecutableLine(
+        in segments: UnsafeBufferPointer<CoverageSegment>, _ body: (_ line: UInt32, _ count: UInt64) -> Void
+    ) {
+        forEachExecutableRun(in: segments) { lines, count in
+            for line in lines { body(line, count) }
         }
     }
 
@@ -58,6 +79,7 @@ package enum LineCoverage {
     /// The executable lines of `segments` with their counts.
     package static func lineCounts(of segments: [CoverageSegment]) -> [LineCount] {
         var counts: [LineCount] = []
+        counts.reserveCapacity(min(metric(of: segments).count, maximumExecutableLines))
         forEachExecutableLine(in: segments) { counts.append(LineCount(line: $0, count: $1)) }
         return counts
     }
@@ -65,11 +87,15 @@ package enum LineCoverage {
     /// How many lines of `segments` are executable and how many of those ran.
     package static func metric(of segments: UnsafeBufferPointer<CoverageSegment>) -> Metric {
         var metric = Metric()
-        forEachExecutableLine(in: segments) { _, count in
-            metric.count += 1
-            if count > 0 { metric.covered += 1 }
+        forEachExecutableRun(in: segments) { lines, count in
+            metric += Metric(count: lines.count, covered: count > 0 ? lines.count : 0)
         }
         return metric
+    }
+
+    /// How many lines of `segments` are executable and how many of those ran.
+    package static func metric(of segments: [CoverageSegment]) -> Metric {
+        segments.withUnsafeBufferPointer { metric(of: $0) }
     }
 }
 
@@ -91,8 +117,13 @@ extension LineCoverage {
     /// puts inside a line, such as the `else { return }` of a `guard` that always passed.
     package static func unexecutedColumns(in segments: [CoverageSegment]) -> [UInt32: [Range<UInt32>]] {
         var result: [UInt32: [Range<UInt32>]] = [:]
+        // Only lines with segments can hold a highlight, and each of those is a run of its own.
         var lineCounts: [UInt32: UInt64] = [:]
-        forEachExecutableLine(in: segments) { lineCounts[$0] = $1 }
+        segments.withUnsafeBufferPointer {
+            forEachExecutableRun(in: $0) { lines, count in
+                if lines.count == 1 { lineCounts[lines.lowerBound] = count }
+            }
+        }
         func neverRan(_ segment: CoverageSegment?) -> Bool {
             guard let segment else { return false }
             return segment.hasCount && segment.count == 0 && !segment.isGapRegion

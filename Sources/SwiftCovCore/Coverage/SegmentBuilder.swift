@@ -168,9 +168,13 @@ package struct SegmentBuilder {
 }
 
 extension UInt64 {
-    /// Addition that stops at UInt64.max instead of trapping, as merged profile counts do.
+    /// The largest execution count: llvm-cov clamps counts to Int64.max when it writes them.
+    package static let maximumCount = UInt64(Int64.max)
+
+    /// Addition of execution counts that stops at `maximumCount` instead of growing past what
+    /// llvm-cov can write (or trapping), as merged profile counts saturate.
     package func addingSaturating(_ other: UInt64) -> UInt64 {
         let (sum, overflow) = addingReportingOverflow(other)
-        return overflow ? .max : sum
+        return overflow ? .maximumCount : Swift.min(sum, .maximumCount)
     }
 }

@@ -186,24 +186,29 @@ package enum HTMLReport {
             "<table class=\"source\">\n<caption class=\"visually-hidden\">Source with execution counts</caption>\n")
         html.append("<thead class=\"visually-hidden\"><tr><th scope=\"col\">Line</th><th scope=\"col\">Executions</th>")
         html.append("<th scope=\"col\">Code</th></tr></thead>\n<tbody>\n")
-        let lastLine = max(sourceText?.lineCount ?? 0, Int(lineCounts.last?.line ?? 0))
+        // A row for every line of the source, and for each line with a count past its end (or
+        // without the source): as many rows as the file and its counts have, whatever the line numbers.
+        let sourceLines = sourceText?.lineCount ?? 0
         var next = 0
-        for line in 1...max(lastLine, 1) where lastLine > 0 {
+        var line = 0
+        while true {
+            line += 1
+            while next < lineCounts.count && Int(lineCounts[next].line) < line { next += 1 }
+            if line > sourceLines {
+                guard next < lineCounts.count else { break }
+                line = Int(lineCounts[next].line)
+            }
             var count: UInt64?
-            if next < lineCounts.count && lineCounts[next].line == UInt32(line) {
+            if next < lineCounts.count && Int(lineCounts[next].line) == line {
                 count = lineCounts[next].count
                 next += 1
             }
-            // Without the source, only lines with a count are worth a row.
-            if sourceText == nil && count == nil { continue }
             let ranges = partial[UInt32(line)]
             html.append("<tr id=\"L")
             html.append(decimal: UInt64(line))
             if let count {
                 html.append(
                     count == 0 ? "\" class=\"miss" : ranges == nil ? "\" class=\"hit" : "\" class=\"hit partial")
-            } else if let sourceText, line > sourceText.lineCount {
-                html.append("\" class=\"stale")
             }
             html.append("\"><td class=\"ln\"><a href=\"#L")
             html.append(decimal: UInt64(line))
@@ -258,6 +263,7 @@ package enum HTMLReport {
     package static func staleness(of source: SourceText, segments: [CoverageSegment]) -> String? {
         for segment in segments {
             let line = Int(segment.line)
+            if line == 0 { return "The coverage data has code on line 0." }
             if line > source.lineCount {
                 return "The coverage data has code on line \(line), but the file has \(source.lineCount) lines."
             }
