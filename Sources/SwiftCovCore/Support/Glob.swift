@@ -1,9 +1,15 @@
 /// A path pattern: `*` matches within one path component, `**` across components, `?` one
 /// character. A pattern without `/` matches a file name at any depth, as in `.gitignore`.
+///
+/// Matching takes time proportional to the pattern's length times the path's, whatever the
+/// pattern: `**` is matched like `*` in the classic wildcard algorithm, which only ever goes
+/// back to the last `**` (and `*` within a component likewise), so many `**` against a deep
+/// path cannot make it exponential.
 package struct Glob: Equatable, Sendable, CustomStringConvertible {
     /// The pattern as written.
     package let pattern: String
-    private let components: [Substring]
+    /// The pattern's components as bytes; nil for `**`.
+    private let components: [[UInt8]?]
     private let matchesNameAnywhere: Bool
 
     package init(_ pattern: String) {
@@ -12,40 +18,52 @@ package struct Glob: Equatable, Sendable, CustomStringConvertible {
         while trimmed.hasPrefix("./") { trimmed = trimmed.dropFirst(2) }
         if trimmed.hasSuffix("/") { trimmed = trimmed + "**" }
         matchesNameAnywhere = !trimmed.contains("/")
-        components = trimmed.split(separator: "/", omittingEmptySubsequences: true)
+        components = trimmed.split(separator: "/", omittingEmptySubsequences: true).map {
+            $0 == "**" ? nil : Array($0.utf8)
+        }
     }
 
     package var description: String { pattern }
 
     /// Whether `path` (components separated by `/`) matches.
     package func matches(_ path: String) -> Bool {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        let parts = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
         if matchesNameAnywhere, let name = parts.last {
-            return Glob.matchComponent(Array((components.first ?? "").utf8), Array(name.utf8))
+            return Glob.matchComponent((components.first ?? []) ?? Array("**".utf8), name)
         }
-        return Glob.match(components[...], parts[...])
+        return Glob.match(components, parts)
     }
 
-    private static func match(_ pattern: ArraySlice<Substring>, _ path: ArraySlice<Substring>) -> Bool {
-        guard let first = pattern.first else { return path.isEmpty }
-        if first == "**" {
-            let rest = pattern.dropFirst()
-            if rest.isEmpty { return true }
-            var remaining = path
-            while true {
-                if match(rest, remaining) { return true }
-                guard !remaining.isEmpty else { return false }
-                remaining = remaining.dropFirst()
+    /// Components against components: a `**` matches any number of them, anything else one.
+    private static func match(_ pattern: [[UInt8]?], _ path: [Substring.UTF8View.SubSequence]) -> Bool {
+        var p = 0
+        var t = 0
+        var starP = -1  // the last `**` seen, and where in the path it stopped matching
+        var starT = 0
+        while t < path.count {
+            if p < pattern.count, let component = pattern[p], matchComponent(component, path[t]) {
+                p += 1
+                t += 1
+            } else if p < pattern.count && pattern[p] == nil {
+                starP = p
+                starT = t
+                p += 1
+            } else if starP >= 0 {
+                // Let the last `**` take one more component and try again from there.
+                p = starP + 1
+                starT += 1
+                t = starT
+            } else {
+                return false
             }
         }
-        guard let component = path.first, matchComponent(Array(first.utf8), Array(component.utf8)) else {
-            return false
-        }
-        return match(pattern.dropFirst(), path.dropFirst())
+        while p < pattern.count && pattern[p] == nil { p += 1 }
+        return p == pattern.count
     }
 
-    /// `*` and `?` matching within one component, with backtracking over the last `*`.
-    private static func matchComponent(_ pattern: [UInt8], _ text: [UInt8]) -> Bool {
+    /// `*` and `?` matching within one component, going back only to the last `*`.
+    private static func matchComponent(_ pattern: [UInt8], _ text: some Collection<UInt8>) -> Bool {
+        let text = Array(text)
         var p = 0
         var t = 0
         var starP = -1
