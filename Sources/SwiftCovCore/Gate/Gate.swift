@@ -79,7 +79,10 @@ package struct CoverageBaseline: Equatable, Sendable {
             else {
                 return nil
             }
-            return Metric(count: Int(count), covered: Int(covered))
+            // Whole numbers a report can hold; anything else is not a swiftcov report.
+            guard let count = Int(exactly: count), let covered = Int(exactly: covered), covered >= 0, covered <= count
+            else { return nil }
+            return Metric(count: count, covered: covered)
         }
         guard let lines = metric("lines"), let functions = metric("functions"), let regions = metric("regions") else {
             return nil

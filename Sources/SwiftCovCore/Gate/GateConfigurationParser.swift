@@ -47,13 +47,15 @@ extension GateConfiguration {
                     throw fail("modules", "expected an object of module names")
                 }
                 for (name, rule) in modules {
-                    configuration.modules[name] = try minimums(rule, at: "modules.\(name)", fail)
+                    configuration.modules[name] = try minimums(rule, at: "modules.\(abbreviated(name))", fail)
                 }
             case "files":
                 guard case .object(let rules) = value else { throw fail("files", "expected an object of globs") }
                 for (pattern, rule) in rules {
                     configuration.files.append(
-                        FileRule(pattern: Glob(pattern), minimums: try minimums(rule, at: "files.\(pattern)", fail)))
+                        FileRule(
+                            pattern: Glob(pattern),
+                            minimums: try minimums(rule, at: "files.\(abbreviated(pattern))", fail)))
                 }
             case "exempt", "include", "exclude":
                 guard case .array(let items) = value else { throw fail(key, "expected an array of globs") }
@@ -77,7 +79,11 @@ extension GateConfiguration {
                 configuration.ratchetTolerance = 0
                 for (option, setting) in options {
                     guard option == "tolerance" else {
-                        throw fail("ratchet.\(option)", "unknown key; expected \"tolerance\"")
+                        throw fail("ratchet.\(abbreviated(option))", "unknown key; expected \"tolerance\"")
+                    }
+                    if case .number(let tolerance) = setting, !tolerance.isFinite {
+                        throw fail(
+                            "ratchet.tolerance", "number out of range; expected percentage points between 0 and 100")
                     }
                     guard case .number(let tolerance) = setting, tolerance >= 0, tolerance <= 100 else {
                         throw fail("ratchet.tolerance", "expected percentage points between 0 and 100")
@@ -85,7 +91,7 @@ extension GateConfiguration {
                     configuration.ratchetTolerance = tolerance
                 }
             default:
-                throw fail(key, "unknown key" + suggestion(for: key, among: topLevelKeys))
+                throw fail(abbreviated(key), "unknown key" + suggestion(for: key, among: topLevelKeys))
             }
         }
         return configuration
@@ -101,11 +107,15 @@ extension GateConfiguration {
         let metrics = ["lines", "functions", "regions", "branches"]
         for (key, setting) in members {
             guard metrics.contains(key) else {
-                throw fail("\(location).\(key)", "unknown metric" + suggestion(for: key, among: metrics))
+                throw fail("\(location).\(abbreviated(key))", "unknown metric" + suggestion(for: key, among: metrics))
             }
             guard case .number(let percent) = setting else {
                 throw fail(
                     "\(location).\(key)", "expected a percentage (a number from 0 to 100), found \(describe(setting))")
+            }
+            guard percent.isFinite else {
+                // JSON allows 1e400; it does not fit a Double.
+                throw fail("\(location).\(key)", "number out of range; expected a percentage from 0 to 100")
             }
             guard percent >= 0 && percent <= 100 else {
                 throw fail("\(location).\(key)", "\(JSONWriter.format(percent)) is not a percentage from 0 to 100")
@@ -127,19 +137,22 @@ extension GateConfiguration {
         for rule in files where !paths.contains(where: rule.pattern.matches) {
             warnings.append(
                 GateConfigurationWarning(
-                    path: path, location: "files.\(rule.pattern)", message: "matches no file in the report"))
+                    path: path, location: "files.\(GateConfiguration.abbreviated(rule.pattern.pattern))",
+                    message: "matches no file in the report"))
         }
         for pattern in exempt where !paths.contains(where: pattern.matches) {
             warnings.append(
                 GateConfigurationWarning(
-                    path: path, location: "exempt", message: "\(pattern) matches no file in the report"))
+                    path: path, location: "exempt",
+                    message: "\(GateConfiguration.abbreviated(pattern.pattern)) matches no file in the report"))
         }
         let moduleNames = Set(report.modules.map(\.name))
         for name in modules.keys.sorted() where !moduleNames.contains(name) {
             let known = moduleNames.sorted().joined(separator: ", ")
             warnings.append(
                 GateConfigurationWarning(
-                    path: path, location: "modules.\(name)", message: "no such module in the report (modules: \(known))"
+                    path: path, location: "modules.\(GateConfiguration.abbreviated(name))",
+                    message: "no such module in the report (modules: \(known))"
                 ))
         }
         return warnings
@@ -150,13 +163,20 @@ extension GateConfiguration {
         case .null: "null"
         case .bool(let flag): String(flag)
         case .number(let number): JSONWriter.format(number)
-        case .string(let text): JSONWriter.quoted(text)
+        case .string(let text): JSONWriter.quoted(abbreviated(text))
         case .array: "an array"
         case .object: "an object"
         }
     }
 
+    /// `text` cut to about 80 characters with "…", so that a huge key or value in a configuration
+    /// cannot flood an error message.
+    package static func abbreviated(_ text: String, limit: Int = 80) -> String {
+        text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
+    }
+
     private static func suggestion(for key: String, among keys: [String]) -> String {
+        guard key.utf8.count <= 100 else { return "; expected one of: " + keys.joined(separator: ", ") }
         let close = keys.min { $0.editDistance(to: key) < $1.editDistance(to: key) }
         if let close, close.editDistance(to: key) <= 3 { return "; did you mean \"\(close)\"?" }
         return "; expected one of: " + keys.joined(separator: ", ")
@@ -166,7 +186,8 @@ extension GateConfiguration {
     package static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> String {
         var line = 1
         var column = 1
-        for byte in bytes.prefix(offset) {
+        let skipped = bytes.starts(with: JSONValue.byteOrderMark) ? JSONValue.byteOrderMark.count : 0
+        for byte in bytes.prefix(offset).dropFirst(skipped) {
             if byte == 0x0A {
                 line += 1
                 column = 1

@@ -16,13 +16,24 @@ package enum JSONValue: Equatable, Sendable {
         return value
     }
 
-    /// Parses a complete document held in `bytes`.
+    /// Parses a complete document held in `bytes`, which may start with a UTF-8 byte order mark
+    /// (as editors on Windows write); error offsets count from the start of `bytes`.
     package static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONValue {
+        let skipped = bytes.starts(with: byteOrderMark) ? byteOrderMark.count : 0
         let result: Result<JSONValue, JSONError> = bytes.withUnsafeBytes { buffer in
-            Result { () throws(JSONError) -> JSONValue in try parse(buffer) }
+            Result { () throws(JSONError) -> JSONValue in
+                try parse(UnsafeRawBufferPointer(rebasing: buffer[skipped...]))
+            }
         }
-        return try result.get()
+        do {
+            return try result.get()
+        } catch {
+            throw JSONError(offset: error.offset + skipped, message: error.message)
+        }
     }
+
+    /// The UTF-8 byte order mark.
+    package static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     private static func parseValue(_ scanner: inout JSONScanner, depth: Int) throws(JSONError) -> JSONValue {
         guard depth < JSONScanner.maximumDepth else { throw scanner.error("nesting too deep") }

@@ -161,6 +161,26 @@ struct HostileCoverageTests {
         #expect(Int.min.addingSaturating(-1) == Int.min)
     }
 
+    @Test("lcov's FNDA, Cobertura's and SonarQube's counts stop at Int64.max (invented instantiations)")
+    func exportedCountsClamp() throws {
+        let max = Int64.max
+        let record =
+            #"{"count":\#(max),"filenames":["/p/Sources/M/a.swift"],"name":"NAME","regions":[[1,1,3,2,\#(max),0,0,0]]}"#
+        let functions = "[" + record.replacing("NAME", with: "f1") + "," + record.replacing("NAME", with: "f2") + "]"
+        let files =
+            #"[{"filename":"/p/Sources/M/a.swift","segments":[[1,1,\#(max),true,true,false],[3,2,0,false,false,false]]}]"#
+        let one = try read(export(files: files, functions: functions), keepMappings: true)
+        let report = try CoverageReport.build(exports: [one, one], scope: CoverageScope(root: "/p"))
+        let lcov = try LcovReport.render(report)
+        #expect(lcov.contains("FNDA:9223372036854775807,f1\n"))
+        #expect(lcov.contains("DA:1,9223372036854775807\n"))
+        let options = CoverageExportOptions(timestamp: 0, version: "0")
+        #expect(
+            try CoverageExportFormat.cobertura.render(report, options: options).contains("hits=\"9223372036854775807\"")
+        )
+        #expect(try CoverageExportFormat.sonarqube.render(report, options: options).contains("covered=\"true\""))
+    }
+
     @Test("an HTML page of a file with counts far apart has a row per count, not per line number")
     func htmlRowsBoundedByCounts() throws {
         let segments = [

@@ -138,10 +138,53 @@ struct GateTests {
                 ".swiftcov.json: error: 2:30: expected a key string, found '}'"
             ),
             ("[]", ".swiftcov.json: error: (root): expected an object"),
+            // Invented hostile values: a number too large for a Double, a string to echo.
+            (
+                #"{"thresholds": {"lines": 1e400}}"#,
+                ".swiftcov.json: error: thresholds.lines: number out of range; expected a percentage from 0 to 100"
+            ),
+            (
+                #"{"ratchet": {"tolerance": -1e999}}"#,
+                ".swiftcov.json: error: ratchet.tolerance: number out of range; expected percentage points between 0 and 100"
+            ),
+            (
+                "\u{FEFF}{\n  \"thresholds\": {\"lines\": 80,}\n}",
+                ".swiftcov.json: error: 2:30: expected a key string, found '}'"
+            ),
         ])
     func badConfiguration(json: String, message: String) {
         let error = #expect(throws: GateConfigurationError.self) { try configuration(json) }
         #expect(error?.description == message)
+    }
+
+    @Test("a configuration saved with a UTF-8 byte order mark is read")
+    func byteOrderMark() throws {
+        let gate = try configuration("\u{FEFF}{\"thresholds\": {\"lines\": 80}}")
+        #expect(gate.totals.lines == 80)
+    }
+
+    @Test("a huge key or value is cut short in the message (invented 100 KB key)")
+    func hugeKey() {
+        let key = String(repeating: "k", count: 100_000)
+        let error = #expect(throws: GateConfigurationError.self) { try configuration(#"{"\#(key)": 1}"#) }
+        let text = error?.description ?? ""
+        #expect(text.hasPrefix(".swiftcov.json: error: " + String(repeating: "k", count: 79) + "…: unknown key"))
+        #expect(text.utf8.count < 300)
+        let value = String(repeating: "v", count: 100_000)
+        let valueError = #expect(throws: GateConfigurationError.self) {
+            try configuration(#"{"modules": {"\#(key)": {"lines": "\#(value)"}}}"#)
+        }
+        #expect((valueError?.description.utf8.count ?? .max) < 400)
+    }
+
+    @Test("a baseline with numbers a report cannot hold is not a report (invented)")
+    func hostileBaseline() {
+        let metric = #"{"count": 1e300, "covered": 1.5}"#
+        let json =
+            #"{"schemaVersion": 1, "totals": {"lines": \#(metric), "functions": \#(metric), "regions": \#(metric)}}"#
+        #expect(throws: CoverageBaseline.ReadError.self) {
+            try CoverageBaseline.parse(Array(json.utf8), path: "b.json")
+        }
     }
 
     @Test("rules that match nothing are warnings")
