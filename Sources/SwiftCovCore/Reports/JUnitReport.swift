@@ -45,7 +45,7 @@ package enum JUnitReport {
             xml += "    </properties>\n"
             for testCase in suite.cases { xml += render(testCase, strict: options.strict) }
             if !suite.output.isEmpty {
-                xml += "    <system-out>\(suite.output.joined(separator: "\n").xmlEscaped)</system-out>\n"
+                xml += "    <system-out>\(suite.output.xmlEscaped)</system-out>\n"
             }
             xml += "  </testsuite>\n"
         }
@@ -82,10 +82,10 @@ package enum JUnitReport {
         }
         var output = testCase.output
         for issue in testCase.issues where !issue.isFailing {
-            output.append((issue.kind == .warning ? "warning: " : "known issue: ") + describe(issue))
+            output.appendLines((issue.kind == .warning ? "warning: " : "known issue: ") + describe(issue))
         }
         if !output.isEmpty {
-            body += "      <system-out>\(output.joined(separator: "\n").xmlEscaped)</system-out>\n"
+            body += "      <system-out>\(output.xmlEscaped)</system-out>\n"
         }
         return xml + (body.isEmpty ? "/>\n" : ">\n" + body + "    </testcase>\n")
     }
@@ -102,7 +102,8 @@ package enum JUnitReport {
 
     /// Seconds with at most three decimals ("0.062"), as JUnit readers parse them.
     package static func seconds(_ value: Double) -> String {
-        let milliseconds = value.isFinite ? max(0, Int((value * 1000).rounded())) : 0
+        // Up to a thousand years; anything else (a corrupt duration) is shown as 0.
+        let milliseconds = value.isFinite && value > 0 && value < 3.2e13 ? Int((value * 1000).rounded()) : 0
         let fraction = milliseconds % 1000
         return "\(milliseconds / 1000)." + (fraction < 10 ? "00" : fraction < 100 ? "0" : "") + "\(fraction)"
     }

@@ -28,6 +28,8 @@ package enum TestLogLine: Sendable, Equatable {
     /// An XCTest case's name: `Class.method` on Linux, `-[Module.Class method]` on macOS,
     /// `Module.Class/method` in `--parallel` progress lines.
     package struct XCTestName: Hashable, Sendable {
+        /// The name as printed between the quotes (or after `Testing `).
+        package var printed: String
         /// The test module, when the line names it.
         package var module: String?
         /// The test class, without its module.
@@ -35,8 +37,9 @@ package enum TestLogLine: Sendable, Equatable {
         /// The test method.
         package var method: String
 
-        /// A name from its parts.
-        package init(module: String?, className: String, method: String) {
+        /// A name from its parts; `printed` defaults to the Linux form `Class.method`.
+        package init(module: String?, className: String, method: String, printed: String? = nil) {
+            self.printed = printed ?? "\(className).\(method)"
             self.module = module
             self.className = className
             self.method = method
@@ -133,39 +136,51 @@ package enum TestLogLine: Sendable, Equatable {
         guard let name = parseXCTestName(rest[..<quote]) else { return nil }
         let tail = rest[rest.index(after: quote)...]
         if tail.hasPrefix(" started") { return .testCaseStarted(name) }
-        for (word, status) in [
-            (" passed (", TestRun.Status.passed), (" failed (", .failed), (" skipped (", .skipped),
-        ] where tail.hasPrefix(word) {
+        guard let (status, seconds) = parseCaseEnd(tail.dropFirst()) else { return nil }
+        return .testCaseFinished(name, status, seconds: seconds)
+    }
+
+    /// `passed (0.001 seconds)` (also `failed`, `skipped`), the end of a test case's last line.
+    static func parseCaseEnd(_ tail: Substring) -> (TestRun.Status, Double)? {
+        for (word, status) in [("passed (", TestRun.Status.passed), ("failed (", .failed), ("skipped (", .skipped)]
+        where tail.hasPrefix(word) {
             var number = tail.dropFirst(word.count)
             guard let space = number.firstIndex(of: " ") else { return nil }
             number = number[..<space]
-            return .testCaseFinished(name, status, seconds: Double(number) ?? 0)
+            return (status, Double(number).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? 0)
         }
         return nil
     }
 
-    /// `Class.method`, `Module.Class.method` or `-[Module.Class method]`.
+    /// `Class.method`, `Module.Class.method` or `-[Module.Class method]`. Names may hold spaces,
+    /// quotes and any other character (Quick names its tests after their descriptions): in the
+    /// Linux form the class is what comes before the first dot when the name has a space, and
+    /// before the last dot otherwise; the parser corrects it with the open suite's name.
     static func parseXCTestName(_ text: Substring) -> XCTestName? {
+        guard !text.isEmpty else { return nil }
+        let printed = String(text)
         if text.hasPrefix("-[") || text.hasPrefix("+["), text.hasSuffix("]") {
             let inner = text.dropFirst(2).dropLast()
             guard let space = inner.firstIndex(of: " ") else { return nil }
             let qualified = inner[..<space]
             let method = inner[inner.index(after: space)...]
-            guard !method.isEmpty, !method.contains(" ") else { return nil }
+            guard !method.isEmpty else { return nil }
             if let dot = qualified.firstIndex(of: ".") {
                 return XCTestName(
                     module: String(qualified[..<dot]), className: String(qualified[qualified.index(after: dot)...]),
-                    method: String(method))
+                    method: String(method), printed: printed)
             }
-            return XCTestName(module: nil, className: String(qualified), method: String(method))
+            return XCTestName(module: nil, className: String(qualified), method: String(method), printed: printed)
         }
-        guard !text.isEmpty, !text.utf8.contains(0x20), let dot = text.utf8.lastIndex(of: UInt8(ascii: ".")) else {
-            return nil
-        }
+        let hasSpace = text.utf8.contains(0x20)
+        guard
+            let dot = hasSpace
+                ? text.utf8.firstIndex(of: UInt8(ascii: ".")) : text.utf8.lastIndex(of: UInt8(ascii: "."))
+        else { return nil }
         let className = text[..<dot]
         let method = text[text.index(after: dot)...]
-        guard !className.isEmpty, !method.isEmpty else { return nil }
-        return XCTestName(module: nil, className: String(className), method: String(method))
+        guard !className.isEmpty, !method.isEmpty, !className.utf8.contains(0x20) else { return nil }
+        return XCTestName(module: nil, className: String(className), method: String(method), printed: printed)
     }
 
     private static func parseExecuted(_ rest: Substring) -> TestLogLine? {
@@ -198,12 +213,13 @@ package enum TestLogLine: Sendable, Equatable {
         let tail = rest[rest.index(after: close)...]
         guard tail.hasPrefix(" Testing ") else { return nil }
         let qualified = tail.dropFirst(9)
-        guard let slash = qualified.lastIndex(of: "/") else { return nil }
+        guard let slash = qualified.firstIndex(of: "/") else { return nil }
         let type = qualified[..<slash]
         let method = qualified[qualified.index(after: slash)...]
-        guard let dot = type.firstIndex(of: "."), !method.isEmpty, !method.contains(" ") else { return nil }
+        guard let dot = type.firstIndex(of: "."), !method.isEmpty, !type.contains(" ") else { return nil }
         let name = XCTestName(
-            module: String(type[..<dot]), className: String(type[type.index(after: dot)...]), method: String(method))
+            module: String(type[..<dot]), className: String(type[type.index(after: dot)...]), method: String(method),
+            printed: String(qualified))
         return .parallelProgress(name, index: index, total: total)
     }
 
@@ -233,7 +249,7 @@ package enum TestLogLine: Sendable, Equatable {
 
     /// A `path:line` prefix: a location, or one that XCTest could not tell (`<unknown>:0`,
     /// `<EXPR>:0`).
-    private enum LocationMatch {
+    enum LocationMatch {
         case known(TestRun.SourceLocation)
         case unknown
 
@@ -244,7 +260,7 @@ package enum TestLogLine: Sendable, Equatable {
     }
 
     /// `path:line`, or nil for anything else, including compiler diagnostics' `path:line:column`.
-    private static func parseLocation(_ text: Substring) -> LocationMatch? {
+    static func parseLocation(_ text: Substring) -> LocationMatch? {
         guard let colon = text.lastIndex(of: ":"), let line = Int(text[text.index(after: colon)...]) else {
             return nil
         }

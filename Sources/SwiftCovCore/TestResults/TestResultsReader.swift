@@ -68,7 +68,7 @@ package enum TestResultsReader {
         for eventStream in eventStreams { stream.absorb(eventStream) }
 
         let consoleCases = run.suites.filter { $0.framework == .swiftTesting }.flatMap(\.cases)
-        let consoleOutput = run.suites.filter { $0.framework == .swiftTesting }.flatMap(\.output)
+        let consoleOutput = run.suites.filter { $0.framework == .swiftTesting }.map(\.output).joinedLines
         let consoleSummaries = run.summaries.filter {
             if case .swiftTesting = $0 { return true } else { return false }
         }
@@ -95,11 +95,12 @@ package enum TestResultsReader {
                 stream.suites[suiteIndex].cases[caseIndex].issues += console.flatMap(\.issues).filter {
                     $0.kind == .warning
                 }
-                stream.suites[suiteIndex].cases[caseIndex].output += console.flatMap(\.output)
+                stream.suites[suiteIndex].cases[caseIndex].output.appendLines(
+                    console.map(\.output).joinedLines)
             }
         }
         if !consoleOutput.isEmpty, !stream.suites.isEmpty {
-            stream.suites[0].output = consoleOutput + stream.suites[0].output
+            stream.suites[0].output = [consoleOutput, stream.suites[0].output].joinedLines
         }
         run.absorb(stream)
         return run
@@ -116,7 +117,7 @@ package enum TestResultsReader {
                     "No test results in \(sources.joined(separator: ", ")): the build may have failed, or this is not the output of `swift test`."
             )
         ]
-        testCase.output = Array(output.suffix(50))
+        testCase.output = output.suffix(50).joined(separator: "\n")
         var suite = TestRun.Suite(name: "swift test", framework: .xctest)
         suite.cases = [testCase]
         var run = TestRun(suites: [suite])
@@ -132,7 +133,7 @@ extension TestRun {
         for suite in other.suites {
             if let index = suites.firstIndex(where: { $0.name == suite.name && $0.framework == suite.framework }) {
                 suites[index].cases += suite.cases
-                suites[index].output += suite.output
+                suites[index].output.appendLines(suite.output)
                 if let duration = suite.reportedDuration {
                     suites[index].reportedDuration = (suites[index].reportedDuration ?? 0) + duration
                 }
@@ -149,4 +150,18 @@ extension TestRun {
         hasTestOutput = hasTestOutput || other.hasTestOutput
         output += other.output
     }
+}
+
+extension String {
+    /// Appends `lines` (text of lines joined by line breaks) after a line break.
+    mutating func appendLines(_ lines: String) {
+        guard !lines.isEmpty else { return }
+        if !isEmpty { self += "\n" }
+        self += lines
+    }
+}
+
+extension Sequence<String> {
+    /// The non-empty texts joined by line breaks.
+    var joinedLines: String { filter { !$0.isEmpty }.joined(separator: "\n") }
 }

@@ -105,8 +105,8 @@ package struct TestRun: Sendable, Equatable {
         package var skipReason: String?
         /// Where the skip was recorded (XCTest) or the test is declared (Swift Testing event stream).
         package var location: SourceLocation?
-        /// Lines the test printed.
-        package var output: [String] = []
+        /// What the test printed: its lines joined by line breaks (within the parser's limits).
+        package var output = ""
 
         /// A test case with no issues or output yet.
         package init(
@@ -143,8 +143,9 @@ package struct TestRun: Sendable, Equatable {
         package var reportedDuration: Double?
         /// The suite's test cases, in the order they are reported.
         package var cases: [Case] = []
-        /// Lines printed inside the suite but outside any test (class set-up, for example).
-        package var output: [String] = []
+        /// Lines printed inside the suite but outside any test (class set-up, for example), joined
+        /// by line breaks.
+        package var output = ""
 
         /// An empty suite.
         package init(name: String, displayName: String? = nil, framework: Framework, timestamp: String? = nil) {

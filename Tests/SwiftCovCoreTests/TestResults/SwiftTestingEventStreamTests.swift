@@ -78,8 +78,8 @@ struct SwiftTestingEventStreamTests {
         let stated = try StatedCounts(log: LogFixture("hostile-with-events.log").text)
         #expect(StatedCounts(run: run) == stated)
         #expect(run.summaries.count == 2)
-        let printed = run.suites.flatMap { $0.output + $0.cases.flatMap(\.output) }
-        #expect(printed.contains { $0.hasPrefix("output from swift testing") })
+        let printed = run.suites.flatMap { [$0.output] + $0.cases.map(\.output) }.joined(separator: "\n")
+        #expect(printed.split(separator: "\n").contains { $0.hasPrefix("output from swift testing") })
         // Version 0 of the stream leaves warnings out; a console that shows them lends them.
         let withWarning = try LogFixture("hostile-xctest-and-swift-testing.log").run(events: "hostile-events.jsonl")
         #expect(withWarning.cases.first { $0.testName == "warns()" }?.issues.map(\.kind) == [.warning])

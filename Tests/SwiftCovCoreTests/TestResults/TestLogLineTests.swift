@@ -25,8 +25,9 @@ struct TestLogLineTests {
             (
                 "Test Case '-[TriviaCoreTests.LoadQuestionsTests testFailing]' passed (0.050 seconds).",
                 .testCaseFinished(
-                    Name(module: "TriviaCoreTests", className: "LoadQuestionsTests", method: "testFailing"), .passed,
-                    seconds: 0.05)
+                    Name(
+                        module: "TriviaCoreTests", className: "LoadQuestionsTests", method: "testFailing",
+                        printed: "-[TriviaCoreTests.LoadQuestionsTests testFailing]"), .passed, seconds: 0.05)
             ),
             (
                 "Test Case 'SkipTests.testSkipped' skipped (0.0 seconds)",
@@ -43,7 +44,8 @@ struct TestLogLineTests {
             (
                 "<unknown>:0: error: -[M.C testThrows] : failed: caught error: \"boom\"",
                 .testCaseIssue(
-                    Name(module: "M", className: "C", method: "testThrows"), location: nil,
+                    Name(module: "M", className: "C", method: "testThrows", printed: "-[M.C testThrows]"),
+                    location: nil,
                     message: "failed: caught error: \"boom\"")
             ),
             (
@@ -54,6 +56,23 @@ struct TestLogLineTests {
                     reason: "not on linux")
             ),
             (
+                "Test Case 'QuickSpec.a calculator, fails, with spaces & <xml> \"quotes\"' failed (0.001 seconds)",
+                .testCaseFinished(
+                    Name(
+                        module: nil, className: "QuickSpec",
+                        method: "a calculator, fails, with spaces & <xml> \"quotes\"",
+                        printed: "QuickSpec.a calculator, fails, with spaces & <xml> \"quotes\""), .failed,
+                    seconds: 0.001)
+            ),
+            (
+                "[2/5] Testing QuickTests.CalculatorSpec/a calculator, it's 1.5/2 \"x\"",
+                .parallelProgress(
+                    Name(
+                        module: "QuickTests", className: "CalculatorSpec", method: "a calculator, it's 1.5/2 \"x\"",
+                        printed: "QuickTests.CalculatorSpec/a calculator, it's 1.5/2 \"x\""),
+                    index: 2, total: 5)
+            ),
+            (
                 "\t Executed 4 tests, with 1 test skipped and 1 failure (0 unexpected) in 0.006 (0.007) seconds",
                 .executed(tests: 4, skipped: 1, failures: 1, unexpected: 0, seconds: 0.006, wallSeconds: 0.007)
             ),
@@ -62,7 +81,8 @@ struct TestLogLineTests {
                 .parallelProgress(
                     Name(
                         module: "TriviaCoreTests", className: "QuestionsLoaderTests",
-                        method: "testProviderFailureIsWrapped"),
+                        method: "testProviderFailureIsWrapped",
+                        printed: "TriviaCoreTests.QuestionsLoaderTests/testProviderFailureIsWrapped"),
                     index: 3, total: 12)
             ),
             (

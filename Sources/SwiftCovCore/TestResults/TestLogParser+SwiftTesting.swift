@@ -1,0 +1,274 @@
+/// Swift Testing's part of the console: tests run in parallel, so lines are matched to the
+/// tests running by name; and crashes, for both libraries.
+extension TestLogParser {
+    mutating func swiftTesting(_ message: TestLogLine.SwiftTestingMessage, line: String) {
+        if case .details(let text) = message {
+            switch continuation {
+            case .swiftTestingIssue(let test, let issue), .swiftTestingDetails(let test, let issue):
+                Self.extend(&swiftTests[test].issues[issue].issue.message, with: text)
+                continuation = .swiftTestingDetails(test: test, issue: issue)
+            case .swiftTestingNotes:
+                break
+            case .none, .xctestIssue:
+                unknown(rawLine)  // an arrow a test printed
+            }
+            return
+        }
+        if case .runStarted = message {
+            startProcess()
+            inSwiftTesting = true
+            run.hasTestOutput = true
+            swiftTestingTimestamp = swiftTestingTimestamp ?? lastTimestamp
+            continuation = .swiftTestingNotes
+            return
+        }
+        continuation = .none
+        run.hasTestOutput = true
+        if case .runEnded(let tests, let suites, _, let seconds, let counts) = message {
+            // The run's own summary only if nothing of the run follows it: a test may print one.
+            pendingRunEnd = .swiftTesting(
+                tests: tests, suites: suites, issues: counts.failing, knownIssues: counts.knownIssues,
+                warnings: counts.warnings, seconds: seconds)
+            inSwiftTesting = true
+            return
+        }
+        pendingRunEnd = nil
+        inSwiftTesting = true
+        switch message {
+        case .started(let isSuite, let name):
+            guard !isSuite else { return }
+            let test = addTest(ConsoleTest(name: name))
+            inFlight.append(test)
+        case .caseStarted(let text):
+            // "x → 2 to name(x:)": the test is one of those running; the longest name that fits wins.
+            let candidates = inFlight.filter { text.hasSuffix(" to " + swiftTests[$0].name) }
+            guard let test = candidates.max(by: { swiftTests[$0].name.count < swiftTests[$1].name.count }) else {
+                return
+            }
+            // Every case counts, also one whose arguments repeat another's.
+            swiftTests[test].cases.append(String(text.dropLast(swiftTests[test].name.count + 4)))
+        case .skipped(let isSuite, let name, let reason):
+            // A skipped suite's tests are each reported skipped too.
+            guard !isSuite else { return }
+            var test = ConsoleTest(name: name, status: .skipped, skipReason: reason)
+            test.ended = true
+            _ = addTest(test)
+        case .ended(let isSuite, let name, _, let passed, let seconds, _):
+            if !passed { continuation = .swiftTestingNotes }
+            guard !isSuite else { return }
+            let status: TestRun.Status = passed ? .passed : .failed
+            if let position = inFlight.firstIndex(where: { swiftTests[$0].name == name }) {
+                let test = inFlight.remove(at: position)
+                swiftTests[test].status = status
+                swiftTests[test].duration = seconds
+                swiftTests[test].ended = true
+            } else if let test = swiftTestsByName[name]?.last(where: { swiftTests[$0].ended }) {
+                // Ended before: a test printed a line like this one (it can only make it worse).
+                swiftTests[test].status = max(swiftTests[test].status ?? .passed, status)
+            } else {
+                unknown(rawLine)  // a test that never started: printed
+            }
+        case .issue(let name, let arguments, let location, let kind, let text):
+            let test = swiftTestIndex(named: name)
+            let caseIndex = arguments.flatMap { arguments in swiftTests[test].cases.lastIndex(of: arguments) }
+            if let arguments, caseIndex == nil { swiftTests[test].cases.append(arguments) }
+            let index = caseIndex ?? (arguments == nil ? nil : swiftTests[test].cases.count - 1)
+            swiftTests[test].issues.append((index, TestRun.Issue(kind: kind, message: text, location: location)))
+            continuation = .swiftTestingIssue(test: test, issue: swiftTests[test].issues.count - 1)
+        case .runStarted, .runEnded, .details:
+            break
+        }
+    }
+
+    private mutating func addTest(_ test: ConsoleTest) -> Int {
+        swiftTests.append(test)
+        swiftTestsByName[test.name, default: []].append(swiftTests.count - 1)
+        return swiftTests.count - 1
+    }
+
+    /// The test an issue line names: the running one with that name, else the last one (an
+    /// issue for a test never seen still fails the run: a suite's set-up failed, say).
+    private mutating func swiftTestIndex(named name: String) -> Int {
+        if let running = inFlight.first(where: { swiftTests[$0].name == name }) { return running }
+        if let last = swiftTestsByName[name]?.last { return last }
+        return addTest(ConsoleTest(name: name))
+    }
+
+    /// The Swift Testing run ends (the log ends, or another process starts). With its own
+    /// summary and no test left running it is complete; tests still running did not finish.
+    mutating func endSwiftTestingRun() {
+        let endedCount = inFlight.isEmpty ? 0 : swiftTests.lazy.filter(\.ended).count
+        if let summary = pendingRunEnd, case .swiftTesting(let tests, _, _, _, _, let seconds) = summary,
+            inFlight.isEmpty || endedCount >= tests
+        {
+            // Tests "started" that never ended were lines a test printed.
+            for test in inFlight { swiftTests[test].isPhantom = true }
+            run.summaries.append(summary)
+            swiftTestingSeconds = (swiftTestingSeconds ?? 0) + seconds
+        } else {
+            let running = inFlight.map { swiftTests[$0].name }
+            for test in inFlight {
+                swiftTests[test].status = .error
+                swiftTests[test].issues.append((nil, crashIssue(running: running, this: swiftTests[test].name).issue))
+            }
+            run.isComplete = false
+        }
+        pendingRunEnd = nil
+        inFlight = []
+        inSwiftTesting = false
+    }
+
+    func swiftTestingSuite() -> TestRun.Suite? {
+        let tests = swiftTests.filter { !$0.isPhantom }
+        guard !tests.isEmpty else { return nil }
+        let className = Self.swiftTestingSuiteName
+        var suite = TestRun.Suite(name: className, framework: .swiftTesting, timestamp: swiftTestingTimestamp)
+        suite.reportedDuration = swiftTestingSeconds
+        suite.output = swiftTestingOutput.text
+        // Tests run in parallel, so the log's order changes from run to run; names do not.
+        let ordered = tests.enumerated().sorted {
+            $0.element.name != $1.element.name ? $0.element.name < $1.element.name : $0.offset < $1.offset
+        }
+        for (_, test) in ordered {
+            suite.cases += Self.cases(of: test, className: className)
+        }
+        return suite
+    }
+
+    /// One case per argument set of a parameterized test, else one.
+    private static func cases(of test: ConsoleTest, className: String) -> [TestRun.Case] {
+        let testName = unquoted(test.name)
+        let status = test.status ?? .passed
+        guard !test.cases.isEmpty else {
+            var single = TestRun.Case(className: className, testName: testName, status: status)
+            single.duration = test.duration
+            single.issues = test.issues.map(\.issue)
+            single.skipReason = test.skipReason
+            single.output = test.output.text
+            single.status = settledStatus(single.issues, default: status)
+            if single.status == .failed && single.failingIssues.isEmpty {
+                single.issues.append(
+                    TestRun.Issue(kind: .failure, message: "The test failed; the log shows no issue for it."))
+            }
+            return [single]
+        }
+        var result: [TestRun.Case] = test.cases.indices.map { index in
+            var testCase = TestRun.Case(
+                className: className, testName: testName, arguments: test.cases[index], status: .passed)
+            testCase.issues = test.issues.filter { $0.caseIndex == index }.map(\.issue)
+            testCase.status = settledStatus(testCase.issues, default: status == .skipped ? .skipped : .passed)
+            return testCase
+        }
+        let testLevel = test.issues.filter { $0.caseIndex == nil }.map(\.issue)
+        let failing = testLevel.filter(\.isFailing)
+        let caseFailed = result.contains { $0.status == .failed || $0.status == .error }
+        if !failing.isEmpty || (status == .failed && !caseFailed) || status == .error {
+            // Issues outside any case (or a failure the log does not explain) belong to the test itself.
+            var whole = TestRun.Case(className: className, testName: testName, status: .failed)
+            whole.issues = failing.isEmpty ? testLevel : failing
+            if whole.failingIssues.isEmpty {
+                whole.issues.append(
+                    TestRun.Issue(kind: .failure, message: "The test failed; the log shows no issue for it."))
+            }
+            whole.status = settledStatus(whole.issues, default: .failed)
+            whole.duration = test.duration
+            result.append(whole)
+        }
+        result[0].issues += testLevel.filter { !$0.isFailing }
+        result[0].output = test.output.text
+        return result
+    }
+
+    /// `.error` when an issue is an error or crash, `.failed` for other failing issues, else `fallback`.
+    static func settledStatus(_ issues: [TestRun.Issue], default fallback: TestRun.Status) -> TestRun.Status {
+        if issues.contains(where: { $0.kind == .error || $0.kind == .crash }) { return .error }
+        if issues.contains(where: { $0.kind == .failure }) { return max(fallback, .failed) }
+        return fallback
+    }
+
+    /// A display name without its quotes: `"Name"` → `Name`.
+    static func unquoted(_ name: String) -> String {
+        guard name.count >= 2, name.hasPrefix("\""), name.hasSuffix("\"") else { return name }
+        return String(name.dropFirst().dropLast())
+    }
+
+    // MARK: Crashes
+
+    /// `Fatal error: …` and the like, or SwiftPM's report that a test process died.
+    mutating func crashReported(location: TestRun.SourceLocation?, message: String, line: String) {
+        continuation = .none
+        let fromSwiftPM = message.hasPrefix("Process '") || message.hasPrefix("Exited with")
+        if crash == nil || !fromSwiftPM {
+            crash = CrashReport(issue: TestRun.Issue(kind: .crash, message: message, location: location))
+        }
+        if fromSwiftPM, inSwiftTesting { endSwiftTestingRun() }
+        unknown(rawLine)
+    }
+
+    /// Collects the functions on the crashed thread of a backtrace (`Thread 4 "…" crashed:`).
+    mutating func noteBacktraceLine(_ line: String) {
+        guard crash != nil else { return }
+        if line.hasPrefix("Thread ") {
+            crash!.inCrashedThread = line.hasSuffix(" crashed:")
+            return
+        }
+        guard crash!.inCrashedThread else { return }
+        if line.isEmpty || line == "..." || line.hasPrefix("Registers:") {
+            crash!.inCrashedThread = line == "..." ? crash!.inCrashedThread : false
+            return
+        }
+        // "  1 [ra]  0x0000564981ce0557 PlainSuite.crashes() + 550 in Tests.xctest at /path:68:13"
+        guard crash!.crashedThreadFrames.count < 64, let address = Substring(line).find(" 0x") else { return }
+        var symbol = line[address.upperBound...].drop { $0.isHexDigit }.drop { $0 == " " }
+        if let end = symbol.find(" + ") ?? symbol.find(" in ") { symbol = symbol[..<end.lowerBound] }
+        crash!.crashedThreadFrames.append(String(symbol))
+    }
+
+    /// Why a test did not finish. With a crash message, the test whose function is on the
+    /// crashed thread is the one that crashed; the others were only running beside it.
+    func crashIssue(running: [String], this name: String? = nil) -> (issue: TestRun.Issue, crashed: Bool) {
+        guard let crash else {
+            return (
+                TestRun.Issue(
+                    kind: .crash,
+                    message:
+                        "The test did not finish: the output ends while it runs (the test process crashed or was killed)."
+                ), false
+            )
+        }
+        let hint = crash.issue
+        if running.count == 1 {
+            return (
+                TestRun.Issue(
+                    kind: .crash, message: "The test process crashed while this test was running: \(hint.message)",
+                    location: hint.location), true
+            )
+        }
+        let culprit = running.first { test in
+            crash.crashedThreadFrames.contains { $0 == test || $0.hasSuffix("." + test) || $0.hasSuffix(" " + test) }
+        }
+        if let culprit, let name {
+            if culprit == name {
+                return (
+                    TestRun.Issue(kind: .crash, message: "The test crashed: \(hint.message)", location: hint.location),
+                    true
+                )
+            }
+            return (
+                TestRun.Issue(
+                    kind: .crash,
+                    message:
+                        "The test did not finish: the test process crashed in \(culprit) while this test was running."
+                ), false
+            )
+        }
+        let place = hint.location.map { " (at \($0))" } ?? ""
+        return (
+            TestRun.Issue(
+                kind: .crash,
+                message:
+                    "The test process crashed while this and \(running.count - 1) other tests were running: \(hint.message)\(place)"
+            ), false
+        )
+    }
+}

@@ -1,0 +1,309 @@
+/// XCTest's part of the console: suites and test cases, one at a time per process.
+extension TestLogParser {
+    static func isRoot(_ name: String) -> Bool {
+        name == "All tests" || name == "Selected tests" || name.hasSuffix(".xctest")
+    }
+
+    /// Handles a line while a test case is open; false when the line is for the general
+    /// handling (a new test process started: the open test did not finish).
+    mutating func consumeInOpenCase(_ line: String) -> Bool {
+        guard let open = openCase else { return false }
+        if line.hasPrefix(open.endPrefix) {
+            let tail = line.utf8.dropFirst(open.endPrefix.utf8.count)
+            if let (status, seconds) = TestLogLine.parseCaseEnd(Substring(tail)) {
+                testCaseFinished(status: status, seconds: seconds)
+                return true
+            }
+        }
+        if let marker = Substring(line).find(open.issueMarker) {
+            let head = line[..<marker.lowerBound]
+            if let location = TestLogLine.parseLocation(head) {
+                testCaseIssue(location: location, message: String(line[marker.upperBound...]))
+                return true
+            }
+        }
+        if let marker = Substring(line).find(open.skipMarker),
+            let location = TestLogLine.parseLocation(line[..<marker.lowerBound])
+        {
+            var reason = line[marker.upperBound...]
+            if reason.hasPrefix(" - ") {
+                reason = reason.dropFirst(3)
+            } else if reason.hasPrefix(": ") {
+                reason = reason.dropFirst(2)
+            }
+            continuation = .none
+            openCase?.value.skipReason = reason.isEmpty ? nil : String(reason)
+            openCase?.value.location = location.value
+            return true
+        }
+        if Self.startsAProcess(line) {
+            closeOpenCaseAsCrash()
+            return false
+        }
+        if case .crash(let location, let message)? = TestLogLine.parse(line) {
+            crashReported(location: location, message: message, line: line)
+            return true
+        }
+        unknown(rawLine)
+        return true
+    }
+
+    /// Whether `line` can only come from a new test process (or from SwiftPM after one ended):
+    /// XCTest's root suite starting, Swift Testing's run starting, SwiftPM's report of a crash.
+    static func startsAProcess(_ line: String) -> Bool {
+        switch TestLogLine.parse(line) {
+        case .suiteStarted(let name, _)?: return isRoot(name)
+        case .swiftTesting(.runStarted)?: return true
+        case .crash(_, let message)?: return message.hasPrefix("Process '") || message.hasPrefix("Exited with")
+        default: return false
+        }
+    }
+
+    mutating func suiteStarted(_ name: String, timestamp: String?, line: String) {
+        run.hasTestOutput = true
+        continuation = .none
+        let timestamp = timestamp.flatMap(Self.isoTimestamp)
+        if Self.isRoot(name) {
+            if Self.isTopRoot(name) || suiteStack.isEmpty { startProcess() }
+            lastTimestamp = timestamp ?? lastTimestamp
+            suiteStack.append(name)
+            return
+        }
+        guard currentSuite == nil else {
+            unknown(rawLine)  // classes do not nest: printed by the class's set-up
+            return
+        }
+        lastTimestamp = timestamp ?? lastTimestamp
+        suiteStack.append(name)
+        xctestSuites.append(TestRun.Suite(name: name, framework: .xctest, timestamp: timestamp ?? lastTimestamp))
+        xctestSuiteOutput.append(PrintedOutput())
+        currentSuite = xctestSuites.count - 1
+    }
+
+    private static func isTopRoot(_ name: String) -> Bool {
+        name == "All tests" || name == "Selected tests"
+    }
+
+    /// A new test process starts: whatever ran in the one before did not finish.
+    mutating func startProcess() {
+        if !suiteStack.isEmpty { run.isComplete = false }
+        closeOpenCaseAsCrash()
+        if inSwiftTesting { endSwiftTestingRun() }
+        suiteStack = []
+        currentSuite = nil
+        crash = nil
+    }
+
+    mutating func suiteFinished(_ name: String, timestamp: String?, line: String) {
+        guard let top = suiteStack.last, top == name else {
+            unknown(rawLine)  // not the suite that is open: printed
+            return
+        }
+        continuation = .none
+        lastTimestamp = timestamp.flatMap(Self.isoTimestamp) ?? lastTimestamp
+        suiteStack.removeLast()
+        if Self.isRoot(name) {
+            awaitingSummary = suiteStack.isEmpty ? .root : .none
+        } else {
+            awaitingSummary = currentSuite.map { .suite($0) } ?? .none
+            currentSuite = nil
+        }
+    }
+
+    mutating func executed(tests: Int, skipped: Int, failures: Int, unexpected: Int, seconds: Double, line: String) {
+        continuation = .none
+        switch awaitingSummary {
+        case .suite(let index):
+            xctestSuites[index].reportedDuration = (xctestSuites[index].reportedDuration ?? 0) + seconds
+        case .root:
+            run.summaries.append(
+                .xctest(tests: tests, skipped: skipped, failures: failures, unexpected: unexpected, seconds: seconds))
+        case .none:
+            unknown(rawLine)
+        }
+        awaitingSummary = .none
+    }
+
+    mutating func testCaseStarted(_ name: TestLogLine.XCTestName) {
+        run.hasTestOutput = true
+        continuation = .none
+        awaitingSummary = .none
+        crash = nil
+        let suite: Int
+        var resolved = name
+        if let current = currentSuite {
+            suite = current
+            // On Linux the printed name is `Class.method`; the open suite tells where the class ends.
+            let className = xctestSuites[current].name
+            if name.module == nil, name.printed.hasPrefix(className + "."), name.printed.count > className.count + 1 {
+                resolved.className = className
+                resolved.method = String(name.printed.dropFirst(className.count + 1))
+            }
+        } else {
+            // A test without a suite line (a cut log): its class is its suite.
+            xctestSuites.append(TestRun.Suite(name: name.className, framework: .xctest, timestamp: lastTimestamp))
+            xctestSuiteOutput.append(PrintedOutput())
+            suite = xctestSuites.count - 1
+        }
+        if let module = resolved.module {
+            moduleByClassAndMethod[resolved.className + "\u{0}" + resolved.method] = module
+        }
+        openCase = OpenCase(
+            suite: suite, printedName: name.printed,
+            value: TestRun.Case(className: resolved.className, testName: resolved.method, status: .passed))
+    }
+
+    private mutating func testCaseIssue(location: TestLogLine.LocationMatch, message: String) {
+        let issue = Self.xctestIssue(location: location.value, message: message)
+        openCase?.value.issues.append(issue)
+        continuation = .xctestIssue
+    }
+
+    /// XCTest counts thrown errors as "unexpected" failures.
+    private static func xctestIssue(location: TestRun.SourceLocation?, message: String) -> TestRun.Issue {
+        let kind: TestRun.Issue.Kind =
+            message.hasPrefix("threw error") || message.contains("caught error") ? .error : .failure
+        return TestRun.Issue(kind: kind, message: message, location: location)
+    }
+
+    /// A failure line for the test that just ended (its tear-down failed): it still fails it.
+    mutating func lateIssue(
+        _ name: TestLogLine.XCTestName, location: TestRun.SourceLocation?, message: String, line: String
+    ) {
+        guard let last = lastClosedCase, last.printedName == name.printed, awaitingSummary.isNone else {
+            unknown(rawLine)
+            return
+        }
+        let issue = Self.xctestIssue(location: location, message: message)
+        xctestSuites[last.suite].cases[last.index].issues.append(issue)
+        xctestSuites[last.suite].cases[last.index].status = max(
+            xctestSuites[last.suite].cases[last.index].status, issue.kind == .error ? .error : .failed)
+        continuation = .xctestIssue
+    }
+
+    private mutating func testCaseFinished(status: TestRun.Status, seconds: Double) {
+        guard var open = openCase else { return }
+        openCase = nil
+        continuation = .none
+        open.value.duration = seconds
+        open.value.output = open.output.text
+        switch status {
+        case .failed, .error:
+            if open.value.failingIssues.isEmpty {
+                open.value.issues.append(
+                    TestRun.Issue(kind: .failure, message: "The test failed; the log shows no failure message."))
+            }
+            open.value.status =
+                open.value.issues.contains { $0.kind == .error || $0.kind == .crash } ? .error : .failed
+        case .skipped, .passed:
+            open.value.status = status
+        }
+        xctestSuites[open.suite].cases.append(open.value)
+        lastClosedCase = (open.suite, xctestSuites[open.suite].cases.count - 1, open.printedName)
+    }
+
+    /// The test that was running did not finish: the process crashed, or the log ends.
+    mutating func closeOpenCaseAsCrash() {
+        guard var open = openCase else { return }
+        openCase = nil
+        open.value.status = .error
+        open.value.output = open.output.text
+        open.value.issues.append(crashIssue(running: [open.value.testName]).issue)
+        xctestSuites[open.suite].cases.append(open.value)
+        lastClosedCase = (open.suite, xctestSuites[open.suite].cases.count - 1, open.printedName)
+        run.isComplete = false
+    }
+
+    mutating func parallelProgress(_ name: TestLogLine.XCTestName, index: Int, total: Int) {
+        run.hasTestOutput = true
+        continuation = .none
+        if let module = name.module { moduleByClassAndMethod[name.className + "\u{0}" + name.method] = module }
+        if parallelSeen.insert(name).inserted { parallelTests.append(name) }
+        parallelProgress = (max(parallelProgress.done, index), max(parallelProgress.total, total))
+    }
+
+    /// The XCTest suites: modules added where the log names them, and under `--parallel` (which
+    /// prints only failed tests) the tests its progress lines name added as passed.
+    mutating func finishXCTestSuites() -> [TestRun.Suite] {
+        var suites = xctestSuites
+        for index in suites.indices { suites[index].output = xctestSuiteOutput[index].text }
+        let parallel = !parallelTests.isEmpty
+        if parallel {
+            // One suite per class (each failed test printed its own); module from the progress lines.
+            var merged: [TestRun.Suite] = []
+            var indexByName: [String: Int] = [:]
+            var reported: Set<String> = []
+            func key(_ module: String?, _ className: String) -> String { (module ?? "") + "\u{0}" + className }
+            for suite in suites {
+                for testCase in suite.cases {
+                    let module = moduleByClassAndMethod[testCase.className + "\u{0}" + testCase.testName]
+                    let suiteKey = key(module, testCase.className)
+                    reported.insert(suiteKey + "\u{0}" + testCase.testName)
+                    if indexByName[suiteKey] == nil {
+                        var fresh = TestRun.Suite(
+                            name: module.map { "\($0).\(testCase.className)" } ?? testCase.className,
+                            framework: .xctest, timestamp: suite.timestamp)
+                        fresh.output = suite.output
+                        merged.append(fresh)
+                        indexByName[suiteKey] = merged.count - 1
+                    }
+                    var renamed = testCase
+                    renamed.className = merged[indexByName[suiteKey]!].name
+                    merged[indexByName[suiteKey]!].cases.append(renamed)
+                }
+            }
+            for name in parallelTests {
+                let suiteKey = key(name.module, name.className)
+                guard !reported.contains(suiteKey + "\u{0}" + name.method) else { continue }
+                if indexByName[suiteKey] == nil {
+                    merged.append(
+                        TestRun.Suite(
+                            name: name.module.map { "\($0).\(name.className)" } ?? name.className, framework: .xctest,
+                            timestamp: lastTimestamp))
+                    indexByName[suiteKey] = merged.count - 1
+                }
+                let suite = indexByName[suiteKey]!
+                merged[suite].cases.append(
+                    TestRun.Case(className: merged[suite].name, testName: name.method, status: .passed))
+            }
+            for index in merged.indices { merged[index].cases.sort { $0.testName < $1.testName } }
+            merged.sort { $0.name < $1.name }
+            return merged
+        }
+        for index in suites.indices {
+            // The macOS form names the module; all of a class's tests are in the same one.
+            let modules = Set(
+                suites[index].cases.compactMap { moduleByClassAndMethod[$0.className + "\u{0}" + $0.testName] })
+            if modules.count == 1, let module = modules.first {
+                suites[index].rename("\(module).\(suites[index].name)")
+            }
+        }
+        return suites
+    }
+
+    /// "2026-11-22 14:03:53.085" → "2026-11-22T14:03:53"; nil for anything else.
+    static func isoTimestamp(_ text: String) -> String? {
+        let utf8 = Array(text.utf8.prefix(19))
+        guard utf8.count == 19, utf8[4] == 0x2D, utf8[7] == 0x2D, utf8[10] == 0x20, utf8[13] == 0x3A,
+            utf8[16] == 0x3A, utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
+        else { return nil }
+        var result = utf8
+        result[10] = UInt8(ascii: "T")
+        return String(decoding: result, as: UTF8.self)
+    }
+}
+
+extension TestLogParser.AwaitingSummary {
+    var isNone: Bool {
+        if case .none = self { return true }
+        return false
+    }
+}
+
+extension TestRun.Suite {
+    /// Renames the suite and its cases' class name.
+    mutating func rename(_ newName: String) {
+        name = newName
+        for index in cases.indices { cases[index].className = newName }
+    }
+}
