@@ -32,7 +32,7 @@ enum HTMLCommand {
         var tests: TestRun?
         let logs = arguments.all("--tests")
         if !logs.isEmpty {
-            tests = try TestLogInput.read(logs, passThrough: false).resolving(
+            tests = try TestLogInput.readResults(logs).resolving(
                 with: TestLogInput.sourceIndex(report: report, workingDirectory: terminal.workingDirectory))
         }
         let extra = try tests.map {

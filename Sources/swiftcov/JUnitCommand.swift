@@ -58,11 +58,11 @@ enum JUnitCommand {
                 coverage: arguments.value("--coverage"), root: arguments.value("--root"),
                 workingDirectory: terminal.workingDirectory))
         var status: ExitCode = run.totals.hasFailures || !run.isComplete ? .gateFailed : .success
-        if !run.hasTestOutput {
-            run = TestResultsReader.missingResults(sources: inputs.map(TestLogInput.displayName), output: run.output)
-            terminal.error(
-                "swiftcov junit: error: no test results in \(inputs.map(TestLogInput.displayName).joined(separator: ", ")) "
-                    + "(did the build fail?)\n")
+        if let missing = TestLogInput.missingResults(run, inputs: inputs) {
+            // CI still gets a file, with one error that says why.
+            run = TestResultsReader.missingResults(
+                sources: inputs.map(TestLogInput.displayName), output: run.output, interrupted: run.wasInterrupted)
+            terminal.error("swiftcov junit: \(missing)\n")
             status = .usage
         }
         let xml = JUnitReport.render(
@@ -104,6 +104,19 @@ enum TestLogInput {
         return TestResultsReader.combine(results)
     }
 
+    /// The error for inputs with no test result at all, nil when they have some.
+    static func missingResults(_ run: TestRun, inputs: [String]) -> TestResultsError? {
+        guard !run.hasTestOutput else { return nil }
+        return .noResults(paths: inputs.map(displayName), interrupted: run.wasInterrupted)
+    }
+
+    /// Reads `inputs` for a report: inputs without any test result are an input error.
+    static func readResults(_ inputs: [String]) throws -> TestRun {
+        let run = try read(inputs, passThrough: false)
+        if let missing = missingResults(run, inputs: inputs) { throw missing }
+        return run
+    }
+
     /// Files named only by their base name are resolved with the export's file list and the
     /// package's files; XCTest classes get their module from the package's test folders.
     static func sourceIndex(coverage: String?, root: String?, workingDirectory: String) throws -> TestSourceIndex {
@@ -136,13 +149,11 @@ enum TestLogInput {
     /// timeout), it stops and keeps what it has: the tests then running become errors.
     private static func readStandardInput(passThrough: Bool, utcOffset: Int) throws -> TestResultsReader.Input {
         installSignalHandlers()
-        var parser = TestLogParser()
-        var buffered: [UInt8]?  // an event stream on stdin is read whole
+        var stream = TestResultsStream(path: "-", utcOffset: utcOffset)
         var passing = passThrough
         let capacity = 1 << 16
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         defer { buffer.deallocate() }
-        var first = true
         while true {
             let count = Glibc_read(0, buffer, capacity)
             if count < 0 {
@@ -153,28 +164,16 @@ enum TestLogInput {
             if count == 0 { break }
             let bytes = UnsafeRawBufferPointer(start: buffer, count: count)
             if passing && !writeAll(bytes) { passing = false }  // stdout closed: keep reading
-            if first {
-                first = false
-                if bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{") {
-                    buffered = []
-                }
-            }
-            if buffered != nil {
-                buffered!.append(contentsOf: bytes)
-            } else {
-                parser.consume(bytes)
-            }
+            try stream.consume(bytes)
             if SwiftCovInterrupted != 0 { break }
         }
-        if let buffered {
-            let result: Result<TestResultsReader.Input, TestResultsError> = buffered.withUnsafeBytes { bytes in
-                Result { () throws(TestResultsError) -> TestResultsReader.Input in
-                    try TestResultsReader.read(bytes: bytes, path: "-", utcOffset: utcOffset)
-                }
-            }
-            return try result.get()
+        var input = try stream.finish()
+        if SwiftCovInterrupted != 0, case .log(var run) = input {
+            run.wasInterrupted = true
+            run.isComplete = false
+            input = .log(run)
         }
-        return .log(parser.finish())
+        return input
     }
 
     /// Writes `bytes` to standard output; false when it is closed.

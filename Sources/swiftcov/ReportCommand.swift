@@ -108,12 +108,7 @@ enum ReportCommand {
 
     /// The test run the `--tests` logs describe, with file names resolved in the package.
     private static func readTests(_ logs: [String], arguments: ParsedArguments, terminal: Terminal) throws -> TestRun {
-        let run = try TestLogInput.read(logs, passThrough: false)
-        if !run.hasTestOutput {
-            terminal.error(
-                "swiftcov report: warning: no test results in \(logs.map(TestLogInput.displayName).joined(separator: ", "))\n"
-            )
-        }
+        let run = try TestLogInput.readResults(logs)
         return run.resolving(
             with: try TestLogInput.sourceIndex(
                 coverage: nil, root: arguments.value("--root"), workingDirectory: terminal.workingDirectory))

@@ -44,8 +44,17 @@ package enum SwiftTestingEventStream {
         var skipped = false
         var skipReason: String?
         var issues: [(caseID: String?, issue: TestRun.Issue)] = []
+        /// Keys of `cases` in the order they started: the case ID, and for a case whose
+        /// arguments repeat an earlier one's (the same ID again) the ID and a number.
         var caseOrder: [String] = []
         var cases: [String: (arguments: String?, start: Double?, end: Double?)] = [:]
+        /// The key of the latest case started with each ID.
+        var latestKey: [String: String] = [:]
+
+        /// The key for issues and the end of the case with `caseID`.
+        func key(of caseID: String?) -> String? {
+            caseID.map { latestKey[$0] ?? $0 }
+        }
     }
 
     /// Reads the event stream in `bytes` (from `path`, for messages). Timestamps are shown in
@@ -54,50 +63,91 @@ package enum SwiftTestingEventStream {
     package static func read(
         _ bytes: UnsafeRawBufferPointer, path: String, utcOffset: Int
     ) throws(TestResultsError) -> TestRun {
-        var records: [TestRecord] = []
-        var progress: [String: Progress] = [:]
-        var run = TestRun()
-        var runEnded = false
-        var lineNumber = 0
-        var start = 0
-        while start < bytes.count {
-            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+        var reader = Reader(path: path, utcOffset: utcOffset)
+        try reader.consume(bytes)
+        return try reader.finish()
+    }
+
+    /// Reads an event stream given in pieces, line by line: memory holds the tests, not the stream.
+    package struct Reader {
+        private let path: String
+        private let utcOffset: Int
+        private var lines = LogLineReader(lineLimit: 64 << 20)
+        private var records: [TestRecord] = []
+        private var recordIndexByID: [String: Int] = [:]
+        private var progress: [String: Progress] = [:]
+        private var run = TestRun()
+        private var runEnded = false
+        private var lineNumber = 0
+        /// A line that is not JSON: an error, unless it is the last (cut off by a crash).
+        private var malformed: (line: Int, message: String)?
+        private var failure: TestResultsError?
+
+        /// A reader of the stream in `path` (named in messages).
+        package init(path: String, utcOffset: Int) {
+            self.path = path
+            self.utcOffset = utcOffset
+        }
+
+        /// Reads the next bytes.
+        package mutating func consume(_ bytes: UnsafeRawBufferPointer) throws(TestResultsError) {
+            var lines = self.lines
+            self.lines = LogLineReader(lineLimit: 1)
+            lines.consume(bytes) { line, wasCut in consume(line: line, wasCut: wasCut) }
+            self.lines = lines
+            if let failure { throw failure }
+        }
+
+        /// Ends the stream and assembles the run.
+        package mutating func finish() throws(TestResultsError) -> TestRun {
+            var lines = self.lines
+            self.lines = LogLineReader(lineLimit: 1)
+            lines.finish { line, wasCut in consume(line: line, wasCut: wasCut) }
+            if let failure { throw failure }
+            if malformed != nil { run.isComplete = false }
+            if !runEnded { run.isComplete = false }
+            run.suites = suites(records: records, progress: progress, runEnded: runEnded, utcOffset: utcOffset)
+            if run.suites.contains(where: { $0.cases.contains { $0.issues.contains { $0.kind == .crash } } }) {
+                run.isComplete = false
+            }
+            return run
+        }
+
+        private mutating func consume(line: UnsafeRawBufferPointer, wasCut: Bool) {
+            guard failure == nil else { return }
             lineNumber += 1
-            let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-            let isLast = end >= bytes.count - 1
-            start = end + 1
-            guard line.contains(where: { $0 != 0x20 && $0 != 0x0D && $0 != 0x09 }) else { continue }
+            guard line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return }
+            if let malformed {
+                failure = .malformedEventStream(path: path, line: malformed.line, message: malformed.message)
+                return
+            }
             let value: JSONValue
             do {
                 value = try JSONValue.parse(line)
             } catch {
-                if isLast {
-                    run.isComplete = false
-                    break
-                }
-                throw .malformedEventStream(path: path, line: lineNumber, message: error.description)
+                malformed = (lineNumber, wasCut ? "line longer than 64 MiB" : error.description)
+                return
             }
             guard case .object = value, let payload = value["payload"] else {
-                throw .malformedEventStream(
+                failure = .malformedEventStream(
                     path: path, line: lineNumber, message: "expected {\"kind\":…,\"payload\":{…}}")
+                return
             }
             switch value["kind"]?.stringValue {
             case "test":
-                if let record = testRecord(payload) { records.append(record) }
+                if let record = testRecord(payload) {
+                    recordIndexByID[record.id] = records.count
+                    records.append(record)
+                }
             case "event":
                 run.hasTestOutput = true
-                let ended = apply(event: payload, to: &progress, records: records, run: &run)
+                let record = payload["testID"]?.stringValue.flatMap { recordIndexByID[$0] }.map { records[$0] }
+                let ended = apply(event: payload, to: &progress, record: record, run: &run)
                 runEnded = runEnded || ended
             default:
-                continue
+                return
             }
         }
-        if !runEnded { run.isComplete = false }
-        run.suites = suites(records: records, progress: progress, runEnded: runEnded, utcOffset: utcOffset)
-        if run.suites.contains(where: { $0.cases.contains { $0.issues.contains { $0.kind == .crash } } }) {
-            run.isComplete = false
-        }
-        return run
     }
 
     private static func testRecord(_ payload: JSONValue) -> TestRecord? {
@@ -121,12 +171,15 @@ package enum SwiftTestingEventStream {
         guard let value, let file = value["_filePath"]?.stringValue ?? value["fileID"]?.stringValue,
             let line = value["line"]?.numberValue
         else { return nil }
-        return TestRun.SourceLocation(file: file, line: Int(line), column: value["column"]?.numberValue.map { Int($0) })
+        // Numbers out of any file's range (a corrupt stream) leave the location out.
+        guard let line = Int(exactly: line.rounded(.down)), line >= 0 else { return nil }
+        let column = value["column"]?.numberValue.flatMap { Int(exactly: $0.rounded(.down)) }
+        return TestRun.SourceLocation(file: file, line: line, column: column)
     }
 
     /// Applies one event; returns whether it ended the run.
     private static func apply(
-        event: JSONValue, to progress: inout [String: Progress], records: [TestRecord], run: inout TestRun
+        event: JSONValue, to progress: inout [String: Progress], record: TestRecord?, run: inout TestRun
     ) -> Bool {
         let kind = event["kind"]?.stringValue ?? ""
         let instant = event["instant"]?["absolute"]?.numberValue
@@ -177,15 +230,18 @@ package enum SwiftTestingEventStream {
             var arguments = event["_testCase"]?["displayName"]?.stringValue
             if let text = messages.first?.text,
                 case .caseStarted(let argumentsAndTest)? = TestLogLine.parseSwiftTestingMessage(Substring(text)),
-                let record = records.last(where: { $0.id == testID }),
+                let record,
                 argumentsAndTest.hasSuffix(" to " + record.consoleName)
             {
                 arguments = String(argumentsAndTest.dropLast(record.consoleName.count + 4))
             }
-            if state.cases[caseID] == nil { state.caseOrder.append(caseID) }
-            state.cases[caseID] = (arguments, instant, nil)
+            var key = caseID
+            if state.cases[key] != nil { key = caseID + "\u{0}\(state.caseOrder.count)" }
+            state.caseOrder.append(key)
+            state.latestKey[caseID] = key
+            state.cases[key] = (arguments, instant, nil)
         case "testCaseEnded":
-            if let caseID { state.cases[caseID]?.end = instant }
+            if let key = state.key(of: caseID) { state.cases[key]?.end = instant }
         case "issueRecorded":
             guard let issue = event["issue"] else { break }
             let primary = messages.first { $0.symbol != "details" }
@@ -202,7 +258,8 @@ package enum SwiftTestingEventStream {
                 issueKind = .failure
             }
             let location = location(issue["sourceLocation"]) ?? location(event["_sourceLocation"])
-            state.issues.append((caseID, TestRun.Issue(kind: issueKind, message: text, location: location)))
+            state.issues.append(
+                (state.key(of: caseID), TestRun.Issue(kind: issueKind, message: text, location: location)))
         default:
             break
         }
@@ -280,9 +337,10 @@ package enum SwiftTestingEventStream {
                 ))
         }
         let baseStatus: TestRun.Status = state.skipped ? .skipped : .passed
+        let declared = Set(record.caseIDs)
         let orderedCases =
-            record.caseIDs.filter { state.cases[$0] != nil }
-            + state.caseOrder.filter { !record.caseIDs.contains($0) }
+            record.caseIDs.filter { state.cases[$0] != nil } + state.caseOrder.filter { !declared.contains($0) }
+        let issuesByCase = Dictionary(grouping: state.issues.compactMap { $0.caseID == nil ? nil : $0 }) { $0.caseID! }
         guard !orderedCases.isEmpty else {
             var single = TestRun.Case(className: className, testName: testName, status: baseStatus)
             single.issues = state.issues.map(\.issue) + (crashed ? [testLevel.last!] : [])
@@ -292,11 +350,12 @@ package enum SwiftTestingEventStream {
             if let start = state.start, let end = state.end { single.duration = end - start }
             return [single]
         }
-        var result: [TestRun.Case] = orderedCases.map { caseID in
-            let info = state.cases[caseID]!
+        var result: [TestRun.Case] = orderedCases.map { key in
+            let info = state.cases[key]!
+            let caseID = String(key.prefix { $0 != "\u{0}" })
             let arguments = info.arguments ?? record.caseDisplayNames[caseID] ?? caseID
             var testCase = TestRun.Case(className: className, testName: testName, arguments: arguments, status: .passed)
-            testCase.issues = state.issues.filter { $0.caseID == caseID }.map(\.issue)
+            testCase.issues = issuesByCase[key]?.map(\.issue) ?? []
             testCase.status = TestLogParser.settledStatus(testCase.issues, default: baseStatus)
             testCase.location = record.location
             if let start = info.start, let end = info.end { testCase.duration = end - start }
@@ -316,7 +375,10 @@ package enum SwiftTestingEventStream {
 
     /// `2026-11-22T14:03:53` for seconds since 1970, `utcOffset` seconds east of UTC.
     package static func timestamp(_ since1970: Double, utcOffset: Int) -> String? {
-        guard since1970.isFinite else { return nil }
+        // Years 1 to 9999: anything else is not a time a test ran at.
+        guard since1970.isFinite, since1970 > -62_135_596_800, since1970 < 253_402_300_800,
+            abs(utcOffset) <= 86_400
+        else { return nil }
         var seconds = time_t(since1970.rounded(.down)) + time_t(utcOffset)
         var parts = tm()
         guard gmtime_r(&seconds, &parts) != nil else { return nil }

@@ -2,6 +2,9 @@
 package enum TestResultsError: Error, Equatable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     case malformedEventStream(path: String, line: Int, message: String)
+    /// The inputs hold no test result at all: the build failed, the run was interrupted before
+    /// a test ran, or they are not `swift test` output.
+    case noResults(paths: [String], interrupted: Bool)
 
     /// One line: the file, and what is wrong with it.
     package var description: String {
@@ -10,6 +13,12 @@ package enum TestResultsError: Error, Equatable, CustomStringConvertible {
             return "\(path): error: cannot read: \(reason)"
         case .malformedEventStream(let path, let line, let message):
             return "\(path):\(line): error: not a Swift Testing event stream record: \(message)"
+        case .noResults(let paths, let interrupted):
+            let reason =
+                interrupted
+                ? "the run was interrupted before any test ran"
+                : "did the build fail? or it is not the output of `swift test`"
+            return "\(paths.joined(separator: ", ")): error: no test results (\(reason))"
         }
     }
 }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Reads test results from what `swift test` leaves behind — console logs and Swift Testing event
 /// streams, told apart by their content — and combines them into one `TestRun`.
 package enum TestResultsReader {
@@ -16,30 +24,39 @@ package enum TestResultsReader {
         return combine(inputs)
     }
 
-    /// Reads one file, or all of standard input for "-".
+    /// Reads one file, or all of standard input for "-", in pieces: memory holds the tests, not
+    /// the file.
     package static func read(path: String, utcOffset: Int) throws(TestResultsError) -> Input {
-        let file: MappedFile
-        do {
-            file = try MappedFile(path: path)
-        } catch {
-            throw .unreadable(path: path, reason: error.message)
+        let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        defer { if descriptor != 0 { close(descriptor) } }
+        var info = stat()
+        if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw .unreadable(path: path, reason: "is a folder")
         }
-        let result: Result<Input, TestResultsError> = file.withUnsafeBytes { bytes in
-            Result { () throws(TestResultsError) -> Input in try read(bytes: bytes, path: path, utcOffset: utcOffset) }
+        var stream = TestResultsStream(path: path, utcOffset: utcOffset)
+        let capacity = 1 << 20
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = systemRead(descriptor, buffer, capacity)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+            }
+            if count == 0 { break }
+            try stream.consume(UnsafeRawBufferPointer(start: buffer, count: count))
         }
-        return try result.get()
+        return try stream.finish()
     }
 
     /// Reads `bytes` (from `path`, for messages): an event stream if it looks like one, else a log.
     package static func read(
         bytes: UnsafeRawBufferPointer, path: String, utcOffset: Int
     ) throws(TestResultsError) -> Input {
-        if SwiftTestingEventStream.recognizes(bytes) {
-            return .eventStream(try SwiftTestingEventStream.read(bytes, path: path, utcOffset: utcOffset))
-        }
-        var parser = TestLogParser()
-        parser.consume(bytes)
-        return .log(parser.finish())
+        var stream = TestResultsStream(path: path, utcOffset: utcOffset)
+        try stream.consume(bytes)
+        return try stream.finish()
     }
 
     /// One run from inputs; see `combine(logs:eventStreams:)`.
@@ -108,14 +125,14 @@ package enum TestResultsReader {
 
     /// A run for a log in which no test ran at all (the build failed, or it is not `swift test`
     /// output): one error that says so, with the log's last lines, so CI shows red, not an empty pass.
-    package static func missingResults(sources: [String], output: [String]) -> TestRun {
+    package static func missingResults(sources: [String], output: [String], interrupted: Bool = false) -> TestRun {
         var testCase = TestRun.Case(className: "swift test", testName: "swift test", status: .error)
+        let reason =
+            interrupted
+            ? "the run was interrupted before any test ran"
+            : "the build may have failed, or this is not the output of `swift test`"
         testCase.issues = [
-            TestRun.Issue(
-                kind: .error,
-                message:
-                    "No test results in \(sources.joined(separator: ", ")): the build may have failed, or this is not the output of `swift test`."
-            )
+            TestRun.Issue(kind: .error, message: "No test results in \(sources.joined(separator: ", ")): \(reason).")
         ]
         testCase.output = output.suffix(50).joined(separator: "\n")
         var suite = TestRun.Suite(name: "swift test", framework: .xctest)
@@ -127,28 +144,42 @@ package enum TestResultsReader {
 }
 
 extension TestRun {
-    /// Adds `other`'s suites (joining suites of the same name), summaries and state; XCTest
-    /// suites stay before Swift Testing ones.
+    /// Adds `other`'s suites (joining each to a suite of the same name read before: a class run
+    /// in several shards), summaries and state; XCTest suites stay before Swift Testing ones.
+    /// Suites of one input are never joined: two classes of the same name in two test modules
+    /// are two suites.
     mutating func absorb(_ other: TestRun) {
+        func key(_ suite: Suite) -> String { suite.framework.rawValue + "\u{0}" + suite.name }
+        var existing: [String: Int] = [:]
+        for (index, suite) in suites.enumerated() where existing[key(suite)] == nil { existing[key(suite)] = index }
+        var newXCTest: [Suite] = []
+        var newSwiftTesting: [Suite] = []
         for suite in other.suites {
-            if let index = suites.firstIndex(where: { $0.name == suite.name && $0.framework == suite.framework }) {
-                suites[index].cases += suite.cases
-                suites[index].output.appendLines(suite.output)
-                if let duration = suite.reportedDuration {
-                    suites[index].reportedDuration = (suites[index].reportedDuration ?? 0) + duration
-                }
-            } else if suite.framework == .xctest,
-                let firstSwiftTesting = suites.firstIndex(where: { $0.framework == .swiftTesting })
-            {
-                suites.insert(suite, at: firstSwiftTesting)
+            if let index = existing[key(suite)] {
+                suites[index].join(suite)
+            } else if suite.framework == .xctest {
+                newXCTest.append(suite)
             } else {
-                suites.append(suite)
+                newSwiftTesting.append(suite)
             }
         }
+        let firstSwiftTesting = suites.firstIndex { $0.framework == .swiftTesting } ?? suites.count
+        suites.insert(contentsOf: newXCTest, at: firstSwiftTesting)
+        suites += newSwiftTesting
         summaries += other.summaries
         isComplete = isComplete && other.isComplete
         hasTestOutput = hasTestOutput || other.hasTestOutput
+        wasInterrupted = wasInterrupted || other.wasInterrupted
         output += other.output
+    }
+}
+
+extension TestRun.Suite {
+    /// Adds `other`'s cases, output and time.
+    mutating func join(_ other: TestRun.Suite) {
+        cases += other.cases
+        output.appendLines(other.output)
+        if let duration = other.reportedDuration { reportedDuration = (reportedDuration ?? 0) + duration }
     }
 }
 
@@ -164,4 +195,77 @@ extension String {
 extension Sequence<String> {
     /// The non-empty texts joined by line breaks.
     var joinedLines: String { filter { !$0.isEmpty }.joined(separator: "\n") }
+}
+
+/// Reads one input given in pieces, as a console log or an event stream: the first line tells.
+package struct TestResultsStream {
+    private enum State {
+        case undecided([UInt8])
+        case log(TestLogParser)
+        case eventStream(SwiftTestingEventStream.Reader)
+    }
+
+    private var state = State.undecided([])
+    private let path: String
+    private let utcOffset: Int
+
+    /// A reader of the input `path` (named in messages).
+    package init(path: String, utcOffset: Int) {
+        self.path = path
+        self.utcOffset = utcOffset
+    }
+
+    /// Reads the next bytes.
+    package mutating func consume(_ bytes: UnsafeRawBufferPointer) throws(TestResultsError) {
+        switch state {
+        case .undecided(var head):
+            head.append(contentsOf: bytes)
+            // The first line decides; wait for it (a log's may be long: not beyond 64 KiB).
+            let start = head.firstIndex { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+            guard let start, head[start...].contains(0x0A) || head.count >= 1 << 16 else {
+                state = .undecided(head)
+                return
+            }
+            try decide(head)
+        case .log(var parser):
+            state = .undecided([])
+            parser.consume(bytes)
+            state = .log(parser)
+        case .eventStream(var reader):
+            state = .undecided([])
+            try reader.consume(bytes)
+            state = .eventStream(reader)
+        }
+    }
+
+    /// Ends the input.
+    package mutating func finish() throws(TestResultsError) -> TestResultsReader.Input {
+        if case .undecided(let head) = state { try decide(head) }
+        switch state {
+        case .log(var parser): return .log(parser.finish())
+        case .eventStream(var reader): return .eventStream(try reader.finish())
+        case .undecided: return .log(TestRun())
+        }
+    }
+
+    private mutating func decide(_ head: [UInt8]) throws(TestResultsError) {
+        let isStream = head.withUnsafeBytes { SwiftTestingEventStream.recognizes($0) }
+        if isStream {
+            var reader = SwiftTestingEventStream.Reader(path: path, utcOffset: utcOffset)
+            let result: Result<Void, TestResultsError> = head.withUnsafeBytes { bytes in
+                Result { () throws(TestResultsError) in try reader.consume(bytes) }
+            }
+            try result.get()
+            state = .eventStream(reader)
+        } else {
+            var parser = TestLogParser()
+            head.withUnsafeBytes { parser.consume($0) }
+            state = .log(parser)
+        }
+    }
+}
+
+@inline(__always)
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
 }

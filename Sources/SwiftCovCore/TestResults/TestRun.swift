@@ -210,6 +210,8 @@ package struct TestRun: Sendable, Equatable {
     package var summaries: [LogSummary] = []
     /// False when the log ended before the run did (a crash, a killed job, a cut log).
     package var isComplete = true
+    /// Whether reading stopped early on a signal (Ctrl-C, a CI job's timeout).
+    package var wasInterrupted = false
     /// Whether the log had any line of `swift test` output at all.
     package var hasTestOutput = false
     /// Lines outside any suite (build output, SwiftPM's messages), up to a limit.
