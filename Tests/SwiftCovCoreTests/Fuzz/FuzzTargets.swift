@@ -1,0 +1,336 @@
+// The fuzz targets' code paths (see FuzzTesting/): each takes the raw bytes of one input, runs
+// them through a parser and everything that consumes its model, and checks what must hold.
+// The fuzzers (FuzzTesting/fuzz) compile this file with a libFuzzer entry point per target;
+// FuzzRegressionTests runs the committed crashers through the same paths.
+
+import SwiftCovCore
+
+/// An invariant a fuzz input broke (a crash is not caught here: it ends the process).
+struct FuzzInvariantFailure: Error, CustomStringConvertible {
+    var description: String
+}
+
+enum FuzzTarget: String, CaseIterable, Codable, Sendable {
+    case export
+    case testLog = "test-log"
+    case eventStream = "event-stream"
+    case gateConfig = "gate-config"
+    case diff
+    case glob
+
+    /// Runs `bytes` through the target. Parse errors are fine; only broken invariants throw.
+    /// The gate and diff targets evaluate against `sampleReport` (the trivia package's report).
+    func run(_ bytes: [UInt8], sampleReport: CoverageReport?) throws(FuzzInvariantFailure) {
+        switch self {
+        case .export: try FuzzTarget.export(bytes)
+        case .testLog: try FuzzTarget.testLog(bytes)
+        case .eventStream: try FuzzTarget.eventStream(bytes)
+        case .gateConfig: FuzzTarget.gateConfig(bytes, sampleReport)
+        case .diff: try FuzzTarget.diff(bytes, sampleReport)
+        case .glob: FuzzTarget.glob(bytes)
+        }
+    }
+
+    /// The report of the trivia package's export at `path` (SampleReports/coverage.json).
+    static func sampleReport(path: String) -> CoverageReport? {
+        guard let export = try? CoverageInput.readExport(path, keepMappings: false) else { return nil }
+        return try? CoverageReport.build(exports: [export], scope: CoverageScope(root: "/fuzz"))
+    }
+
+    // MARK: Targets
+
+    /// An llvm-cov JSON export, read and turned into everything `report`, `export` and `html`
+    /// compute from it: summaries, the line view, the merge of two exports, every renderer.
+    private static func export(_ bytes: [UInt8]) throws(FuzzInvariantFailure) {
+        let document = MappedFile(bytes: bytes)
+        let export: LLVMCovExport
+        do {
+            export = try LLVMCovExportReader.read(document, keepMappings: true)
+        } catch {
+            // The CLI names the key path at the error's offset.
+            _ = document.withUnsafeBytes { JSONKeyPath.path(at: error.offset, in: $0) }
+            return
+        }
+        let scope = CoverageScope(root: "/fuzz", allFiles: true)
+        if let report = try? CoverageReport.build(exports: [export], scope: scope) {
+            try render(report)
+        }
+        // The same export twice: the merge path (records added up, segments rebuilt from them).
+        if let merged = try? CoverageReport.build(exports: [export, export], scope: scope) {
+            for file in merged.files { _ = try? file.lineCounts() }
+            _ = try? CoverageJSONReport.render(merged, options: CoverageReportOptions(showLines: true))
+        }
+    }
+
+    private static func render(_ report: CoverageReport) throws(FuzzInvariantFailure) {
+        let all = CoverageReportOptions(showFunctions: true, showLines: true, sort: .coverage)
+        _ = CoverageTableReport.render(report, options: all)
+        _ = CoverageMarkdownReport.render(report, options: all)
+        if let json = try? CoverageJSONReport.render(report, options: all) {
+            try requireWellFormedJSON(json, "report --format json")
+        }
+        for format in CoverageExportFormat.allCases {
+            guard let text = try? format.render(report, options: CoverageExportOptions(timestamp: 0)) else { continue }
+            if format != .lcov { try requireWellFormedXML(text, "export --format \(format.rawValue)") }
+        }
+        _ = HTMLReport.indexPage(report, options: HTMLReport.Options())
+        for file in report.files {
+            guard let segments = try? file.segments() else { continue }
+            let lines = LineCoverage.lineCounts(of: segments)
+            guard zip(lines, lines.dropFirst()).allSatisfy({ $0.line < $1.line }) else {
+                throw FuzzInvariantFailure(description: "the line view of \(file.path) is not in line order")
+            }
+            _ = HTMLReport.filePage(
+                file, functionNames: file.functions.map(\.name), segments: segments,
+                source: .missing(path: file.path), options: HTMLReport.Options())
+        }
+    }
+
+    /// `swift test` output, parsed whole and in chunks whose sizes (1...16 bytes) come from the
+    /// input itself: a line split across reads must parse as if read at once. Then JUnit XML
+    /// and the test summaries.
+    private static func testLog(_ bytes: [UInt8]) throws(FuzzInvariantFailure) {
+        let run = bytes.withUnsafeBytes { buffer in
+            var parser = TestLogParser()
+            parser.consume(buffer)
+            return parser.finish()
+        }
+        let chunked = bytes.withUnsafeBytes { buffer in
+            var parser = TestLogParser()
+            var start = 0
+            var step = 0
+            while start < buffer.count {
+                let length = min(buffer.count - start, Int(buffer[step % buffer.count] & 0x0F) + 1)
+                parser.consume(UnsafeRawBufferPointer(rebasing: buffer[start..<start + length]))
+                start += length
+                step += 1
+            }
+            return parser.finish()
+        }
+        guard chunked == run else { throw FuzzInvariantFailure(description: "reading in chunks changed the run") }
+        try renderTests(run)
+    }
+
+    /// A Swift Testing event stream, read in time zones west of, at and east of UTC, then JUnit
+    /// XML and the test summaries.
+    private static func eventStream(_ bytes: [UInt8]) throws(FuzzInvariantFailure) {
+        for utcOffset in [-43_200, 0, 50_400] {
+            let result = bytes.withUnsafeBytes { buffer in
+                _ = SwiftTestingEventStream.recognizes(buffer)
+                return Result { () throws(TestResultsError) -> TestRun in
+                    try SwiftTestingEventStream.read(buffer, path: "events.jsonl", utcOffset: utcOffset)
+                }
+            }
+            switch result {
+            case .success(let run): try renderTests(run)
+            case .failure(let error): _ = error.description
+            }
+        }
+    }
+
+    private static func renderTests(_ run: TestRun) throws(FuzzInvariantFailure) {
+        for strict in [false, true] {
+            let options = JUnitReport.Options(strict: strict, hostname: "fuzz", timestamp: "2026-01-01T00:00:00")
+            try requireWellFormedXML(JUnitReport.render(run, options: options), "JUnit (strict: \(strict))")
+        }
+        try requireWellFormedJSON(TestSummaryJSONReport.render(run), "the test summary JSON")
+        _ = TestSummaryTableReport.render(run, colors: true)
+        _ = TestSummaryMarkdownReport.render(run)
+    }
+
+    /// A `.swiftcov.json`, parsed and (when valid) checked against the report as `swiftcov check`
+    /// does: its warnings, the evaluation, the gate's text, Markdown and GitHub annotations.
+    private static func gateConfig(_ bytes: [UInt8], _ report: CoverageReport?) {
+        let configuration: GateConfiguration
+        do {
+            configuration = try GateConfiguration.parse(bytes, path: ".swiftcov.json")
+        } catch {
+            _ = error.description
+            return
+        }
+        guard let report else { return }
+        _ = configuration.warnings(for: report, path: ".swiftcov.json")
+        let result = Gate.evaluate(report, configuration: configuration)
+        _ = GateReport.text(result)
+        _ = GateReport.markdown(result)
+        _ = GateReport.githubAnnotations(result)
+    }
+
+    /// A unified diff, parsed and (when valid) intersected with the report as `swiftcov diff`
+    /// does, then rendered as a table, Markdown and JSON.
+    private static func diff(_ bytes: [UInt8], _ report: CoverageReport?) throws(FuzzInvariantFailure) {
+        let diff: UnifiedDiff
+        do {
+            diff = try UnifiedDiff.parse(String(decoding: bytes, as: UTF8.self))
+        } catch {
+            _ = error.description
+            return
+        }
+        guard let report, let coverage = try? ChangedLineCoverage.compute(diff: diff, report: report) else { return }
+        let options = DiffCoverageReportOptions()
+        _ = DiffCoverageTableReport.render(coverage, options: options)
+        _ = DiffCoverageMarkdownReport.render(coverage, options: options)
+        try requireWellFormedJSON(DiffCoverageJSONReport.render(coverage, options: options), "diff --format json")
+    }
+
+    /// A glob (the input's first line) matched against paths (each further line, up to 8), as
+    /// `--include`, `--exclude` and the gate's rules match them.
+    private static func glob(_ bytes: [UInt8]) {
+        let lines = String(decoding: bytes, as: UTF8.self).split(
+            separator: "\n", maxSplits: 8, omittingEmptySubsequences: false)
+        let glob = Glob(String(lines[0]))
+        let scope = CoverageScope(root: "/fuzz", includes: [glob], excludes: [glob])
+        for path in lines.dropFirst() {
+            _ = glob.matches(String(path))
+            _ = scope.includes("/fuzz/" + path)
+        }
+    }
+
+    // MARK: Checks
+
+    private static func requireWellFormedJSON(_ json: String, _ what: String) throws(FuzzInvariantFailure) {
+        do {
+            _ = try JSONValue.parse(Array(json.utf8))
+        } catch {
+            throw FuzzInvariantFailure(description: "\(what) is not well-formed JSON (\(error.message)): \(json)")
+        }
+    }
+
+    private static func requireWellFormedXML(_ xml: String, _ what: String) throws(FuzzInvariantFailure) {
+        if let problem = XMLCheck.problem(in: Array(xml.utf8)) {
+            throw FuzzInvariantFailure(description: "\(what) is not well-formed XML (\(problem)): \(xml)")
+        }
+    }
+}
+
+/// A deliberately small XML well-formedness checker: one root element, tags nested and
+/// closed, attributes quoted and not repeated, `<` and `&` only as markup or references, no
+/// character XML 1.0 forbids. Enough to catch an escaping mistake in a renderer.
+enum XMLCheck {
+    /// What is wrong with `bytes`, or nil when they are well formed.
+    static func problem(in bytes: [UInt8]) -> String? {
+        var stack: [ArraySlice<UInt8>] = []
+        var roots = 0
+        var i = 0
+        func starts(_ text: String, at index: Int) -> Bool {
+            let pattern = Array(text.utf8)
+            return index + pattern.count <= bytes.count && bytes[index..<index + pattern.count].elementsEqual(pattern)
+        }
+        func find(_ text: String, from index: Int) -> Int? {
+            var j = index
+            while j < bytes.count {
+                if starts(text, at: j) { return j }
+                j += 1
+            }
+            return nil
+        }
+        func isNameByte(_ byte: UInt8) -> Bool {
+            byte >= 0x80 || (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
+                || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x2E || byte == 0x3A || byte == 0x5F
+        }
+        func entityEnd(at index: Int) -> Int? {
+            // `index` is at "&": a named or numeric reference up to ";".
+            var j = index + 1
+            while j < bytes.count, j - index < 12, bytes[j] != UInt8(ascii: ";") {
+                guard isNameByte(bytes[j]) || bytes[j] == UInt8(ascii: "#") else { return nil }
+                j += 1
+            }
+            guard j < bytes.count, bytes[j] == UInt8(ascii: ";"), j > index + 1 else { return nil }
+            let name = String(decoding: bytes[(index + 1)..<j], as: UTF8.self)
+            if ["amp", "lt", "gt", "quot", "apos"].contains(name) { return j + 1 }
+            if name.hasPrefix("#x"), UInt32(name.dropFirst(2), radix: 16) != nil { return j + 1 }
+            if name.hasPrefix("#"), UInt32(name.dropFirst()) != nil { return j + 1 }
+            return nil
+        }
+        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+            let value = scalar.value
+            if (value < 0x20 && value != 0x09 && value != 0x0A && value != 0x0D) || value == 0xFFFE
+                || value == 0xFFFF
+            {
+                return "character U+\(String(value, radix: 16)) is not allowed"
+            }
+        }
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte == UInt8(ascii: "&") {
+                guard let end = entityEnd(at: i) else { return "bare & at byte \(i)" }
+                i = end
+            } else if byte == UInt8(ascii: ">") {
+                i += 1  // Allowed in text.
+            } else if byte != UInt8(ascii: "<") {
+                if stack.isEmpty && byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 {
+                    return "text outside the root element at byte \(i)"
+                }
+                i += 1
+            } else if starts("<?", at: i) {
+                guard let end = find("?>", from: i + 2) else { return "unterminated <? at byte \(i)" }
+                i = end + 2
+            } else if starts("<!--", at: i) {
+                guard let end = find("-->", from: i + 4) else { return "unterminated comment at byte \(i)" }
+                if find("--", from: i + 4).map({ $0 < end }) == true { return "-- inside a comment at byte \(i)" }
+                i = end + 3
+            } else if starts("<![CDATA[", at: i) {
+                guard !stack.isEmpty else { return "CDATA outside the root element at byte \(i)" }
+                guard let end = find("]]>", from: i + 9) else { return "unterminated CDATA at byte \(i)" }
+                i = end + 3
+            } else if starts("</", at: i) {
+                var j = i + 2
+                while j < bytes.count, isNameByte(bytes[j]) { j += 1 }
+                let name = bytes[(i + 2)..<j]
+                while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x0A { j += 1 }
+                guard j < bytes.count, bytes[j] == UInt8(ascii: ">") else { return "bad end tag at byte \(i)" }
+                guard let open = stack.popLast(), open.elementsEqual(name) else {
+                    return "end tag </\(String(decoding: name, as: UTF8.self))> does not match at byte \(i)"
+                }
+                i = j + 1
+            } else {
+                var j = i + 1
+                while j < bytes.count, isNameByte(bytes[j]) { j += 1 }
+                let name = bytes[(i + 1)..<j]
+                guard !name.isEmpty else { return "bare < at byte \(i)" }
+                var attributes: Set<ArraySlice<UInt8>> = []
+                while true {
+                    while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x0A || bytes[j] == 0x09 || bytes[j] == 0x0D
+                    {
+                        j += 1
+                    }
+                    guard j < bytes.count else { return "unterminated tag at byte \(i)" }
+                    if bytes[j] == UInt8(ascii: ">") || starts("/>", at: j) { break }
+                    let nameStart = j
+                    while j < bytes.count, isNameByte(bytes[j]) { j += 1 }
+                    guard j > nameStart, attributes.insert(bytes[nameStart..<j]).inserted else {
+                        return "bad or repeated attribute at byte \(nameStart)"
+                    }
+                    guard j + 1 < bytes.count, bytes[j] == UInt8(ascii: "="),
+                        bytes[j + 1] == UInt8(ascii: "\"") || bytes[j + 1] == UInt8(ascii: "'")
+                    else { return "attribute without a quoted value at byte \(nameStart)" }
+                    let quote = bytes[j + 1]
+                    j += 2
+                    while j < bytes.count, bytes[j] != quote {
+                        if bytes[j] == UInt8(ascii: "<") { return "< in an attribute value at byte \(j)" }
+                        if bytes[j] == UInt8(ascii: "&") {
+                            guard let end = entityEnd(at: j) else { return "bare & in an attribute at byte \(j)" }
+                            j = end
+                        } else {
+                            j += 1
+                        }
+                    }
+                    guard j < bytes.count else { return "unterminated attribute value at byte \(i)" }
+                    j += 1
+                }
+                if stack.isEmpty {
+                    roots += 1
+                    if roots > 1 { return "a second root element at byte \(i)" }
+                }
+                if bytes[j] == UInt8(ascii: ">") {
+                    stack.append(name)
+                    i = j + 1
+                } else {
+                    i = j + 2
+                }
+            }
+        }
+        if let open = stack.last { return "<\(String(decoding: open, as: UTF8.self))> is never closed" }
+        return roots == 1 ? nil : "no root element"
+    }
+}
