@@ -11,10 +11,7 @@ struct FuzzRegressionTests {
     /// Inputs whose bug is not fixed yet: name → why and who fixes it. A crasher runs in a child
     /// process (a trap would end the whole test run) and is expected to fail; a hang is not run.
     /// The fix removes the entry (the test then reports that the known issue did not occur).
-    static let knownIssues: [String: KnownIssue] = [
-        "export-backwards-region": KnownIssue(
-            kind: .hang, reason: "a function region ending before it starts loops in the line view (engine)")
-    ]
+    static let knownIssues: [String: KnownIssue] = [:]
 
     struct KnownIssue {
         enum Kind { case crash, hang }
