@@ -64,18 +64,33 @@ struct DiffCommandTests {
             ),
             (["diff", "SampleReports/coverage.json", "--diff", "missing.diff"], "missing.diff: error: cannot read"),
             (["diff", "-", "--diff", "-"], "standard input ('-') can be read only once"),
-            (["diff", "SampleReports/coverage.json", "--diff", "Package.swift"], ""),
+            // Not a diff at all: refused, never "no changes" (which --fail-under would pass).
+            (
+                ["diff", "SampleReports/coverage.json", "--diff", "Package.swift", "--fail-under", "0"],
+                "Package.swift:1: error: not a unified diff"
+            ),
         ])
     func errors(arguments: [String], message: String) throws {
         let result = try swiftcov(arguments)
-        if message.isEmpty {
-            // Not a diff at all: no files, nothing to cover.
-            #expect(result.status == 0)
-            return
-        }
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test("a UTF-16 or binary diff is refused with exit 2, an empty one has no changes (invented)")
+    func notADiff() throws {
+        let directory = try temporaryDirectory()
+        let utf16 = directory + "/utf16.diff"
+        try "--- a/x\n+++ b/x\n@@ -1 +1 @@\n+y\n".write(toFile: utf16, atomically: true, encoding: .utf16)
+        let refused = try swiftcov(["diff", "SampleReports/coverage.json", "--diff", utf16, "--fail-under", "0"])
+        #expect(refused.status == 2)
+        #expect(
+            refused.stderr == utf16
+                + ":1: error: not a unified diff: it contains NUL bytes (UTF-16 text or a binary file?)\n")
+        let empty = directory + "/empty.diff"
+        try "".write(toFile: empty, atomically: true, encoding: .utf8)
+        let passed = try swiftcov(["diff", "SampleReports/coverage.json", "--diff", empty, "--fail-under", "100"])
+        #expect(passed.status == 0)
     }
 
     @Test("a truncated diff names the file and line")

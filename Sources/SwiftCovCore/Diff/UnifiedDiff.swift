@@ -62,11 +62,25 @@ extension UnifiedDiff {
     /// Reads a unified diff. Lines outside a file's headers and hunks (a commit message from
     /// `git show` or `git format-patch`, `index` lines) are skipped; a hunk cut short or a
     /// malformed hunk header is an error, as it would silently lose changed lines.
+    ///
+    /// Text that is not a diff is refused rather than read as "no changes", which would pass
+    /// any threshold: NUL bytes (UTF-16 text, a binary file), or text with no file header, hunk
+    /// or commit header at all. Empty text (or only blank lines) is a diff without changes.
+    /// Lines may end in LF, CRLF or, when the text has no LF at all, CR.
     package static func parse(_ text: String) throws(DiffParseError) -> UnifiedDiff {
+        let utf8 = text.utf8
+        if let nul = utf8.firstIndex(of: 0) {
+            let line = utf8[..<nul].lazy.filter { $0 == UInt8(ascii: "\n") }.count + 1
+            throw DiffParseError(
+                line: line, message: "not a unified diff: it contains NUL bytes (UTF-16 text or a binary file?)")
+        }
         var parser = DiffParser()
         var number = 0
         // "\r\n" is one Character: a CRLF diff splits there too.
-        var lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        let crOnly = !utf8.contains(UInt8(ascii: "\n"))
+        var lines = text.split(omittingEmptySubsequences: false) {
+            $0 == "\n" || $0 == "\r\n" || (crOnly && $0 == "\r")
+        }
         // The newline that ends the last line does not start another one.
         if lines.last?.isEmpty == true { lines.removeLast() }
         for rawLine in lines {
@@ -75,7 +89,24 @@ extension UnifiedDiff {
             if line.utf8.contains(0x1B) { line = Substring(String(line).strippingANSIEscapes) }
             try parser.consume(line, number: number)
         }
-        return try parser.finish(lineCount: number)
+        let diff = try parser.finish(lineCount: number)
+        guard parser.sawDiff || lines.allSatisfy({ $0.allSatisfy(\.isWhitespace) }) || isCommitHeader(lines.first)
+        else {
+            throw DiffParseError(
+                line: 1, message: "not a unified diff: no 'diff --git', '---' and '+++', or '@@' line in it")
+        }
+        return diff
+    }
+
+    /// Whether a text without file changes starts like `git show` or `git format-patch` output
+    /// (an empty commit): `commit <hash>` or `From <hash> `.
+    private static func isCommitHeader(_ line: Substring?) -> Bool {
+        guard let line else { return false }
+        for prefix in ["commit ", "From "] where line.hasPrefix(prefix) {
+            let hash = line.dropFirst(prefix.count).prefix { $0 != " " }
+            return hash.count >= 7 && hash.allSatisfy(\.isHexDigit)
+        }
+        return false
     }
 }
 
@@ -109,7 +140,11 @@ private struct DiffParser {
     }
 
     var files: [FileDiff] = []
-    var entry: Entry?
+    /// Whether any file header or hunk was seen.
+    var sawDiff = false
+    var entry: Entry? {
+        didSet { if entry != nil { sawDiff = true } }
+    }
     var hunk: Hunk?
     var inBinaryPatch = false
 
@@ -120,12 +155,12 @@ private struct DiffParser {
                 // An empty line is a context line whose space an editor or mailer trimmed.
                 current.oldRemaining -= 1
                 current.newRemaining -= 1
-                current.newLine += 1
+                current.newLine &+= 1  // past the hunk's last line only when the hunk ends
             case UInt8(ascii: "-"):
                 current.oldRemaining -= 1
             case UInt8(ascii: "+"):
                 entry?.addedLines.append(current.newLine)
-                current.newLine += 1
+                current.newLine &+= 1
                 current.newRemaining -= 1
             case UInt8(ascii: "\\"):
                 return  // "\ No newline at end of file"
@@ -169,6 +204,10 @@ private struct DiffParser {
             }
             guard let parsed = Self.hunkHeader(line) else {
                 throw DiffParseError(line: number, message: "malformed hunk header: \(describe(line))")
+            }
+            guard parsed.new == 0 || Int(parsed.start) + parsed.new - 1 <= Int(UInt32.max) else {
+                throw DiffParseError(
+                    line: number, message: "hunk header out of range (lines past 4294967295): \(describe(line))")
             }
             if parsed.old > 0 || parsed.new > 0 {
                 hunk = Hunk(header: number, oldRemaining: parsed.old, newRemaining: parsed.new, newLine: parsed.start)
@@ -269,11 +308,12 @@ private struct DiffParser {
     }
 
     private static func range(_ text: Substring) -> (start: UInt32, count: Int)? {
+        // Line numbers and counts are 32-bit, as in git; a larger one is not a line number.
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count <= 2, let start = UInt32(parts[0]) else { return nil }
         guard parts.count == 2 else { return (start, 1) }
-        guard let count = Int(parts[1]), count >= 0 else { return nil }
-        return (start, count)
+        guard let count = UInt32(parts[1]) else { return nil }
+        return (start, Int(count))
     }
 
     /// The path of a `---`/`+++` line: unquoted, without the tab and timestamp `diff -u` adds

@@ -125,9 +125,46 @@ struct UnifiedDiffTests {
         #expect(try UnifiedDiff.parse(patch) == UnifiedDiff.parse(plain))
     }
 
-    @Test("an empty diff has no files")
+    @Test("an empty diff has no files; so has an empty commit from git show or git format-patch")
     func empty() throws {
         #expect(try UnifiedDiff.parse("").files.isEmpty)
+        #expect(try UnifiedDiff.parse("\n\n").files.isEmpty)
+        let show = "commit 0123456789abcdef0123456789abcdef01234567\nAuthor: A <a@b>\n\n    Empty\n"
+        #expect(try UnifiedDiff.parse(show).files.isEmpty)
+        #expect(try UnifiedDiff.parse("From 0123456789abcdef Mon Sep 17 00:00:00 2001\nSubject: x\n").files.isEmpty)
+    }
+
+    @Test("a diff of only a binary file or only a rename is a diff (invented)")
+    func binaryOrRenameOnly() throws {
+        let binary = "diff --git a/i.png b/i.png\nindex 1..2 100644\nBinary files a/i.png and b/i.png differ\n"
+        #expect(try UnifiedDiff.parse(binary).files.map(\.isBinary) == [true])
+        let rename = "diff --git a/x b/y\nsimilarity index 100%\nrename from x\nrename to y\n"
+        #expect(try UnifiedDiff.parse(rename).files.map(\.status) == [.renamed])
+    }
+
+    @Test("UTF-16 text is refused naming the line of its first NUL (invented)")
+    func utf16() {
+        let diff = "--- a/x\n+++ b/x\n@@ -1 +1 @@\n+y\n"
+        let utf16 = String(decoding: Array(diff.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }, as: UTF8.self)
+        #expect(
+            throws: DiffParseError(
+                line: 1, message: "not a unified diff: it contains NUL bytes (UTF-16 text or a binary file?)")
+        ) { try UnifiedDiff.parse(utf16) }
+    }
+
+    @Test("CRLF and CR-only line endings are read like LF (invented)")
+    func lineEndings() throws {
+        let diff = "--- a/x.swift\n+++ b/x.swift\n@@ -1,2 +1,3 @@\n a\n+b\n c\n"
+        let lf = try UnifiedDiff.parse(diff)
+        #expect(lf.files.map(\.addedLines) == [[2]])
+        #expect(try UnifiedDiff.parse(diff.replacing("\n", with: "\r\n")) == lf)
+        #expect(try UnifiedDiff.parse(diff.replacing("\n", with: "\r")) == lf)
+    }
+
+    @Test("a hunk that ends on line 4294967295 is read; its line is the last there is (invented)")
+    func lastLine() throws {
+        let diff = try UnifiedDiff.parse("--- a/x.swift\n+++ b/x.swift\n@@ -1 +4294967294,2 @@\n-a\n+b\n+c\n")
+        #expect(diff.files.map(\.addedLines) == [[4_294_967_294, 4_294_967_295]])
     }
 
     @Test(
@@ -146,6 +183,23 @@ struct UnifiedDiffTests {
             (
                 "diff --cc x.swift\n", 1,
                 "combined diffs of a merge are not supported; diff against one parent"
+            ),
+            // Invented hostile inputs.
+            (
+                "--- a/x.swift\n+++ b/x.swift\n@@ -1 +4294967295,2 @@\n+a\n+b\n", 3,
+                "hunk header out of range (lines past 4294967295): '@@ -1 +4294967295,2 @@'"
+            ),
+            (
+                "--- a/x.swift\n+++ b/x.swift\n@@ -1 +1,4294967296 @@\n", 3,
+                "malformed hunk header: '@@ -1 +1,4294967296 @@'"
+            ),
+            (
+                "random words\nand no diff at all\n", 1,
+                "not a unified diff: no 'diff --git', '---' and '+++', or '@@' line in it"
+            ),
+            (
+                "\u{1}\u{FFFD}\u{FFFD}binary", 1,
+                "not a unified diff: no 'diff --git', '---' and '+++', or '@@' line in it"
             ),
         ])
     func errors(text: String, line: Int, message: String) {
