@@ -36,6 +36,9 @@ package enum CoverageMarkdownReport {
             case ">": result += "&gt;"
             case "&": result += "&amp;"
             case "`", "*", "_", "[", "]", "\\": result += "\\\(character)"
+            // GitHub would mention @user (and notify them): a zero-width space after the @
+            // keeps the text as it reads, as Dependabot and Renovate write it.
+            case "@": result += "@\u{200B}"
             default: result.append(character)
             }
         }

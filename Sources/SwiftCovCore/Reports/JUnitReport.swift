@@ -27,20 +27,20 @@ package enum JUnitReport {
     package static func render(_ run: TestRun, options: Options) -> String {
         let totals = run.totals
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"\(options.name.xmlEscaped)\" tests=\"\(totals.tests)\""
+        xml += "<testsuites name=\"\(options.name.xmlAttributeEscaped)\" tests=\"\(totals.tests)\""
         xml += " failures=\"\(totals.failed)\" errors=\"\(totals.errors)\" time=\"\(seconds(run.duration))\">\n"
         for suite in run.suites {
             let counts = suite.totals
-            xml += "  <testsuite name=\"\(suite.name.xmlEscaped)\" tests=\"\(counts.tests)\""
+            xml += "  <testsuite name=\"\(suite.name.xmlAttributeEscaped)\" tests=\"\(counts.tests)\""
             xml += " failures=\"\(counts.failed)\" errors=\"\(counts.errors)\" skipped=\"\(counts.skipped)\""
             xml += " time=\"\(seconds(suite.duration))\""
-            xml += " timestamp=\"\((suite.timestamp ?? options.timestamp).xmlEscaped)\""
-            xml += " hostname=\"\(options.hostname.xmlEscaped)\">\n"
+            xml += " timestamp=\"\((suite.timestamp ?? options.timestamp).xmlAttributeEscaped)\""
+            xml += " hostname=\"\(options.hostname.xmlAttributeEscaped)\">\n"
             var properties = [("framework", suite.framework.rawValue)]
             if let displayName = suite.displayName { properties.append(("displayName", displayName)) }
             xml += "    <properties>\n"
             for (name, value) in properties {
-                xml += "      <property name=\"\(name)\" value=\"\(value.xmlEscaped)\"/>\n"
+                xml += "      <property name=\"\(name)\" value=\"\(value.xmlAttributeEscaped)\"/>\n"
             }
             xml += "    </properties>\n"
             for testCase in suite.cases { xml += render(testCase, strict: options.strict) }
@@ -54,10 +54,11 @@ package enum JUnitReport {
     }
 
     private static func render(_ testCase: TestRun.Case, strict: Bool) -> String {
-        var xml = "    <testcase classname=\"\(testCase.className.xmlEscaped)\" name=\"\(testCase.name.xmlEscaped)\""
+        var xml =
+            "    <testcase classname=\"\(testCase.className.xmlAttributeEscaped)\" name=\"\(testCase.name.xmlAttributeEscaped)\""
         if let duration = testCase.duration { xml += " time=\"\(seconds(duration))\"" }
         if !strict, let location = testCase.primaryLocation {
-            xml += " file=\"\(location.file.xmlEscaped)\" line=\"\(location.line)\""
+            xml += " file=\"\(location.file.xmlAttributeEscaped)\" line=\"\(location.line)\""
         }
         var body = ""
         switch testCase.status {
@@ -70,10 +71,10 @@ package enum JUnitReport {
             // Every issue with where it happened: CI shows this text; the attributes keep one line.
             let text = failing.map(describe).joined(separator: "\n")
             body +=
-                "      <\(element) message=\"\(message.xmlEscaped)\" type=\"\(type)\">\(text.xmlEscaped)</\(element)>\n"
+                "      <\(element) message=\"\(message.xmlAttributeEscaped)\" type=\"\(type)\">\(text.xmlEscaped)</\(element)>\n"
         case .skipped:
             if let reason = testCase.skipReason {
-                body += "      <skipped message=\"\(reason.xmlEscaped)\"/>\n"
+                body += "      <skipped message=\"\(reason.xmlAttributeEscaped)\"/>\n"
             } else {
                 body += "      <skipped/>\n"
             }

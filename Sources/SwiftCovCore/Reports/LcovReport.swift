@@ -31,11 +31,9 @@ package enum LcovReport {
     }
 
     /// A value that ends its line: control characters (a newline would start a record of its
-    /// own) become U+FFFD. The format has no escapes.
+    /// own) become U+FFFD, as on a terminal. The format has no escapes.
     static func field(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
-        return String(
-            String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\u{FFFD}" : $0 }))
+        text.terminalSafe
     }
 
     /// A function name for `FN`/`FNDA`. genhtml 1.x takes a name up to its first comma, so that

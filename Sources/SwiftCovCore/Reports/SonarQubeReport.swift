@@ -8,10 +8,10 @@ package enum SonarQubeReport {
         for file in report.files {
             let lines = try file.lineCounts()
             guard !lines.isEmpty else {
-                xml += "  <file path=\"\(file.displayPath.xmlEscaped)\"/>\n"
+                xml += "  <file path=\"\(file.displayPath.xmlAttributeEscaped)\"/>\n"
                 continue
             }
-            xml += "  <file path=\"\(file.displayPath.xmlEscaped)\">\n"
+            xml += "  <file path=\"\(file.displayPath.xmlAttributeEscaped)\">\n"
             for line in lines {
                 xml += "    <lineToCover lineNumber=\"\(line.line)\" covered=\"\(line.count > 0)\"/>\n"
             }

@@ -99,7 +99,7 @@ package struct OutputBuffer: ~Copyable {
             hasNonASCII = true
             break
         }
-        if hasNonASCII && String(validating: utf8, as: UTF8.self) == nil {
+        if hasNonASCII && (utf8.mayHoldC1Control || String(validating: utf8, as: UTF8.self) == nil) {
             append(text: String(decoding: utf8, as: UTF8.self).htmlEscaped)
             return
         }

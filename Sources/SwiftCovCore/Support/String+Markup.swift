@@ -1,11 +1,34 @@
 /// Escaping for XML and HTML output: the one place swiftcov makes text from its inputs (file,
 /// test and function names, messages, source code) inert in markup.
+extension Unicode.Scalar {
+    /// A control character: C0 (U+0000–U+001F), DEL (U+007F) or C1 (U+0080–U+009F, which
+    /// terminals may obey like ESC sequences — U+009B is CSI). Every output replaces those
+    /// it does not allow with U+FFFD.
+    package var isControl: Bool { value < 0x20 || (0x7F...0x9F).contains(value) }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether UTF-8 `self` may hold a C1 control (U+0080–U+009F, encoded as C2 80…C2 9F).
+    package var mayHoldC1Control: Bool {
+        guard count > 1 else { return false }
+        for index in 0..<(count - 1) where self[index] == 0xC2 && self[index + 1] & 0xE0 == 0x80 { return true }
+        return false
+    }
+}
+
 extension String {
     /// The text made safe for XML 1.0 element content and attribute values (quoted with `"`
     /// or `'`): `& < > " '` escaped, ANSI escape sequences removed, and characters XML 1.0
-    /// forbids (NUL, other C0 controls except tab/newline/return, U+FFFE/U+FFFF, lone
-    /// surrogates) replaced by U+FFFD, so the document is always well-formed.
-    package var xmlEscaped: String {
+    /// forbids or discourages (NUL, other C0 controls except tab/newline/return, DEL, C1
+    /// controls, U+FFFE/U+FFFF) replaced by U+FFFD, so the document is always well-formed.
+    package var xmlEscaped: String { xmlEscaped(attribute: false) }
+
+    /// The text made safe for an XML attribute value: as `xmlEscaped`, and tab, newline and
+    /// return written as `&#9;`, `&#10;` and `&#13;`, which a parser keeps (it turns the
+    /// characters themselves into spaces when it normalizes the attribute).
+    package var xmlAttributeEscaped: String { xmlEscaped(attribute: true) }
+
+    private func xmlEscaped(attribute: Bool) -> String {
         var result = ""
         result.reserveCapacity(utf8.count)
         var scalars = strippingANSIEscapes.unicodeScalars.makeIterator()
@@ -16,12 +39,14 @@ extension String {
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
             case "'": result += "&apos;"
-            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
+            case "\t", "\n", "\r":
+                if attribute {
+                    result += "&#\(scalar.value);"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
             default:
-                let value = scalar.value
-                if value < 0x20 || value == 0xFFFE || value == 0xFFFF || (0x7F...0x84).contains(value)
-                    || (0x86...0x9F).contains(value)
-                {
+                if scalar.isControl || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
                     result += "\u{FFFD}"
                 } else {
                     result.unicodeScalars.append(scalar)
@@ -32,8 +57,8 @@ extension String {
     }
 
     /// The text made safe for HTML element content and double- or single-quoted attribute
-    /// values: ANSI escape sequences removed, control characters other than tab and newline
-    /// replaced by U+FFFD. Never put input text inside `<script>` or `<style>`.
+    /// values: ANSI escape sequences removed, control characters (C0, DEL, C1) other than tab
+    /// and newline replaced by U+FFFD. Never put input text inside `<script>` or `<style>`.
     package var htmlEscaped: String {
         var result = ""
         result.reserveCapacity(utf8.count)
@@ -46,7 +71,7 @@ extension String {
             case "'": result += "&#39;"
             case "\t", "\n": result.unicodeScalars.append(scalar)
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
+                if scalar.isControl {
                     result += "\u{FFFD}"
                 } else {
                     result.unicodeScalars.append(scalar)

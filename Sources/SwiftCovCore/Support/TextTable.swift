@@ -86,11 +86,11 @@ package struct TextTable {
 }
 
 extension String {
-    /// The text with control characters (ANSI escapes, NUL, newlines) replaced by `�`, so that
-    /// names from an input can never move the cursor or recolour a terminal.
+    /// The text with control characters (ANSI escapes, NUL, newlines, C1 controls) replaced by
+    /// `�`, so that names from an input can never move the cursor or recolour a terminal.
     package var terminalSafe: String {
-        guard utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return self }
-        return String(
-            String.UnicodeScalarView(unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\u{FFFD}" : $0 }))
+        // C1 controls are encoded as C2 80…C2 9F.
+        guard utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return self }
+        return String(String.UnicodeScalarView(unicodeScalars.map { $0.isControl ? "\u{FFFD}" : $0 }))
     }
 }

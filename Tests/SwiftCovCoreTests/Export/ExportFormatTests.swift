@@ -124,8 +124,10 @@ struct ExportFormatTests {
         let document = try CoberturaDocument(cobertura)
         let file = try #require(document.classLines.keys.first)
         #expect(file.hasPrefix("Sources/Evil/<script>&\"'\u{FFFD}"))
-        // A newline in an attribute reads back as a space (XML attribute normalization).
-        #expect(document.methods.keys.first?.hasSuffix("</method> SF:x") == true)
+        // A newline in an attribute is written as &#10;, so that it reads back as a newline
+        // rather than as the space XML attribute normalization makes of a raw one.
+        #expect(document.methods.keys.first?.hasSuffix("</method>\nSF:x") == true)
+        #expect(cobertura.contains("&lt;/method&gt;&#10;SF:x"))
         let sonar = try SonarQubeReport.render(report)
         #expect(!sonar.contains("<script>") && !sonar.contains("\u{1B}") && !sonar.contains("\u{0}"))
         let lcov = try LcovReport.render(report)

@@ -43,6 +43,20 @@ struct HTMLReportTests {
         }
     }
 
+    @Test("every id on the index is unique, also for modules whose names differ only in punctuation (invented)")
+    func uniqueIDs() throws {
+        let file = #"{"filename":"/p/Sources/NAME/x.swift","summary":{"lines":{"count":1,"covered":1}}}"#
+        let files = ["A.B", "A-B", "A_B"].map { file.replacing("NAME", with: $0) }.joined(separator: ",")
+        let json = #"{"data":[{"files":[\#(files)]}],"type":"llvm.coverage.json.export","version":"3.0.1"}"#
+        let export = try LLVMCovExportReader.read(MappedFile(bytes: Array(json.utf8)))
+        let report = try CoverageReport.build(exports: [export], scope: CoverageScope(root: "/p"))
+        let html = HTMLReport.indexPage(report, options: options)
+        let ids = html.matches(of: /id="([^"]*)"/).map { String($0.output.1) }
+        #expect(ids.count > 5)
+        #expect(Set(ids).count == ids.count, "\(ids)")
+        #expect(ids.contains("module-A-2eB") && ids.contains("module-A-2dB"))
+    }
+
     @Test("index and a file page of the trivia sample")
     func sampleGolden() throws {
         let report = try CoverageReport.build(

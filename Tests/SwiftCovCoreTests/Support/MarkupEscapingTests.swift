@@ -26,4 +26,35 @@ struct MarkupEscapingTests {
         #expect("cut\u{1B}".strippingANSIEscapes == "cut")
         #expect("plain".strippingANSIEscapes == "plain")
     }
+
+    /// An invented name with C1 controls (U+0085 NEL, U+009B CSI), which some terminals obey.
+    static let c1 = "a\u{85}b\u{9B}31mc\u{80}\u{9F}d"
+    static let c1Replaced = "a\u{FFFD}b\u{FFFD}31mc\u{FFFD}\u{FFFD}d"
+
+    @Test("C1 controls are replaced like C0 ones: terminal, lcov, Markdown, HTML, XML")
+    func c1Controls() {
+        #expect(Self.c1.terminalSafe == Self.c1Replaced)
+        #expect(LcovReport.field(Self.c1) == Self.c1Replaced)
+        #expect(CoverageMarkdownReport.escape(Self.c1) == Self.c1Replaced)
+        #expect(Self.c1.htmlEscaped == Self.c1Replaced)
+        #expect(Self.c1.xmlEscaped == Self.c1Replaced)
+        #expect("é\u{A0}€".terminalSafe == "é\u{A0}€")  // C2 A0 (no-break space) is no control
+        var buffer = OutputBuffer(reservingCapacity: 64)
+        buffer.append(html: "é" + Self.c1)
+        #expect(buffer.text == "é" + Self.c1Replaced)
+    }
+
+    @Test("XML attributes keep tab, newline and return as character references")
+    func xmlAttributes() {
+        #expect("a\tb\nc\rd".xmlAttributeEscaped == "a&#9;b&#10;c&#13;d")
+        #expect("a\tb\nc\rd".xmlEscaped == "a\tb\nc\rd")
+        #expect("<\"&'>".xmlAttributeEscaped == "&lt;&quot;&amp;&apos;&gt;")
+    }
+
+    @Test("Markdown: @user cannot mention anyone; the text still reads @user")
+    func mentions() {
+        let escaped = CoverageMarkdownReport.escape("test_@octocat(x@y.com)")
+        #expect(escaped == "test\\_@\u{200B}octocat(x@\u{200B}y.com)")
+        #expect(!escaped.contains("@o"))
+    }
 }

@@ -118,7 +118,7 @@ package enum HTMLAssets {
           if (filter) {
             filter.addEventListener("input", function () {
               var text = filter.value.toLowerCase();
-              document.querySelectorAll("#files tbody tr").forEach(function (row) {
+              document.querySelectorAll("#file-table tbody tr").forEach(function (row) {
                 row.hidden = text !== "" && row.textContent.toLowerCase().indexOf(text) === -1;
               });
             });

@@ -63,7 +63,8 @@ package enum HTMLReport {
         html.append("<p class=\"filter\"><label for=\"filter\">Filter files </label>")
         html.append("<input id=\"filter\" type=\"search\" placeholder=\"Path or module\" autocomplete=\"off\"></p>\n")
         html.append(
-            "<table class=\"sortable\" id=\"files\">\n<caption class=\"visually-hidden\">Coverage per file</caption>\n")
+            "<table class=\"sortable\" id=\"file-table\">\n<caption class=\"visually-hidden\">Coverage per file</caption>\n"
+        )
         html.append(
             "<thead><tr><th scope=\"col\" data-sort=\"text\">File</th><th scope=\"col\" data-sort=\"text\">Module</th>")
         metricHeaders(&html)
@@ -342,11 +343,20 @@ package enum HTMLReport {
     }
 
     /// An `id` for a module row.
+    /// A module's name as an id: letters and digits as they are, every other byte as `-` and
+    /// two hex digits, so that two names never share an id (`A.B` and `A-B` would, with `-` alone).
     private static func anchor(_ name: String) -> String {
-        String(
-            name.unicodeScalars.map {
-                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) ? Character($0) : "-"
-            })
+        var result = ""
+        for byte in name.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                result += "-" + String(byte >> 4, radix: 16) + String(byte & 0xF, radix: 16)
+            }
+        }
+        return result
     }
 
     /// Execution counts as Xcode and `llvm-cov show` print them beside code: exact below 1000,
