@@ -213,8 +213,8 @@ extension TestLogParser {
             return
         }
         guard crash!.inCrashedThread else { return }
-        if line.isEmpty || line == "..." || line.hasPrefix("Registers:") {
-            crash!.inCrashedThread = line == "..." ? crash!.inCrashedThread : false
+        if line.hasPrefix("Registers:") || line.hasPrefix("Images") {
+            crash!.inCrashedThread = false
             return
         }
         // "  1 [ra]  0x0000564981ce0557 PlainSuite.crashes() + 550 in Tests.xctest at /path:68:13"

@@ -69,8 +69,8 @@ extension TestLogParser {
             suiteStack.append(name)
             return
         }
-        guard currentSuite == nil else {
-            unknown(rawLine)  // classes do not nest: printed by the class's set-up
+        guard currentSuite == nil, !inSwiftTesting else {
+            unknown(rawLine)  // classes do not nest, nor run inside Swift Testing: printed
             return
         }
         lastTimestamp = timestamp ?? lastTimestamp
@@ -88,10 +88,23 @@ extension TestLogParser {
     mutating func startProcess() {
         if !suiteStack.isEmpty { run.isComplete = false }
         closeOpenCaseAsCrash()
+        chargeCrashToUnsettledCase()
         if inSwiftTesting { endSwiftTestingRun() }
         suiteStack = []
         currentSuite = nil
         crash = nil
+    }
+
+    /// The process crashed after the last test's end line and before XCTest went on: that line
+    /// was the test's own output, and the test crashed.
+    mutating func chargeCrashToUnsettledCase() {
+        guard !lastClosedCaseIsSettled, crash != nil, let last = lastClosedCase, currentSuite == last.suite else {
+            return
+        }
+        xctestSuites[last.suite].cases[last.index].status = .error
+        xctestSuites[last.suite].cases[last.index].issues.append(crashIssue(running: [last.printedName]).issue)
+        lastClosedCaseIsSettled = true
+        run.isComplete = false
     }
 
     mutating func suiteFinished(_ name: String, timestamp: String?, line: String) {
@@ -102,6 +115,7 @@ extension TestLogParser {
         continuation = .none
         lastTimestamp = timestamp.flatMap(Self.isoTimestamp) ?? lastTimestamp
         suiteStack.removeLast()
+        lastClosedCaseIsSettled = true
         if Self.isRoot(name) {
             awaitingSummary = suiteStack.isEmpty ? .root : .none
         } else {
@@ -125,10 +139,15 @@ extension TestLogParser {
     }
 
     mutating func testCaseStarted(_ name: TestLogLine.XCTestName) {
+        guard !inSwiftTesting else {
+            unknown(rawLine)  // XCTest does not run inside Swift Testing's run: printed
+            return
+        }
         run.hasTestOutput = true
         continuation = .none
         awaitingSummary = .none
         crash = nil
+        lastClosedCaseIsSettled = true
         let suite: Int
         var resolved = name
         if let current = currentSuite {
@@ -185,21 +204,42 @@ extension TestLogParser {
         guard var open = openCase else { return }
         openCase = nil
         continuation = .none
-        open.value.duration = seconds
         open.value.output = open.output.text
-        switch status {
-        case .failed, .error:
-            if open.value.failingIssues.isEmpty {
-                open.value.issues.append(
-                    TestRun.Issue(kind: .failure, message: "The test failed; the log shows no failure message."))
-            }
-            open.value.status =
-                open.value.issues.contains { $0.kind == .error || $0.kind == .crash } ? .error : .failed
-        case .skipped, .passed:
-            open.value.status = status
-        }
+        Self.settle(&open.value, status: status, seconds: seconds)
         xctestSuites[open.suite].cases.append(open.value)
         lastClosedCase = (open.suite, xctestSuites[open.suite].cases.count - 1, open.printedName)
+        lastClosedCaseIsSettled = false
+    }
+
+    /// The test's end as its last line states it.
+    private static func settle(_ testCase: inout TestRun.Case, status: TestRun.Status, seconds: Double) {
+        testCase.duration = seconds
+        switch status {
+        case .failed, .error:
+            if testCase.failingIssues.isEmpty {
+                testCase.issues.append(
+                    TestRun.Issue(kind: .failure, message: "The test failed; the log shows no failure message."))
+            }
+            testCase.status = testCase.issues.contains { $0.kind == .error || $0.kind == .crash } ? .error : .failed
+        case .skipped, .passed:
+            testCase.status = status
+        }
+    }
+
+    /// The end of the test that just ended, again, before anything else happened: the first
+    /// one was printed by the test itself, and this one is XCTest's.
+    mutating func lateFinish(_ name: TestLogLine.XCTestName, status: TestRun.Status, seconds: Double) {
+        guard let last = lastClosedCase, last.printedName == name.printed, last.suite == currentSuite,
+            awaitingSummary.isNone
+        else {
+            unknown(rawLine)  // about no open test: printed
+            return
+        }
+        continuation = .none
+        var testCase = xctestSuites[last.suite].cases[last.index]
+        testCase.issues.removeAll { $0.message == "The test failed; the log shows no failure message." }
+        Self.settle(&testCase, status: status, seconds: seconds)
+        xctestSuites[last.suite].cases[last.index] = testCase
     }
 
     /// The test that was running did not finish: the process crashed, or the log ends.

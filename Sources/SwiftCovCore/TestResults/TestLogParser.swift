@@ -32,6 +32,9 @@ package struct TestLogParser {
     var currentSuite: Int?
     var openCase: OpenCase?
     var lastClosedCase: (suite: Int, index: Int, printedName: String)?
+    /// Whether XCTest went on after the last test's end line (the next test, or the suite's
+    /// end): until then, that line may have been printed by the test itself.
+    var lastClosedCaseIsSettled = true
     var awaitingSummary: AwaitingSummary = .none
     /// `--parallel`: the tests its progress lines name, in order, and their modules.
     var parallelTests: [TestLogLine.XCTestName] = []
@@ -167,8 +170,10 @@ package struct TestLogParser {
             testCaseStarted(name)
         case .testCaseIssue(let name, let location, let message):
             lateIssue(name, location: location, message: message, line: line)
-        case .testCaseSkipped, .testCaseFinished:
-            unknown(rawLine)  // about no open test: printed, or a duplicate
+        case .testCaseFinished(let name, let status, let seconds):
+            lateFinish(name, status: status, seconds: seconds)
+        case .testCaseSkipped:
+            unknown(rawLine)  // about no open test: printed
         case .parallelProgress(let name, let index, let total):
             parallelProgress(name, index: index, total: total)
         case .crash(let location, let message):
@@ -185,6 +190,7 @@ package struct TestLogParser {
         self.reader = LogLineReader(lineLimit: 1)
         reader.finish { line, wasCut in consume(line: line, wasCut: wasCut) }
         closeOpenCaseAsCrash()
+        chargeCrashToUnsettledCase()
         if inSwiftTesting { endSwiftTestingRun() }
         if parallelProgress.done < parallelProgress.total { run.isComplete = false }
         var suites = finishXCTestSuites()
@@ -222,6 +228,12 @@ package struct TestLogParser {
                 Self.extend(&openCase!.value.issues[last].message, with: line)
                 return
             }
+            if openCase == nil, let closed = lastClosedCase,
+                let last = xctestSuites[closed.suite].cases[closed.index].issues.indices.last
+            {
+                Self.extend(&xctestSuites[closed.suite].cases[closed.index].issues[last].message, with: line)
+                return
+            }
         case .swiftTestingIssue(let test, let issue):
             Self.extend(&swiftTests[test].issues[issue].issue.message, with: line)
             return
@@ -234,7 +246,7 @@ package struct TestLogParser {
             break
         }
         continuation = .none
-        if let crash, crash.inCrashedThread { noteBacktraceLine(line) }
+        if crash != nil { noteBacktraceLine(line) }
         if openCase != nil {
             openCase!.output.append(line)
         } else if inSwiftTesting {

@@ -112,6 +112,14 @@ package enum TestResultsReader {
                 stream.suites[suiteIndex].cases[caseIndex].issues += console.flatMap(\.issues).filter {
                     $0.kind == .warning
                 }
+                // The stream only knows that the test did not finish; the console says how it crashed.
+                if let crash = console.lazy.flatMap(\.issues).first(where: { $0.kind == .crash }),
+                    let index = stream.suites[suiteIndex].cases[caseIndex].issues.firstIndex(where: {
+                        $0.kind == .crash
+                    })
+                {
+                    stream.suites[suiteIndex].cases[caseIndex].issues[index] = crash
+                }
                 stream.suites[suiteIndex].cases[caseIndex].output.appendLines(
                     console.map(\.output).joinedLines)
             }

@@ -12,6 +12,15 @@
 package struct TestSourceIndex: Sendable, Equatable {
     private var pathsByName: [String: [String]] = [:]
     private var modulesByClass: [String: Set<String>] = [:]
+    /// XCTest methods (`func test…`) by class: the module, and where each is declared.
+    private var testMethodsByClass: [String: [TestMethod]] = [:]
+
+    /// An XCTest method declared in the package.
+    struct TestMethod: Sendable, Equatable {
+        var module: String
+        var name: String
+        var location: TestRun.SourceLocation
+    }
     /// The package root, when scanned: paths under it are shown relative to it, as everywhere.
     package private(set) var root: String?
 
@@ -36,9 +45,10 @@ package struct TestSourceIndex: Sendable, Equatable {
             for file in files {
                 let module = file.dropFirst(prefix.count).prefix { $0 != "/" }
                 guard !module.isEmpty, file.dropFirst(prefix.count).contains("/") else { continue }
-                for className in xctestClasses(in: file) {
-                    index.modulesByClass[className, default: []].insert(String(module))
-                }
+                let relative = String(file.dropFirst(trimmedRoot.count + 1))
+                let (classes, methods) = xctestDeclarations(in: file, path: relative, module: String(module))
+                for className in classes { index.modulesByClass[className, default: []].insert(String(module)) }
+                for (className, method) in methods { index.testMethodsByClass[className, default: []].append(method) }
             }
         }
         return index
@@ -56,23 +66,44 @@ package struct TestSourceIndex: Sendable, Equatable {
         for (className, modules) in other.modulesByClass {
             result.modulesByClass[className, default: []].formUnion(modules)
         }
+        for (className, methods) in other.testMethodsByClass {
+            result.testMethodsByClass[className, default: []] += methods
+        }
         return result
     }
 
-    /// The one known path whose file name is `name`; nil when there is none or several.
+    /// The one known path whose file name is `name`, or that ends with `name` when it is a
+    /// `#fileID`-style `Module/File.swift`; nil when there is none or several.
     package func path(forFileName name: String) -> String? {
-        guard !name.contains("/"), let paths = pathsByName[name], paths.count == 1 else { return nil }
-        return paths[0]
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count <= 2, let last = parts.last, let paths = pathsByName[String(last)] else { return nil }
+        let matching = parts.count == 1 ? paths : paths.filter { $0.hasSuffix("/" + name) }
+        return matching.count == 1 ? matching[0] : nil
     }
 
-    /// The test module declaring `className`, when exactly one does.
-    package func module(ofClass className: String) -> String? {
-        guard let modules = modulesByClass[className], modules.count == 1 else { return nil }
-        return modules.first
+    /// The test module declaring `className`, when exactly one does; when several do, the one
+    /// declaring all of `methods` (two modules may each have a class of the same name).
+    package func module(ofClass className: String, methods: [String] = []) -> String? {
+        guard let modules = modulesByClass[className] else { return nil }
+        if modules.count == 1 { return modules.first }
+        let declared = testMethodsByClass[className] ?? []
+        let fitting = modules.filter { module in
+            !methods.isEmpty
+                && methods.allSatisfy { method in declared.contains { $0.module == module && $0.name == method } }
+        }
+        return fitting.count == 1 ? fitting.first : nil
+    }
+
+    /// Where the XCTest method `method` of `className` (in `module`, when known) is declared.
+    package func declaration(ofClass className: String, module: String?, method: String) -> TestRun.SourceLocation? {
+        let candidates = (testMethodsByClass[className] ?? []).filter {
+            $0.name == method && (module == nil || $0.module == module)
+        }
+        return candidates.count == 1 ? candidates[0].location : nil
     }
 
     /// Whether the index knows nothing.
-    package var isEmpty: Bool { pathsByName.isEmpty && modulesByClass.isEmpty }
+    package var isEmpty: Bool { pathsByName.isEmpty && modulesByClass.isEmpty && testMethodsByClass.isEmpty }
 
     private mutating func add(paths: [String]) {
         for path in paths {
@@ -103,25 +134,50 @@ package struct TestSourceIndex: Sendable, Equatable {
         }
     }
 
-    /// Names of classes declared with a superclass in a file that imports XCTest.
-    private static func xctestClasses(in path: String) -> [String] {
-        guard let file = try? MappedFile(path: path) else { return [] }
-        let text = file.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
-        guard text.contains("XCTest") else { return [] }
-        var names: [String] = []
-        var rest = Substring(text)
-        while let range = rest.firstRange(of: "class ") {
-            let before = rest[..<range.lowerBound].last
-            rest = rest[range.upperBound...]
-            guard before == nil || before == " " || before == "\n" || before == "\t" else { continue }
-            let name = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-            guard let first = name.first, first.isLetter || first == "_", name != "func", name != "var" else {
-                continue
+    /// In a file that mentions XCTest: the classes declared with a superclass, and the `test…`
+    /// methods with the class (or extension) they are declared in, by line.
+    private static func xctestDeclarations(
+        in file: String, path: String, module: String
+    ) -> (classes: [String], methods: [(String, TestMethod)]) {
+        guard let mapped = try? MappedFile(path: file), mapped.count < 16 << 20 else { return ([], []) }
+        let text = mapped.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        guard text.contains("XCTest") else { return ([], []) }
+        var classes: [String] = []
+        var methods: [(String, TestMethod)] = []
+        var currentType: String?
+        var lineNumber = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "(" || $0 == "{" || $0 == "<" })
+            for (position, word) in words.enumerated() where position + 1 < words.count {
+                if word == "class" || word == "extension" {
+                    var name = words[position + 1]
+                    let isSubclass =
+                        name.hasSuffix(":") || (position + 2 < words.count && words[position + 2].hasPrefix(":"))
+                    if name.hasSuffix(":") { name = name.dropLast() }
+                    guard let first = name.first, first.isLetter || first == "_", name != "func", name != "var" else {
+                        continue
+                    }
+                    currentType = String(name.prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+                    if word == "class", isSubclass, let currentType { classes.append(currentType) }
+                    break
+                }
+                if word == "func", let currentType {
+                    let name = words[position + 1].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+                    if name.hasPrefix("test") {
+                        methods.append(
+                            (
+                                currentType,
+                                TestMethod(
+                                    module: module, name: String(name),
+                                    location: TestRun.SourceLocation(file: path, line: lineNumber))
+                            ))
+                    }
+                    break
+                }
             }
-            let after = rest[name.endIndex...].drop { $0 == " " }
-            if after.first == ":" { names.append(String(name)) }
         }
-        return names
+        return (classes, methods)
     }
 }
 
@@ -138,12 +194,24 @@ extension TestRun {
             }
         }
         for suiteIndex in run.suites.indices {
-            if run.suites[suiteIndex].framework == .xctest, !run.suites[suiteIndex].name.contains("."),
-                let module = index.module(ofClass: run.suites[suiteIndex].name)
+            let isXCTest = run.suites[suiteIndex].framework == .xctest
+            if isXCTest, !run.suites[suiteIndex].name.contains("."),
+                let module = index.module(
+                    ofClass: run.suites[suiteIndex].name, methods: run.suites[suiteIndex].cases.map(\.testName))
             {
                 run.suites[suiteIndex].rename("\(module).\(run.suites[suiteIndex].name)")
             }
+            let suiteName = run.suites[suiteIndex].name
+            let className = String(suiteName.split(separator: ".").last ?? Substring(suiteName))
+            let module = suiteName.contains(".") ? String(suiteName.prefix { $0 != "." }) : nil
             for caseIndex in run.suites[suiteIndex].cases.indices {
+                // An error thrown out of a test has no place (`<EXPR>:0`): point at the test.
+                if isXCTest, run.suites[suiteIndex].cases[caseIndex].primaryLocation == nil,
+                    !run.suites[suiteIndex].cases[caseIndex].failingIssues.isEmpty
+                {
+                    run.suites[suiteIndex].cases[caseIndex].location = index.declaration(
+                        ofClass: className, module: module, method: run.suites[suiteIndex].cases[caseIndex].testName)
+                }
                 resolve(&run.suites[suiteIndex].cases[caseIndex].location)
                 for issueIndex in run.suites[suiteIndex].cases[caseIndex].issues.indices {
                     resolve(&run.suites[suiteIndex].cases[caseIndex].issues[issueIndex].location)
