@@ -42,8 +42,11 @@ enum RunCommand {
         let toolchain = try Toolchain.locate()
         try AtomicFile.makeDirectory(output)
 
-        // 1. The tests, with live progress on a terminal and the output as it comes otherwise.
-        let testArguments = ["test", "--enable-code-coverage"] + arguments.positionals
+        // 1. The tests, with live progress on a terminal and the output as it comes otherwise; Swift
+        // Testing's event stream beside the log (it names each test's suite and module).
+        let (eventStreamPath, eventStreamArguments) = eventStream(arguments.positionals, output: output)
+        if !eventStreamArguments.isEmpty { unlink(eventStreamPath) }  // never read a stale one
+        let testArguments = ["test", "--enable-code-coverage"] + eventStreamArguments + arguments.positionals
         terminal.error("swiftcov: running swift \(testArguments.joined(separator: " "))\n")
         var log: [UInt8] = []
         var progress = LiveProgress(terminal: terminal, live: terminal.stderrIsTerminal)
@@ -55,9 +58,8 @@ enum RunCommand {
         let logPath = output + "/swift-test.log"
         try log.withUnsafeBufferPointer { try AtomicFile.write(bytes: $0, to: logPath) }
 
-        var parser = TestLogParser()
-        log.withUnsafeBytes { parser.consume($0) }
-        var testRun = parser.finish()
+        let streamWritten = Terminal.fileSize(eventStreamPath) > 0
+        var testRun = try TestLogInput.read(streamWritten ? [logPath, eventStreamPath] : [logPath], passThrough: false)
         guard testRun.hasTestOutput else {
             terminal.error(
                 "swiftcov: error: `swift test` exited with status \(status) before running tests (see \(logPath))\n")
@@ -104,6 +106,20 @@ enum RunCommand {
         terminal.out("\n" + GateReport.text(result))
         CheckCommand.publishOnGitHub(report: report, result: result, terminal: terminal)
         return result.passed && status == 0 ? .success : .gateFailed
+    }
+
+    /// Where Swift Testing's event stream goes, and the `swift test` arguments that write it there:
+    /// none when the user's arguments already ask for one (then it is read from their path).
+    static func eventStream(_ userArguments: [String], output: String) -> (path: String, arguments: [String]) {
+        let options = ["--experimental-event-stream-output", "--event-stream-output-path"]
+        for (index, argument) in userArguments.enumerated() {
+            for option in options {
+                if argument == option, index + 1 < userArguments.count { return (userArguments[index + 1], []) }
+                if argument.hasPrefix(option + "=") { return (String(argument.dropFirst(option.count + 1)), []) }
+            }
+        }
+        let path = output + "/swift-testing-events.jsonl"
+        return (path, ["--experimental-event-stream-output", path, "--experimental-event-stream-version", "0"])
     }
 
     /// The export for this run: SwiftPM's own when it wrote one during the run, else one made

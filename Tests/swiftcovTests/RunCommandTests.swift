@@ -33,6 +33,12 @@ struct RunCommandTests {
         }
         let junit = try String(contentsOfFile: package + "/out/junit.xml", encoding: .utf8)
         #expect(junit.contains("<failure"))
+        // Swift Testing's event stream is kept beside the log and read: each test is in its suite or module.
+        #expect(FileManager.default.fileExists(atPath: package + "/out/swift-testing-events.jsonl"))
+        #expect(junit.contains(#"<testsuite name="TinyTests.SignTests""#))
+        #expect(junit.contains(#"<testcase classname="TinyTests.SignTests" name="minusOne()""#))
+        #expect(junit.contains(#"<testcase classname="TinyTests" name="negative()""#))
+        #expect(!junit.contains(#"name="Swift Testing""#))
     }
 
     @Test("a green run with its thresholds met exits 0; below them, 1")
@@ -44,9 +50,19 @@ struct RunCommandTests {
         #expect(green.stdout.contains("Coverage gate passed"))
         try #"{"thresholds": {"functions": 90}}"#.write(
             toFile: package + "/.swiftcov.json", atomically: true, encoding: .utf8)
-        let short = try run([])
+        // An event stream the user asks for is the one read, and no second one is added.
+        let short = try run([
+            "--", "--experimental-event-stream-output", "mine.jsonl", "--experimental-event-stream-version", "0",
+        ])
         #expect(short.status == 1)
         #expect(short.stdout.contains("FAIL  total  TOTAL  functions 50.00% < 90.00%"))
+        #expect(
+            short.stderr.contains(
+                "--experimental-event-stream-output mine.jsonl --experimental-event-stream-version 0\n"))
+        #expect(!short.stderr.contains("swift-testing-events.jsonl"))
+        #expect(FileManager.default.fileExists(atPath: package + "/mine.jsonl"))
+        let junit = try String(contentsOfFile: package + "/out/junit.xml", encoding: .utf8)
+        #expect(junit.contains(#"<testcase classname="TinyTests.SignTests" name="minusOne()""#))
     }
 
     @Test("outside a package root: a usage error")

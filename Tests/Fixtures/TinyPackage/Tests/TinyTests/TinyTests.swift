@@ -18,3 +18,10 @@ final class DescribeTests: XCTestCase {
 @Test func negative() {
     #expect(describe(-1) == "negative")
 }
+
+/// A suite: `swiftcov run` reads the event stream, so this lands in `TinyTests.SignTests`.
+@Suite struct SignTests {
+    @Test func minusOne() {
+        #expect(describe(-1) == "negative")
+    }
+}
