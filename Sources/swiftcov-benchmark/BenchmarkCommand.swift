@@ -45,9 +45,22 @@ enum BenchmarkCommand {
             "\(tool) measure /tmp/coverage-256MB.json --runs 3 --json",
         ])
 
+    static let makeLogSpec = CommandSpec(
+        name: "make-log",
+        abstract: "Write a large `swift test` console log: many XCTest classes with failures and output, then Swift Testing.",
+        positional: "OUTPUT",
+        positionalHelp: "The log to write.",
+        options: [
+            .init(
+                ["--size"], value: "SIZE",
+                help: "About this large: bytes, or with kB/MB/GB (10^3) or KiB/MiB/GiB. Default: 200MB."),
+            .init(["--tests-per-class"], value: "N", help: "XCTest methods per class. Default: 6."),
+        ],
+        examples: ["\(tool) make-log /tmp/swift-test-200MB.log --size 200MB"])
+
     /// Runs the command in `arguments` and returns the exit code: 0, or 2 for bad usage or input.
     static func main(_ arguments: [String]) -> Int32 {
-        let specs = [replicateSpec, measureSpec]
+        let specs = [replicateSpec, measureSpec, makeLogSpec]
         guard let first = arguments.first, first != "--help", first != "-h", first != "help" else {
             print(overview(specs), terminator: "")
             return arguments.isEmpty ? 2 : 0
@@ -64,6 +77,7 @@ enum BenchmarkCommand {
             }
             switch spec.name {
             case "replicate": try replicate(parsed)
+            case "make-log": try makeLog(parsed)
             default: try measure(parsed)
             }
             return 0
@@ -94,6 +108,20 @@ enum BenchmarkCommand {
         print(
             "function names per copy: \(summary.moduleRenames) renamed in their module, "
                 + "\(summary.otherRenames) in another identifier, \(summary.appendedNames) suffixed (not demanglable)")
+    }
+
+    private static func makeLog(_ arguments: ParsedArguments) throws {
+        guard arguments.positionals.count == 1 else { throw UsageError("expected OUTPUT") }
+        var generator = LogGenerator(targetSize: try ByteCount.parse(arguments.value("--size") ?? "200MB"))
+        if let text = arguments.value("--tests-per-class") {
+            guard let value = Int(text), value >= 1 else { throw UsageError("--tests-per-class needs a positive number") }
+            generator.testsPerClass = value
+        }
+        let summary = try generator.write(to: arguments.positionals[0])
+        print(
+            "\(arguments.positionals[0]): \(summary.bytes) bytes; XCTest: \(summary.xctestClasses) classes, "
+                + "\(summary.xctestTests) tests, \(summary.xctestFailures) failed, \(summary.xctestSkipped) skipped; "
+                + "Swift Testing: \(summary.swiftTestingTests) tests, \(summary.swiftTestingIssues) issues")
     }
 
     private static func measure(_ arguments: ParsedArguments) throws {
