@@ -47,7 +47,8 @@ enum BenchmarkCommand {
 
     static let makeLogSpec = CommandSpec(
         name: "make-log",
-        abstract: "Write a large `swift test` console log: many XCTest classes with failures and output, then Swift Testing.",
+        abstract:
+            "Write a large `swift test` console log: many XCTest classes with failures and output, then Swift Testing.",
         positional: "OUTPUT",
         positionalHelp: "The log to write.",
         options: [
@@ -114,7 +115,9 @@ enum BenchmarkCommand {
         guard arguments.positionals.count == 1 else { throw UsageError("expected OUTPUT") }
         var generator = LogGenerator(targetSize: try ByteCount.parse(arguments.value("--size") ?? "200MB"))
         if let text = arguments.value("--tests-per-class") {
-            guard let value = Int(text), value >= 1 else { throw UsageError("--tests-per-class needs a positive number") }
+            guard let value = Int(text), value >= 1 else {
+                throw UsageError("--tests-per-class needs a positive number")
+            }
             generator.testsPerClass = value
         }
         let summary = try generator.write(to: arguments.positionals[0])

@@ -8,7 +8,8 @@ import swiftcov_benchmark
 @Suite("Generating a large swift test log")
 struct LogGeneratorTests {
     static func generate(size: Int) throws -> (text: String, summary: LogGenerator.Summary) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("swiftcov-\(UUID().uuidString).log").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("swiftcov-\(UUID().uuidString).log")
+            .path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let summary = try LogGenerator(targetSize: size).write(to: path)
         return (try String(contentsOfFile: path, encoding: .utf8), summary)
@@ -21,7 +22,9 @@ struct LogGeneratorTests {
         #expect(abs(summary.bytes - size) < 2_000)
         let lines = text.split(separator: "\n")
         let started = lines.filter { $0.hasPrefix("Test Case '") && $0.contains("' started at ") }.count
-        let failed = lines.filter { $0.hasPrefix("Test Case '") && $0.hasSuffix(" seconds)") && $0.contains("' failed (") }
+        let failed = lines.filter {
+            $0.hasPrefix("Test Case '") && $0.hasSuffix(" seconds)") && $0.contains("' failed (")
+        }
         let skipped = lines.filter { $0.hasPrefix("Test Case '") && $0.contains("' skipped (") }
         let classes = Set(lines.filter { $0.hasPrefix("Test Suite 'Generated") }.map { $0.split(separator: "'")[1] })
         #expect(started == summary.xctestTests)
@@ -32,7 +35,10 @@ struct LogGeneratorTests {
         let executed =
             "\t Executed \(started) tests, with \(skipped.count) tests skipped and \(failed.count) failures (0 unexpected)"
         #expect(lines.filter { $0.hasPrefix(executed) }.count == 2)
-        let swiftTests = lines.filter { $0.hasPrefix("◇ Test ") && $0.hasSuffix(" started.") && !$0.hasPrefix("◇ Test case ") }
+        let swiftTests = lines.filter {
+            $0.hasPrefix("◇ Test ") && $0.hasSuffix(" started.") && !$0.hasPrefix("◇ Test case ")
+                && $0 != "◇ Test run started."
+        }
         let issues = lines.filter { $0.hasPrefix("✘ Test ") && $0.contains(" recorded an issue ") }
         #expect(swiftTests.count == summary.swiftTestingTests)
         #expect(issues.count == summary.swiftTestingIssues)

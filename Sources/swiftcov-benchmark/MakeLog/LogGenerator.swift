@@ -75,7 +75,8 @@ package struct LogGenerator {
         var failures = 0
         var skipped = 0
         for test in 0..<testsPerClass {
-            let method = "test\(["Loads", "Saves", "Parses", "Renders", "Merges", "Sorts", "Retries"][test % 7])Item\(test)"
+            let method =
+                "test\(["Loads", "Saves", "Parses", "Renders", "Merges", "Sorts", "Retries"][test % 7])Item\(test)"
             try output.write(line: "Test Case '\(name).\(method)' started at \(clock.next())")
             let kind = (index * 7 + test * 3) % 23
             if kind == 0 {
