@@ -86,44 +86,59 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         }
     }
 
-    /// `swift test` output, parsed whole and in chunks whose sizes (1...16 bytes) come from the
-    /// input itself: a line split across reads must parse as if read at once. Then JUnit XML
-    /// and the test summaries.
+    /// `swift test` output, parsed whole and in chunks whose sizes come from the input itself (a
+    /// line split across reads must parse as if read at once), then JUnit XML and the summaries.
     private static func testLog(_ bytes: [UInt8]) throws(FuzzInvariantFailure) {
-        let run = bytes.withUnsafeBytes { buffer in
-            var parser = TestLogParser()
-            parser.consume(buffer)
-            return parser.finish()
+        var whole = TestLogParser()
+        bytes.withUnsafeBytes { whole.consume($0) }
+        let run = whole.finish()
+        var chunked = TestLogParser()
+        forEachChunk(of: bytes) { chunked.consume($0) }
+        guard chunked.finish() == run else {
+            throw FuzzInvariantFailure(description: "reading in chunks changed the run")
         }
-        let chunked = bytes.withUnsafeBytes { buffer in
-            var parser = TestLogParser()
-            var start = 0
-            var step = 0
-            while start < buffer.count {
-                let length = min(buffer.count - start, Int(buffer[step % buffer.count] & 0x0F) + 1)
-                parser.consume(UnsafeRawBufferPointer(rebasing: buffer[start..<start + length]))
-                start += length
-                step += 1
-            }
-            return parser.finish()
-        }
-        guard chunked == run else { throw FuzzInvariantFailure(description: "reading in chunks changed the run") }
         try renderTests(run)
     }
 
-    /// A Swift Testing event stream, read in time zones west of, at and east of UTC, then JUnit
-    /// XML and the test summaries.
+    /// A Swift Testing event stream, read whole and in chunks (the same run or the same error), in
+    /// time zones west of, at and east of UTC, then JUnit XML and the summaries.
     private static func eventStream(_ bytes: [UInt8]) throws(FuzzInvariantFailure) {
+        _ = bytes.withUnsafeBytes { SwiftTestingEventStream.recognizes($0) }
         for utcOffset in [-43_200, 0, 50_400] {
             let result = bytes.withUnsafeBytes { buffer in
-                _ = SwiftTestingEventStream.recognizes(buffer)
-                return Result { () throws(TestResultsError) -> TestRun in
+                Result { () throws(TestResultsError) -> TestRun in
                     try SwiftTestingEventStream.read(buffer, path: "events.jsonl", utcOffset: utcOffset)
+                }
+            }
+            if utcOffset == 0 {
+                var reader = SwiftTestingEventStream.Reader(path: "events.jsonl", utcOffset: utcOffset)
+                var chunked: Result<TestRun, TestResultsError>?
+                forEachChunk(of: bytes) { chunk in
+                    guard chunked == nil else { return }
+                    do throws(TestResultsError) { try reader.consume(chunk) } catch { chunked = .failure(error) }
+                }
+                if chunked == nil { chunked = Result { () throws(TestResultsError) in try reader.finish() } }
+                guard chunked == result else {
+                    throw FuzzInvariantFailure(description: "reading in chunks changed the result")
                 }
             }
             switch result {
             case .success(let run): try renderTests(run)
             case .failure(let error): _ = error.description
+            }
+        }
+    }
+
+    /// Calls `body` with consecutive pieces of `bytes` of 1 to 16 bytes, sizes taken from the bytes.
+    private static func forEachChunk(of bytes: [UInt8], _ body: (UnsafeRawBufferPointer) -> Void) {
+        bytes.withUnsafeBytes { buffer in
+            var start = 0
+            var step = 0
+            while start < buffer.count {
+                let length = min(buffer.count - start, Int(buffer[step % buffer.count] & 0x0F) + 1)
+                body(UnsafeRawBufferPointer(rebasing: buffer[start..<start + length]))
+                start += length
+                step += 1
             }
         }
     }
