@@ -45,9 +45,10 @@ package struct LogLineReader {
     ) {
         guard !bytes.isEmpty else { return }
         guard encoding == .unknown else { return consumeDetected(bytes, line) }
-        // The first bytes tell the encoding; wait for enough of them.
+        // The first bytes tell the encoding; wait for all of them, so that how the input was cut
+        // into pieces never changes the guess.
         head.append(contentsOf: bytes)
-        if head.count >= 4 { start(line) }
+        if head.count >= Self.detectionLength { start(line) }
     }
 
     /// Ends the input: the last line, when it has no line break.
@@ -61,7 +62,7 @@ package struct LogLineReader {
     }
 
     private mutating func start(_ line: (UnsafeRawBufferPointer, _ wasCut: Bool) -> Void) {
-        encoding = Self.detect(head.prefix(256))
+        encoding = Self.detect(head.prefix(Self.detectionLength))
         var held = head
         head = []
         if encoding == .utf8, held.starts(with: [0xEF, 0xBB, 0xBF]) { held.removeFirst(3) }
@@ -81,6 +82,9 @@ package struct LogLineReader {
             split(bytes, line)
         }
     }
+
+    /// How many first bytes the encoding is guessed from.
+    private static let detectionLength = 256
 
     /// The encoding the first bytes show.
     private static func detect(_ head: ArraySlice<UInt8>) -> Encoding {
