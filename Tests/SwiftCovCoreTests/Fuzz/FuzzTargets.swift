@@ -120,7 +120,8 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
                 if chunked == nil { chunked = Result { () throws(TestResultsError) in try reader.finish() } }
                 guard chunked == result else {
                     throw FuzzInvariantFailure(
-                        description: "reading in chunks changed the result: \(result) vs \(String(describing: chunked))")
+                        description: "reading in chunks changed the result: \(result) vs \(String(describing: chunked))"
+                    )
                 }
             }
             switch result {
