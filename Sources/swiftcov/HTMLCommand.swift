@@ -38,7 +38,13 @@ enum HTMLCommand {
         let extra = try tests.map {
             CoverageOptions.failureFiles(of: $0, report: report, request: try CoverageOptions.request(from: arguments))
         }
-        try HTMLSite.write(report, tests: tests, extraFiles: extra ?? [], to: output, options: options)
+        let written = try HTMLSite.write(report, tests: tests, extraFiles: extra ?? [], to: output, options: options)
+        if let first = written.missingSources.first {
+            let count = written.missingSources.count
+            terminal.error(
+                "swiftcov: warning: \(count) source file\(count == 1 ? "" : "s") not shown (their pages list counts "
+                    + "without code), first: \(first.path.terminalSafe): \(first.problem.description.terminalSafe)\n")
+        }
         terminal.error("Wrote \(output)/index.html (\(report.files.count) files)\n")
         return .success
     }

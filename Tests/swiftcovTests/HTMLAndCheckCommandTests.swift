@@ -19,6 +19,39 @@ struct HTMLAndCheckCommandTests {
         #expect(FileManager.default.fileExists(atPath: output + "/swiftcov.css"))
     }
 
+    @Test("html never reads outside the package root nor from devices; one warning names what it left out")
+    func htmlHostileSources() throws {
+        // Invented: an export naming a file above the package root by `..`, and a device.
+        let outside = try temporaryDirectory()
+        let root = outside + "/pkg"
+        try FileManager.default.createDirectory(atPath: root + "/Sources/A", withIntermediateDirectories: true)
+        try "TOP SECRET\n".write(toFile: outside + "/secret.swift", atomically: true, encoding: .utf8)
+        let entry = #"{"filename":"NAME","segments":[[1,1,1,true,true,false],[1,5,0,false,false,false]]}"#
+        let names = ["Sources/../../secret.swift", "/dev/zero", "/dev/stdin"]
+        let files = names.map { entry.replacing("NAME", with: $0) }.joined(separator: ",")
+        let json = #"{"data":[{"files":[\#(files)]}],"type":"llvm.coverage.json.export","version":"3.0.1"}"#
+        try json.write(toFile: root + "/coverage.json", atomically: true, encoding: .utf8)
+        let site = outside + "/site"
+        let result = try swiftcov(["html", root + "/coverage.json", "--root", root, "--all-files", "-o", site])
+        #expect(result.status == 0)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 2, "\(result.stderr)")
+        // (Why /dev/stdin is not read depends on what it is here; it is never read.)
+        #expect(
+            lines.first?.hasPrefix(
+                "swiftcov: warning: 3 source files not shown (their pages list counts without code), first: /dev/stdin: "
+            ) == true)
+        let pages = try FileManager.default.contentsOfDirectory(atPath: site + "/files")
+        #expect(pages.count == 3)
+        for page in pages {
+            let html = try String(contentsOfFile: site + "/files/" + page, encoding: .utf8)
+            #expect(!html.contains("TOP SECRET"))
+        }
+        // Without --all-files the file outside the root is not in the report at all.
+        let plain = try swiftcov(["report", root + "/coverage.json", "--root", root])
+        #expect(!plain.stdout.contains("secret"))
+    }
+
     @Test("html into a path that is a file: exit 2, one line")
     func htmlBadOutput() throws {
         let file = try temporaryDirectory() + "/taken"

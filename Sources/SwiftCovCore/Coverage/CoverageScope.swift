@@ -25,16 +25,16 @@ package struct CoverageScope: Sendable {
     }
 
     /// `path` relative to the root, or nil when it lies outside it. Paths in the export that are
-    /// already relative (as in `SampleReports/`) are relative to the root.
+    /// already relative (as in `SampleReports/`) are relative to the root. `.` and `..` are
+    /// resolved first, so that `Sources/../../../etc/passwd` is outside, not inside.
     package func relativePath(_ path: String) -> String? {
+        var path = CoverageScope.needsNormalizing(path) ? CoverageScope.normalized(path) : path
         guard path.hasPrefix("/") else {
-            var relative = path[...]
-            while relative.hasPrefix("./") { relative = relative.dropFirst(2) }
-            return String(relative)
+            if path == ".." || path.hasPrefix("../") { return nil }
+            return path
         }
         guard var rootText = root else { return nil }
         if rootText == "/" { return String(path.dropFirst()) }
-        var path = path
         let rootLength = rootText.utf8.count
         let inside = path.withUTF8 { pathBytes in
             rootText.withUTF8 { rootBytes in
@@ -46,9 +46,12 @@ package struct CoverageScope: Sendable {
         return String(path.utf8.dropFirst(rootLength + 1))!
     }
 
-    /// How a person should see `path`: relative to the package root when inside it.
+    /// How a person should see `path`: relative to the package root when inside it, else
+    /// absolute (with `.` and `..` resolved) when the root is known.
     package func displayPath(_ path: String) -> String {
-        relativePath(path) ?? path
+        if let relative = relativePath(path) { return relative }
+        if !path.hasPrefix("/"), let root { return CoverageScope.normalized(root + "/" + path) }
+        return CoverageScope.needsNormalizing(path) ? CoverageScope.normalized(path) : path
     }
 
     /// The default rule that leaves `path` out, if any.
@@ -83,7 +86,7 @@ package struct CoverageScope: Sendable {
                 return String(folder.dropLast(suffix.count))
             }
         }
-        if let first = folders.first, !path.hasPrefix("/") || relativePath(path) != nil { return String(first) }
+        if let first = folders.first, relativePath(path) != nil { return String(first) }
         return CoverageScope.otherModule
     }
 
@@ -106,20 +109,33 @@ package struct CoverageScope: Sendable {
         return nil
     }
 
-    /// `path` with `.` and `..` components resolved and no trailing slash.
+    /// `path` with `.` and `..` components resolved lexically (without looking at the file
+    /// system) and no trailing slash; a relative path keeps the `..` that climb above its start.
     package static func normalized(_ path: String) -> String {
         let absolute = path.hasPrefix("/")
         var parts: [Substring] = []
         for part in path.split(separator: "/") {
             if part == "." { continue }
             if part == ".." {
-                if !parts.isEmpty { parts.removeLast() }
+                if let last = parts.last, last != ".." {
+                    parts.removeLast()
+                } else if !absolute {
+                    parts.append(part)
+                }
                 continue
             }
             parts.append(part)
         }
         let joined = parts.joined(separator: "/")
         return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
+    }
+
+    /// Whether `normalized(path)` could differ from `path`: it has a `.` or `..` component, an
+    /// empty one, or a trailing slash.
+    static func needsNormalizing(_ path: String) -> Bool {
+        path.hasSuffix("/") || path.contains("//") || path == "." || path == ".." || path.hasPrefix("./")
+            || path.hasPrefix("../") || path.hasSuffix("/.") || path.hasSuffix("/..") || path.contains("/./")
+            || path.contains("/../")
     }
 
     /// Guesses the package root from the absolute paths of an export: the folder holding the

@@ -20,20 +20,25 @@ package final class MappedFile: @unchecked Sendable {
         package var message: String
     }
 
-    /// Maps the file at `path`, or reads standard input when `path` is "-".
-    package init(path: String) throws(ReadError) {
-        if path == "-" {
+    /// Maps the file at `path`, or reads standard input when `path` is "-". With a `limit`, only
+    /// a regular file of at most `limit` bytes is read, and opening never waits (a FIFO).
+    package init(path: String, regularFileOfAtMost limit: Int? = nil) throws(ReadError) {
+        if path == "-" && limit == nil {
             let (bytes, count) = try MappedFile.readAll(descriptor: 0)
             address = bytes
             self.count = count
             isMapped = false
             return
         }
-        let descriptor = open(path, O_RDONLY)
+        let descriptor = open(path, limit == nil ? O_RDONLY : O_RDONLY | O_NONBLOCK)
         guard descriptor >= 0 else { throw ReadError(message: MappedFile.systemError()) }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw ReadError(message: MappedFile.systemError()) }
+        if let limit {
+            guard (info.st_mode & S_IFMT) == S_IFREG else { throw ReadError(message: "not a regular file") }
+            guard Int(info.st_size) <= limit else { throw ReadError(message: "larger than \(limit) bytes") }
+        }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw ReadError(message: "is a directory") }
         if (info.st_mode & S_IFMT) == S_IFREG {
             let size = Int(info.st_size)

@@ -95,8 +95,8 @@ package enum HTMLReport {
     package enum Source {
         /// The file as read now.
         case text(SourceText)
-        /// The file could not be read at this path.
-        case missing(path: String)
+        /// The file could not be read at this path, for this reason (when known).
+        case missing(path: String, reason: String = "")
     }
 
     /// A source file's page: its numbers, its functions, and its lines with their counts.
@@ -137,11 +137,17 @@ package enum HTMLReport {
                 html.append(html: problem)
                 html.append(" Counts may be shown beside the wrong lines.</p>\n")
             }
-        case .missing(let path):
+        case .missing(let path, let reason):
             html.append("<p class=\"notice\" role=\"note\"><strong>Source not found.</strong> ")
             html.append("The file could not be read at <code>")
             html.append(html: path)
-            html.append("</code>; its executable lines are listed with their counts, without the code.</p>\n")
+            html.append("</code>")
+            if !reason.isEmpty {
+                html.append(" (")
+                html.append(html: reason)
+                html.append(")")
+            }
+            html.append("; its executable lines are listed with their counts, without the code.</p>\n")
         }
 
         if !file.functions.isEmpty {

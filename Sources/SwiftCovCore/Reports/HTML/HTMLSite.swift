@@ -29,10 +29,17 @@ package enum HTMLSite {
     /// read from the package root (`report.scope.root`) when the export's paths are relative.
     /// `extraFiles` get pages too, without counting in the tables (the test files that failures
     /// point at, so that a failure links to its line).
+    /// What writing the site found: the files whose source could not be shown.
+    package struct Written: Sendable {
+        /// Display paths and why, in page order.
+        package var missingSources: [(path: String, problem: SourceText.Problem)] = []
+    }
+
+    @discardableResult
     package static func write(
         _ report: CoverageReport, tests: TestRun? = nil, extraFiles: [FileCoverage] = [], to directory: String,
         options: HTMLReport.Options
-    ) throws(Failure) {
+    ) throws(Failure) -> Written {
         let pageFiles = report.files + extraFiles
         try makeDirectory(directory)
         try makeDirectory(directory + "/files")
@@ -49,6 +56,8 @@ package enum HTMLSite {
         let firstName = offsets
 
         let failures = FailureBox()
+        let sources = SourceFiles(root: report.scope.root)
+        let missing = MissingSources()
         let workers = max(1, min(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 8))
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var index = worker
@@ -61,9 +70,13 @@ package enum HTMLSite {
                     } catch {
                         throw .malformedSegments(error)
                     }
-                    let sourcePath = absolutePath(of: file.path, root: report.scope.root)
-                    let source: HTMLReport.Source =
-                        SourceText(path: sourcePath).map { .text($0) } ?? .missing(path: file.displayPath)
+                    let source: HTMLReport.Source
+                    switch sources.read(file.path) {
+                    case .success(let text): source = .text(text)
+                    case .failure(let problem):
+                        missing.record(index, (file.displayPath, problem))
+                        source = .missing(path: file.displayPath, reason: problem.description)
+                    }
                     let functionNames = Array(names[firstName[index]..<firstName[index] + file.functions.count])
                     let page = HTMLReport.filePageBuffer(
                         file, functionNames: functionNames, segments: segments, source: source, options: options)
@@ -80,11 +93,7 @@ package enum HTMLSite {
                 report, tests: tests, linking: Set(pageFiles.map(\.displayPath)), options: options),
             to: directory + "/index.html",
             durable: true)
-    }
-
-    private static func absolutePath(of path: String, root: String?) -> String {
-        guard !path.hasPrefix("/"), let root else { return path }
-        return root + "/" + path
+        return Written(missingSources: missing.inPageOrder)
     }
 
     private static func write(_ text: String, to path: String) throws(Failure) {
@@ -112,6 +121,20 @@ package enum HTMLSite {
             try AtomicFile.makeDirectory(path)
         } catch {
             throw .cannotWrite(error)
+        }
+    }
+
+    /// The sources the workers could not read, by page index.
+    private final class MissingSources: @unchecked Sendable {
+        private let lock = NSLockLike()
+        private var found: [(index: Int, path: String, problem: SourceText.Problem)] = []
+
+        func record(_ index: Int, _ source: (path: String, problem: SourceText.Problem)) {
+            lock.withLock { found.append((index, source.path, source.problem)) }
+        }
+
+        var inPageOrder: [(path: String, problem: SourceText.Problem)] {
+            lock.withLock { found.sorted { $0.index < $1.index }.map { ($0.path, $0.problem) } }
         }
     }
 
