@@ -9,8 +9,8 @@ import Testing
 /// names taken from the log's own summary lines and SwiftPM's xUnit files, never from swiftcov.
 @Suite("real logs against their stated results")
 struct RealLogTests {
-    /// What is wrong with the current parser, per fixture and check; the lead removes entries as
-    /// issue 10 is fixed (a known issue that no longer occurs fails the test).
+    /// What the parser still gets wrong, per fixture and check; remove an entry once issue 10's fix
+    /// covers it (a known issue that no longer occurs fails the test).
     static let knownIssues: [String: Comment] = [
         "real-quick/counts": "issue 10: the example with an empty name ('QuickSpec.') is lost: 82 of 83",
         "real-quick/junit": "issue 10: the example with an empty name is lost: 82 of 83 testcases",
