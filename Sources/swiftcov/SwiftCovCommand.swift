@@ -66,7 +66,8 @@ enum SwiftCovCommand {
         case let usage as UsageError:
             terminal.error("\(tool) \(command): error: \(usage.message)\nUsage: see '\(tool) \(command) --help'\n")
         case let described as CustomStringConvertible:
-            let message = described.description
+            // Messages quote inputs (names, values): never let them drive the terminal.
+            let message = described.description.terminalSafe
             terminal.error((message.hasPrefix("error:") ? "\(tool): " : "") + message + "\n")
         default:
             terminal.error("\(tool): error: \(error)\n")

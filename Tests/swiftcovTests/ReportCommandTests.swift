@@ -13,6 +13,43 @@ struct ReportCommandTests {
         #expect(result.stdout == (try golden("sample-table-name.txt")))
     }
 
+    @Test("hostile numbers and names (invented exports): a clamped report, or one line and exit 2, never a trap")
+    func hostileExports() throws {
+        func export(files: String, functions: String = "[]") -> Data {
+            Data(
+                #"{"data":[{"files":\#(files),"functions":\#(functions)}],"type":"llvm.coverage.json.export","version":"3.0.1"}"#
+                    .utf8)
+        }
+        let max = Int64.max
+        // Lines far apart, counts at Int64.max, and a C1 control (CSI) in the file's name.
+        let name = "/p/Sources/M/a\u{9B}2J.swift"
+        let record =
+            #"{"count":\#(max),"filenames":["\#(name)"],"name":"f","regions":[[1,1,4294967295,1,\#(max),0,0,0]]}"#
+        let files =
+            #"[{"filename":"\#(name)","segments":[[1,1,\#(max),true,true,false],[4294967295,1,0,false,false,false]]}]"#
+        let report = try swiftcov(
+            ["report", "-", "--root", "/p", "--show", "functions"],
+            stdin: export(files: files, functions: "[" + record + "]"))
+        #expect(report.status == 0)
+        #expect(report.stdout.contains("  Sources/M/a\u{FFFD}2J.swift"))
+        #expect(!report.stdout.utf8.contains(0x9B))
+        #expect(report.stdout.contains("4294967295       0  100.00%"))
+        // Its line view would list 4294967295 lines: refused, naming the file.
+        let lines = try swiftcov(
+            ["report", "-", "--root", "/p", "-f", "json", "--show", "lines"], stdin: export(files: files))
+        #expect(lines.status == 2)
+        #expect(lines.stderr.hasPrefix("/p/Sources/M/a\u{FFFD}2J.swift: error: the coverage data gives this file"))
+        // A region that ends before it starts.
+        let backwards = #"{"count":1,"filenames":["/p/a.swift"],"name":"f","regions":[[9,1,2,1,1,0,0,0]]}"#
+        let error = try swiftcov(
+            ["report", "-", "--root", "/p"], stdin: export(files: "[]", functions: "[" + backwards + "]"))
+        #expect(error.status == 2)
+        #expect(
+            error.stderr
+                == "-: error: region ends at 2:1, before it starts at 9:1 (byte offset 94, at data[0].functions[0].regions[0])\n"
+        )
+    }
+
     @Test("JSON with functions and per-line counts, and the same from standard input")
     func jsonAndStdin() throws {
         let expected = try golden("sample-report.json")
