@@ -337,6 +337,7 @@ private struct Reader {
         try scanner.beginArray()
         var more = false
         while try scanner.nextElement(&more) {
+            _ = scanner.peek()
             let tupleStart = scanner.offset
             try scanner.beginArray()
             let lineStart = try LLVMCovExportReader.readUInt32(&scanner)
