@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One line of `swift test` console output, by shape: XCTest's lines (Linux and macOS forms),
 /// `--parallel` progress, Swift Testing's symbol-prefixed messages (text, SF Symbols and Windows
 /// symbols), and runtime crash messages. `parse` returns nil for any other line: output of the
@@ -95,19 +103,26 @@ package enum TestLogLine: Sendable, Equatable {
     /// nil when it is not a line `swift test` itself prints.
     package static func parse(_ line: String) -> TestLogLine? {
         var text = Substring(line.utf8.contains(0x1B) ? line.strippingANSIEscapes : line)
-        if text.hasSuffix("\r") { text = text.dropLast() }
+        if text.hasByteSuffix("\r") { text = text.dropLast() }
+        return parse(plain: text)
+    }
+
+    /// The shape of a line without ANSI codes and line break.
+    static func parse(plain text: Substring) -> TestLogLine? {
         guard let first = text.unicodeScalars.first else { return nil }
         if first == "T" {
-            if text.hasPrefix("Test Case '") { return parseTestCase(text.dropFirst(11)) }
-            if text.hasPrefix("Test Suite '") { return parseTestSuite(text.dropFirst(12)) }
+            if text.hasBytePrefix("Test Case '") { return parseTestCase(text.dropFirst(11)) }
+            if text.hasBytePrefix("Test Suite '") { return parseTestSuite(text.dropFirst(12)) }
         }
         if first == "\t" || first == " " {
             let trimmed = text.drop { $0 == "\t" || $0 == " " }
-            if trimmed.hasPrefix("Executed ") { return parseExecuted(trimmed.dropFirst(9)) }
+            if trimmed.hasBytePrefix("Executed ") { return parseExecuted(trimmed.dropFirst(9)) }
             return nil
         }
         if first == "[" { return parseProgress(text.dropFirst()) }
         if first.value >= 0x2D, let message = parseSwiftTestingLine(text) { return .swiftTesting(message) }
+        // The rest are `place: message` lines.
+        guard text.utf8.contains(UInt8(ascii: ":")) else { return nil }
         if let issue = parseIssueOrSkip(text) { return issue }
         return parseCrash(text)
     }
@@ -117,13 +132,13 @@ package enum TestLogLine: Sendable, Equatable {
     private static func parseTestSuite(_ rest: Substring) -> TestLogLine? {
         if let range = rest.lastRange(of: "' started at ") {
             var timestamp = rest[range.upperBound...]
-            if timestamp.hasSuffix(".") { timestamp = timestamp.dropLast() }  // macOS ends with a period
+            if timestamp.hasByteSuffix(".") { timestamp = timestamp.dropLast() }  // macOS ends with a period
             return .suiteStarted(name: String(rest[..<range.lowerBound]), timestamp: String(timestamp))
         }
         for (marker, passed) in [("' passed at ", true), ("' failed at ", false), ("' finished at ", true)] {
             if let range = rest.lastRange(of: marker) {
                 var timestamp = rest[range.upperBound...]
-                if timestamp.hasSuffix(".") { timestamp = timestamp.dropLast() }
+                if timestamp.hasByteSuffix(".") { timestamp = timestamp.dropLast() }
                 return .suiteFinished(
                     name: String(rest[..<range.lowerBound]), passed: passed, timestamp: String(timestamp))
             }
@@ -135,7 +150,7 @@ package enum TestLogLine: Sendable, Equatable {
         guard let quote = rest.utf8.lastIndex(of: UInt8(ascii: "'")) else { return nil }
         guard let name = parseXCTestName(rest[..<quote]) else { return nil }
         let tail = rest[rest.index(after: quote)...]
-        if tail.hasPrefix(" started") { return .testCaseStarted(name) }
+        if tail.hasBytePrefix(" started") { return .testCaseStarted(name) }
         guard let (status, seconds) = parseCaseEnd(tail.dropFirst()) else { return nil }
         return .testCaseFinished(name, status, seconds: seconds)
     }
@@ -143,7 +158,7 @@ package enum TestLogLine: Sendable, Equatable {
     /// `passed (0.001 seconds)` (also `failed`, `skipped`), the end of a test case's last line.
     static func parseCaseEnd(_ tail: Substring) -> (TestRun.Status, Double)? {
         for (word, status) in [("passed (", TestRun.Status.passed), ("failed (", .failed), ("skipped (", .skipped)]
-        where tail.hasPrefix(word) {
+        where tail.hasBytePrefix(word) {
             var number = tail.dropFirst(word.count)
             guard let space = number.firstIndex(of: " ") else { return nil }
             number = number[..<space]
@@ -159,7 +174,7 @@ package enum TestLogLine: Sendable, Equatable {
     static func parseXCTestName(_ text: Substring) -> XCTestName? {
         guard !text.isEmpty else { return nil }
         let printed = String(text)
-        if text.hasPrefix("-[") || text.hasPrefix("+["), text.hasSuffix("]") {
+        if text.hasBytePrefix("-[") || text.hasBytePrefix("+["), text.hasByteSuffix("]") {
             let inner = text.dropFirst(2).dropLast()
             guard let space = inner.firstIndex(of: " ") else { return nil }
             let qualified = inner[..<space]
@@ -186,7 +201,7 @@ package enum TestLogLine: Sendable, Equatable {
     private static func parseExecuted(_ rest: Substring) -> TestLogLine? {
         // "7 tests, with 1 test skipped and 1 failure (0 unexpected) in 0.005 (0.005) seconds"
         let words = rest.split(separator: " ")
-        guard let tests = Int(words.first ?? ""), words.count > 1, words[1].hasPrefix("test"),
+        guard let tests = Int(words.first ?? ""), words.count > 1, words[1].hasBytePrefix("test"),
             let inIndex = words.lastIndex(of: "in"), inIndex + 1 < words.count,
             let seconds = Double(words[inIndex + 1])
         else { return nil }
@@ -197,7 +212,7 @@ package enum TestLogLine: Sendable, Equatable {
         for index in words.indices.dropFirst(2) {
             let word = words[index]
             if word == "skipped", let count = Int(words[index - 2]) { skipped = count }
-            if word.hasPrefix("failure"), let count = Int(words[index - 1]) { failures = count }
+            if word.hasBytePrefix("failure"), let count = Int(words[index - 1]) { failures = count }
             if word == "unexpected)", let count = Int(words[index - 1].trimmingParentheses) { unexpected = count }
         }
         return .executed(
@@ -211,7 +226,7 @@ package enum TestLogLine: Sendable, Equatable {
         let counts = rest[..<close].split(separator: "/")
         guard counts.count == 2, let index = Int(counts[0]), let total = Int(counts[1]) else { return nil }
         let tail = rest[rest.index(after: close)...]
-        guard tail.hasPrefix(" Testing ") else { return nil }
+        guard tail.hasBytePrefix(" Testing ") else { return nil }
         let qualified = tail.dropFirst(9)
         guard let slash = qualified.firstIndex(of: "/") else { return nil }
         let type = qualified[..<slash]
@@ -239,7 +254,7 @@ package enum TestLogLine: Sendable, Equatable {
             let name = parseXCTestName(head[colon.upperBound...])
         else { return nil }
         var reason = text[range.upperBound...]
-        if reason.hasPrefix(" - ") {
+        if reason.hasBytePrefix(" - ") {
             reason = reason.dropFirst(3)
         } else if !reason.isEmpty {
             return nil
@@ -267,12 +282,12 @@ package enum TestLogLine: Sendable, Equatable {
         let file = text[..<colon]
         guard !file.isEmpty else { return nil }
         if let previous = file.lastIndex(of: ":"), Int(file[file.index(after: previous)...]) != nil { return nil }
-        if file.hasPrefix("<") && file.hasSuffix(">") || line == 0 { return .unknown }
+        if file.hasBytePrefix("<") && file.hasByteSuffix(">") || line == 0 { return .unknown }
         return .known(TestRun.SourceLocation(file: String(file), line: line))
     }
 
     private static func parseCrash(_ text: Substring) -> TestLogLine? {
-        if text.hasPrefix("error: Process '"), text.find("' exited with unexpected signal") != nil {
+        if text.hasBytePrefix("error: Process '"), text.find("' exited with unexpected signal") != nil {
             return .crash(location: nil, message: String(text.dropFirst(7)))
         }
         for marker in [": Fatal error", ": Precondition failed", ": Assertion failed"] {
@@ -281,7 +296,7 @@ package enum TestLogLine: Sendable, Equatable {
             let message = text[text.index(range.lowerBound, offsetBy: 2)...]
             return .crash(location: location?.value, message: String(message))
         }
-        if text.hasPrefix("Fatal error: ") { return .crash(location: nil, message: String(text)) }
+        if text.hasBytePrefix("Fatal error: ") { return .crash(location: nil, message: String(text)) }
         return nil
     }
 
@@ -321,40 +336,40 @@ package enum TestLogLine: Sendable, Equatable {
     /// stream's `messages`).
     package static func parseSwiftTestingMessage(_ message: Substring) -> SwiftTestingMessage? {
         if message == "Test run started." { return .runStarted }
-        if message.hasPrefix("Test run with ") { return parseRunEnded(message.dropFirst(14)) }
-        if message.hasPrefix("Test case passing "), message.hasSuffix(" started.") {
+        if message.hasBytePrefix("Test run with ") { return parseRunEnded(message.dropFirst(14)) }
+        if message.hasBytePrefix("Test case passing "), message.hasByteSuffix(" started.") {
             return dropArgumentCount(message.dropFirst(18).dropLast(9)).map { .caseStarted(argumentsAndTest: $0) }
         }
-        if message.hasPrefix("Passing ") {  // Swift 6.0's form
+        if message.hasBytePrefix("Passing ") {  // Swift 6.0's form
             return dropArgumentCount(message.dropFirst(8)).map { .caseStarted(argumentsAndTest: $0) }
         }
         let isSuite: Bool
         let rest: Substring
-        if message.hasPrefix("Test ") {
+        if message.hasBytePrefix("Test ") {
             isSuite = false
             rest = message.dropFirst(5)
-        } else if message.hasPrefix("Suite ") {
+        } else if message.hasBytePrefix("Suite ") {
             isSuite = true
             rest = message.dropFirst(6)
         } else {
             return nil
         }
         if let issue = parseIssue(rest) { return issue }
-        if rest.hasSuffix(" skipped.") {
+        if rest.hasByteSuffix(" skipped.") {
             return .skipped(isSuite: isSuite, name: String(rest.dropLast(9)), reason: nil)
         }
-        if let range = rest.find(" skipped: \""), rest.hasSuffix("\"") {
+        if let range = rest.find(" skipped: \""), rest.hasByteSuffix("\"") {
             let reason = rest[range.upperBound...].dropLast()
             return .skipped(isSuite: isSuite, name: String(rest[..<range.lowerBound]), reason: String(reason))
         }
-        if rest.hasSuffix(" started.") { return .started(isSuite: isSuite, name: String(rest.dropLast(9))) }
+        if rest.hasByteSuffix(" started.") { return .started(isSuite: isSuite, name: String(rest.dropLast(9))) }
         return parseEnded(rest, isSuite: isSuite)
     }
 
     /// "1 argument x → 2 to f(x:)" → "x → 2 to f(x:)".
     private static func dropArgumentCount(_ text: Substring) -> String? {
         let words = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard words.count == 3, Int(words[0]) != nil, words[1].hasPrefix("argument") else { return nil }
+        guard words.count == 3, Int(words[0]) != nil, words[1].hasBytePrefix("argument") else { return nil }
         return String(words[2])
     }
 
@@ -375,17 +390,17 @@ package enum TestLogLine: Sendable, Equatable {
         var arguments: Substring?
         var location: TestRun.SourceLocation?
         if let (range, parsed) = findSourceLocation(in: tail) {
-            if tail[..<range.lowerBound].hasPrefix(" with ") { arguments = tail[..<range.lowerBound] }
+            if tail[..<range.lowerBound].hasBytePrefix(" with ") { arguments = tail[..<range.lowerBound] }
             location = parsed
             tail = tail[range.upperBound...]
-        } else if tail.hasPrefix(" with "), let colon = tail.find(": ") {
+        } else if tail.hasBytePrefix(" with "), let colon = tail.find(": ") {
             arguments = tail[..<colon.lowerBound]
             tail = tail[colon.lowerBound...]
         }
-        guard tail.hasPrefix(": ") else { return nil }
+        guard tail.hasBytePrefix(": ") else { return nil }
         let text = String(tail.dropFirst(2))
         let argumentText = arguments.flatMap { dropArgumentCount($0.dropFirst(6)) }
-        let kind = found.kind == .failure && text.hasPrefix("Caught error") ? .error : found.kind
+        let kind = found.kind == .failure && text.hasBytePrefix("Caught error") ? .error : found.kind
         return .issue(name: name, arguments: argumentText, location: location, kind: kind, message: text)
     }
 
@@ -411,7 +426,7 @@ package enum TestLogLine: Sendable, Equatable {
     }
 
     private static func parseEnded(_ rest: Substring, isSuite: Bool) -> SwiftTestingMessage? {
-        guard rest.hasSuffix(".") else { return nil }
+        guard rest.hasByteSuffix(".") else { return nil }
         let body = rest.dropLast()
         let passedRange = body.lastRange(of: " passed after ")
         let failedRange = body.lastRange(of: " failed after ")
@@ -425,7 +440,9 @@ package enum TestLogLine: Sendable, Equatable {
         }
         var name = body[..<range.lowerBound]
         var caseCount: Int?
-        if let with = name.lastRange(of: " with "), name.hasSuffix(" test case") || name.hasSuffix(" test cases") {
+        if let with = name.lastRange(of: " with "),
+            name.hasByteSuffix(" test case") || name.hasByteSuffix(" test cases")
+        {
             let words = name[with.upperBound...].split(separator: " ")
             if let count = Int(words[0]) {
                 caseCount = count
@@ -440,7 +457,7 @@ package enum TestLogLine: Sendable, Equatable {
 
     private static func parseRunEnded(_ rest: Substring) -> SwiftTestingMessage? {
         // "26 tests in 5 suites failed after 0.065 seconds with 2 issues."
-        guard rest.hasSuffix(".") else { return nil }
+        guard rest.hasByteSuffix(".") else { return nil }
         let words = rest.dropLast().split(separator: " ", maxSplits: 5)
         guard words.count >= 4, let tests = Int(words[0]) else { return nil }
         var index = 2
@@ -452,10 +469,10 @@ package enum TestLogLine: Sendable, Equatable {
         let verdict = words[index...].joined(separator: " ")
         let passed: Bool
         let tail: Substring
-        if verdict.hasPrefix("passed after ") {
+        if verdict.hasBytePrefix("passed after ") {
             passed = true
             tail = Substring(verdict.dropFirst(13))
-        } else if verdict.hasPrefix("failed after ") {
+        } else if verdict.hasBytePrefix("failed after ") {
             passed = false
             tail = Substring(verdict.dropFirst(13))
         } else {
@@ -468,17 +485,17 @@ package enum TestLogLine: Sendable, Equatable {
     /// "0.065 seconds with 9 issues (including 1 warning and 1 known issue)"
     private static func parseDuration(_ text: Substring) -> (Double, IssueCounts)? {
         let words = text.split(separator: " ")
-        guard words.count >= 2, let seconds = Double(words[0]), words[1].hasPrefix("second") else { return nil }
+        guard words.count >= 2, let seconds = Double(words[0]), words[1].hasBytePrefix("second") else { return nil }
         var counts = IssueCounts()
         var explicitTotal: Int?
         for index in words.indices.dropFirst(2) {
             guard let number = Int(words[index].trimmingParentheses), index + 1 < words.count else { continue }
             let next = words[index + 1].trimmingParentheses
-            if next.hasPrefix("issue") {
+            if next.hasBytePrefix("issue") {
                 explicitTotal = number
-            } else if next == "known", index + 2 < words.count, words[index + 2].hasPrefix("issue") {
+            } else if next == "known", index + 2 < words.count, words[index + 2].hasBytePrefix("issue") {
                 counts.knownIssues = number
-            } else if next.hasPrefix("warning") {
+            } else if next.hasBytePrefix("warning") {
                 counts.warnings = number
             }
         }
@@ -487,15 +504,58 @@ package enum TestLogLine: Sendable, Equatable {
     }
 }
 
+extension StringProtocol {
+    /// Whether the text starts with `prefix`, compared byte by byte (log lines are matched by
+    /// their bytes, which is much faster than comparing characters on every line of a large log).
+    @inline(__always)
+    func hasBytePrefix(_ prefix: String) -> Bool { utf8.starts(with: prefix.utf8) }
+
+    /// Whether the text ends with `suffix`, compared byte by byte.
+    @inline(__always)
+    func hasByteSuffix(_ suffix: String) -> Bool {
+        let count = suffix.utf8.count
+        return utf8.count >= count && utf8.reversed().starts(with: suffix.utf8.reversed())
+    }
+}
+
 extension Substring {
     /// The first range of `needle` (compared byte by byte, which is all log lines need, and
     /// much faster than a generic collection search on every line of a large log).
     func find(_ needle: String) -> Range<Index>? {
-        let pattern = Array(needle.utf8)
-        guard let first = pattern.first else { return nil }
+        var needle = needle
+        return needle.withUTF8 { find(bytes: $0) }
+    }
+
+    /// The first range of `pattern`, UTF-8 bytes.
+    func find(bytes pattern: [UInt8]) -> Range<Index>? {
+        pattern.withUnsafeBufferPointer { find(bytes: $0) }
+    }
+
+    /// The first range of `pattern`, UTF-8 bytes (`memmem` over the text's own storage).
+    func find(bytes pattern: UnsafeBufferPointer<UInt8>) -> Range<Index>? {
+        guard let patternStart = pattern.baseAddress, !pattern.isEmpty else { return nil }
         let bytes = utf8
+        let found: Int?? = bytes.withContiguousStorageIfAvailable { text -> Int? in
+            guard let textStart = text.baseAddress, text.count >= pattern.count else { return nil }
+            // memchr for the first byte, memcmp for the rest.
+            let last = text.count - pattern.count
+            var offset = 0
+            while offset <= last,
+                let hit = memchr(textStart + offset, Int32(patternStart[0]), last - offset + 1)
+            {
+                let position = UnsafeRawPointer(textStart).distance(to: UnsafeRawPointer(hit))
+                if memcmp(textStart + position, patternStart, pattern.count) == 0 { return position }
+                offset = position + 1
+            }
+            return nil
+        }
+        if let found {
+            guard let offset = found else { return nil }
+            let start = bytes.index(bytes.startIndex, offsetBy: offset)
+            return start..<bytes.index(start, offsetBy: pattern.count)
+        }
         var start = bytes.startIndex
-        while let candidate = bytes[start...].firstIndex(of: first) {
+        while let candidate = bytes[start...].firstIndex(of: pattern[0]) {
             guard let end = bytes.index(candidate, offsetBy: pattern.count, limitedBy: bytes.endIndex) else {
                 return nil
             }

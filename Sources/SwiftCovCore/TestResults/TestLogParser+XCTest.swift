@@ -15,14 +15,15 @@ extension TestLogParser {
                 return true
             }
         }
-        if let marker = Substring(line).find(open.issueMarker) {
+        let text = Substring(line)
+        if let marker = text.find(bytes: open.issueMarker) {
             let head = line[..<marker.lowerBound]
             if let location = TestLogLine.parseLocation(head) {
                 testCaseIssue(location: location, message: String(line[marker.upperBound...]))
                 return true
             }
         }
-        if let marker = Substring(line).find(open.skipMarker),
+        if let marker = text.find(bytes: open.skipMarker),
             let location = TestLogLine.parseLocation(line[..<marker.lowerBound])
         {
             var reason = line[marker.upperBound...]
@@ -36,11 +37,12 @@ extension TestLogParser {
             openCase?.value.location = location.value
             return true
         }
-        if Self.startsAProcess(line) {
+        let parsed = TestLogLine.parse(plain: text)
+        if let parsed, Self.startsAProcess(parsed) {
             closeOpenCaseAsCrash()
             return false
         }
-        if case .crash(let location, let message)? = TestLogLine.parse(line) {
+        if case .crash(let location, let message)? = parsed {
             crashReported(location: location, message: message, line: line)
             return true
         }
@@ -50,11 +52,11 @@ extension TestLogParser {
 
     /// Whether `line` can only come from a new test process (or from SwiftPM after one ended):
     /// XCTest's root suite starting, Swift Testing's run starting, SwiftPM's report of a crash.
-    static func startsAProcess(_ line: String) -> Bool {
-        switch TestLogLine.parse(line) {
-        case .suiteStarted(let name, _)?: return isRoot(name)
-        case .swiftTesting(.runStarted)?: return true
-        case .crash(_, let message)?: return message.hasPrefix("Process '") || message.hasPrefix("Exited with")
+    static func startsAProcess(_ line: TestLogLine) -> Bool {
+        switch line {
+        case .suiteStarted(let name, _): return isRoot(name)
+        case .swiftTesting(.runStarted): return true
+        case .crash(_, let message): return message.hasPrefix("Process '") || message.hasPrefix("Exited with")
         default: return false
         }
     }

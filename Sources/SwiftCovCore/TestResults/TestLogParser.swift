@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Reads `swift test` console output into a `TestRun`, line by line as it arrives, so a piped
 /// run is parsed while it runs: XCTest (Linux and macOS forms, `--parallel`), then Swift
 /// Testing, with build output and the tests' own output mixed in.
@@ -89,18 +97,18 @@ package struct TestLogParser {
         var output = PrintedOutput()
         /// `Test Case 'NAME' `, which starts the line that ends it.
         var endPrefix: String
-        /// `: error: NAME : `, inside a failure line.
-        var issueMarker: String
-        /// `: NAME : Test skipped`, inside a skip line.
-        var skipMarker: String
+        /// `: error: NAME : `, inside a failure line (UTF-8).
+        var issueMarker: [UInt8]
+        /// `: NAME : Test skipped`, inside a skip line (UTF-8).
+        var skipMarker: [UInt8]
 
         init(suite: Int, printedName: String, value: TestRun.Case) {
             self.suite = suite
             self.printedName = printedName
             self.value = value
             endPrefix = "Test Case '\(printedName)' "
-            issueMarker = ": error: \(printedName) : "
-            skipMarker = ": \(printedName) : Test skipped"
+            issueMarker = Array(": error: \(printedName) : ".utf8)
+            skipMarker = Array(": \(printedName) : Test skipped".utf8)
         }
     }
 
@@ -142,18 +150,33 @@ package struct TestLogParser {
 
     private mutating func consume(line bytes: UnsafeRawBufferPointer, wasCut: Bool) {
         let line = String(decoding: bytes, as: UTF8.self)
-        consume(line: wasCut ? line + " … (line cut)" : line)
+        if wasCut {
+            consume(line: line + " … (line cut)")
+        } else if bytes.isEmpty || memchr(bytes.baseAddress!, 0x1B, bytes.count) == nil {
+            consume(plainLine: line)
+        } else {
+            consume(line: line)
+        }
     }
 
     /// Parses one line (without its line break).
     package mutating func consume(line text: String) {
-        let rawLine = text
-        var line = rawLine
+        var line = text
         if line.utf8.last == 0x0D { line.removeLast() }
-        self.rawLine = line  // output keeps its colours; the reports decide what to show
-        if line.utf8.contains(0x1B) { line = line.strippingANSIEscapes }
+        guard line.utf8.contains(0x1B) else { return consume(plainLine: line) }
+        rawLine = line  // output keeps its colours; the reports decide what to show
+        consume(strippedLine: line.strippingANSIEscapes)
+    }
+
+    /// A line without ANSI codes.
+    private mutating func consume(plainLine line: String) {
+        rawLine = line
+        consume(strippedLine: line)
+    }
+
+    private mutating func consume(strippedLine line: String) {
         if openCase != nil, consumeInOpenCase(line) { return }
-        guard let parsed = TestLogLine.parse(line) else {
+        guard let parsed = TestLogLine.parse(plain: Substring(line)) else {
             unknown(rawLine)
             return
         }
