@@ -29,6 +29,7 @@ extension String {
     package var xmlAttributeEscaped: String { xmlEscaped(attribute: true) }
 
     private func xmlEscaped(attribute: Bool) -> String {
+        if isInertInXML(attribute: attribute) { return self }
         var result = ""
         result.reserveCapacity(utf8.count)
         var scalars = strippingANSIEscapes.unicodeScalars.makeIterator()
@@ -54,6 +55,24 @@ extension String {
             }
         }
         return result
+    }
+
+    /// Whether no byte of the text needs escaping in XML: most names and messages, which are
+    /// then written as they are (a byte scan instead of a copy character by character).
+    private func isInertInXML(attribute: Bool) -> Bool {
+        var copy = self
+        return copy.withUTF8 { bytes in
+            for byte in bytes {
+                switch byte {
+                case 0x26, 0x3C, 0x3E, 0x22, 0x27, 0x7F: return false  // & < > " ' DEL
+                case 0x09, 0x0A, 0x0D: if attribute { return false }
+                case 0..<0x20: return false  // controls, ESC
+                case 0xC2, 0xEF: return false  // may start a C1 control, U+FFFE or U+FFFF
+                default: continue
+                }
+            }
+            return true
+        }
     }
 
     /// The text made safe for HTML element content and double- or single-quoted attribute
