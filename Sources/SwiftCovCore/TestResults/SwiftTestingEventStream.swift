@@ -328,14 +328,14 @@ package enum SwiftTestingEventStream {
         let crashed = !state.skipped && state.end == nil
         var testLevel = state.issues.filter { issue in issue.caseID.map { state.cases[$0] == nil } ?? true }.map(
             \.issue)
-        if crashed {
-            testLevel.append(
-                TestRun.Issue(
-                    kind: .crash,
-                    message:
-                        "The test did not finish: the event stream ends while it runs (the test process crashed or was killed)."
-                ))
-        }
+        let didNotFinish = TestRun.Issue(
+            kind: .crash,
+            message:
+                "The test did not finish: the event stream ends while it runs (the test process crashed or was killed)."
+        )
+        // A crash ends the cases still running; the test itself only when none was.
+        let unfinishedCases = crashed && state.cases.values.contains { $0.end == nil }
+        if crashed && !unfinishedCases { testLevel.append(didNotFinish) }
         let baseStatus: TestRun.Status = state.skipped ? .skipped : .passed
         let declared = Set(record.caseIDs)
         let orderedCases =
@@ -343,7 +343,7 @@ package enum SwiftTestingEventStream {
         let issuesByCase = Dictionary(grouping: state.issues.compactMap { $0.caseID == nil ? nil : $0 }) { $0.caseID! }
         guard !orderedCases.isEmpty else {
             var single = TestRun.Case(className: className, testName: testName, status: baseStatus)
-            single.issues = state.issues.map(\.issue) + (crashed ? [testLevel.last!] : [])
+            single.issues = state.issues.map(\.issue) + (crashed ? [didNotFinish] : [])
             single.status = TestLogParser.settledStatus(single.issues, default: baseStatus)
             single.skipReason = state.skipReason
             single.location = record.location
@@ -356,6 +356,7 @@ package enum SwiftTestingEventStream {
             let arguments = info.arguments ?? record.caseDisplayNames[caseID] ?? caseID
             var testCase = TestRun.Case(className: className, testName: testName, arguments: arguments, status: .passed)
             testCase.issues = issuesByCase[key]?.map(\.issue) ?? []
+            if crashed && info.end == nil { testCase.issues.append(didNotFinish) }
             testCase.status = TestLogParser.settledStatus(testCase.issues, default: baseStatus)
             testCase.location = record.location
             if let start = info.start, let end = info.end { testCase.duration = end - start }

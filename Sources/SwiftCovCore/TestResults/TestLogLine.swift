@@ -194,7 +194,8 @@ package enum TestLogLine: Sendable, Equatable {
         else { return nil }
         let className = text[..<dot]
         let method = text[text.index(after: dot)...]
-        guard !className.isEmpty, !method.isEmpty, !className.utf8.contains(0x20) else { return nil }
+        // Quick can name an example with nothing: `QuickSpec.`.
+        guard !className.isEmpty, !className.utf8.contains(0x20) else { return nil }
         return XCTestName(module: nil, className: String(className), method: String(method), printed: printed)
     }
 
@@ -287,8 +288,9 @@ package enum TestLogLine: Sendable, Equatable {
     }
 
     private static func parseCrash(_ text: Substring) -> TestLogLine? {
-        if text.hasBytePrefix("error: Process '"), text.find("' exited with unexpected signal") != nil {
-            return .crash(location: nil, message: String(text.dropFirst(7)))
+        // SwiftPM's, on standard error: may follow other output on the same line.
+        if let start = text.find("error: Process '"), text.find("' exited with unexpected signal") != nil {
+            return .crash(location: nil, message: String(text[start.lowerBound...].dropFirst(7)))
         }
         for marker in [": Fatal error", ": Precondition failed", ": Assertion failed"] {
             guard let range = text.find(marker) else { continue }

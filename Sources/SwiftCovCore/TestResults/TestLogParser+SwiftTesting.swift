@@ -15,6 +15,10 @@ extension TestLogParser {
             return
         }
         if case .runStarted = message {
+            guard startsAProcess(.swiftTesting(.runStarted)) else {
+                unknown(rawLine)  // printed while a test was running
+                return
+            }
             startProcess()
             inSwiftTesting = true
             run.hasTestOutput = true
@@ -201,7 +205,6 @@ extension TestLogParser {
         if crash == nil || !fromSwiftPM {
             crash = CrashReport(issue: TestRun.Issue(kind: .crash, message: message, location: location))
         }
-        if fromSwiftPM, inSwiftTesting { endSwiftTestingRun() }
         unknown(rawLine)
     }
 

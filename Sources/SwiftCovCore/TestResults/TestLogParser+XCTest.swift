@@ -38,9 +38,18 @@ extension TestLogParser {
             return true
         }
         let parsed = TestLogLine.parse(plain: text)
-        if let parsed, Self.startsAProcess(parsed) {
+        if let parsed, startsAProcess(parsed) {
             closeOpenCaseAsCrash()
             return false
+        }
+        if case .testCaseFinished(let name, let status, let seconds)? = parsed, open.followsUnsettledEnd,
+            let last = lastClosedCase, name.printed == last.printedName
+        {
+            // The test that "started" was a line the last test printed after a line like its own
+            // end; this is XCTest's end of that last test.
+            openCase = nil
+            lateFinish(name, status: status, seconds: seconds)
+            return true
         }
         if case .crash(let location, let message)? = parsed {
             crashReported(location: location, message: message, line: line)
@@ -50,14 +59,21 @@ extension TestLogParser {
         return true
     }
 
-    /// Whether `line` can only come from a new test process (or from SwiftPM after one ended):
-    /// XCTest's root suite starting, Swift Testing's run starting, SwiftPM's report of a crash.
-    static func startsAProcess(_ line: TestLogLine) -> Bool {
+    /// Whether `line` starts a new test process (or is SwiftPM's report that one ended): an
+    /// XCTest root suite or a Swift Testing run starting when nothing runs, or after the run
+    /// before ended or crashed. The same line while a test runs, with no crash, is its output.
+    func startsAProcess(_ line: TestLogLine) -> Bool {
+        let idle = openCase == nil && !inSwiftTesting && currentSuite == nil
+        let ended = crash != nil || (inSwiftTesting && pendingRunEnd != nil)
         switch line {
-        case .suiteStarted(let name, _): return isRoot(name)
-        case .swiftTesting(.runStarted): return true
-        case .crash(_, let message): return message.hasPrefix("Process '") || message.hasPrefix("Exited with")
-        default: return false
+        case .suiteStarted(let name, _):
+            return Self.isTopRoot(name) && (idle && suiteStack.isEmpty || ended)
+        case .swiftTesting(.runStarted):
+            return idle || ended
+        case .crash(_, let message):
+            return message.hasPrefix("Process '") || message.hasPrefix("Exited with")
+        default:
+            return false
         }
     }
 
@@ -66,7 +82,16 @@ extension TestLogParser {
         continuation = .none
         let timestamp = timestamp.flatMap(Self.isoTimestamp)
         if Self.isRoot(name) {
-            if Self.isTopRoot(name) || suiteStack.isEmpty { startProcess() }
+            if Self.isTopRoot(name) {
+                guard startsAProcess(.suiteStarted(name: name, timestamp: nil)) else {
+                    unknown(rawLine)  // printed while a test or run was going on
+                    return
+                }
+                startProcess()
+            } else if inSwiftTesting {
+                unknown(rawLine)
+                return
+            }
             lastTimestamp = timestamp ?? lastTimestamp
             suiteStack.append(name)
             return
@@ -145,6 +170,7 @@ extension TestLogParser {
             unknown(rawLine)  // XCTest does not run inside Swift Testing's run: printed
             return
         }
+        let followsUnsettledEnd = !lastClosedCaseIsSettled
         run.hasTestOutput = true
         continuation = .none
         awaitingSummary = .none
@@ -172,6 +198,7 @@ extension TestLogParser {
         openCase = OpenCase(
             suite: suite, printedName: name.printed,
             value: TestRun.Case(className: resolved.className, testName: resolved.method, status: .passed))
+        openCase?.followsUnsettledEnd = followsUnsettledEnd
     }
 
     private mutating func testCaseIssue(location: TestLogLine.LocationMatch, message: String) {

@@ -101,6 +101,9 @@ package struct TestLogParser {
         var issueMarker: [UInt8]
         /// `: NAME : Test skipped`, inside a skip line (UTF-8).
         var skipMarker: [UInt8]
+        /// Whether it started after the last test's end line, before XCTest went on: it may be
+        /// a line that test printed.
+        var followsUnsettledEnd = false
 
         init(suite: Int, printedName: String, value: TestRun.Case) {
             self.suite = suite
