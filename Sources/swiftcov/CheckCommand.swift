@@ -62,15 +62,15 @@ enum CheckCommand {
         }
 
         let result = Gate.evaluate(report, configuration: configuration, baseline: baseline)
-        terminal.out(GateReport.text(result))
-        publishOnGitHub(report: report, result: result, terminal: terminal)
+        try terminal.out(GateReport.text(result))
+        try publishOnGitHub(report: report, result: result, terminal: terminal)
         return result.passed ? .success : .gateFailed
     }
 
     /// On GitHub Actions: annotations for what failed, and the table and verdict in the job summary.
-    static func publishOnGitHub(report: CoverageReport, result: GateResult, terminal: Terminal) {
+    static func publishOnGitHub(report: CoverageReport, result: GateResult, terminal: Terminal) throws {
         if terminal.environment("GITHUB_ACTIONS") == "true" {
-            terminal.out(GateReport.githubAnnotations(result))
+            try terminal.out(GateReport.githubAnnotations(result))
         }
         if let summary = terminal.environment("GITHUB_STEP_SUMMARY"), !summary.isEmpty {
             terminal.append(

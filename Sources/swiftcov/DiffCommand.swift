@@ -53,6 +53,8 @@ enum DiffCommand {
         if arguments.value("--diff") == "-" && request.inputs.contains("-") {
             throw UsageError("standard input ('-') can be read only once: give the export or the diff as a file")
         }
+        let output = arguments.value("--output")
+        let destination = try terminal.output(output)
         let report = try CoverageOptions.report(from: arguments, terminal: terminal)
         let root = report.scope.root ?? terminal.workingDirectory
 
@@ -80,7 +82,6 @@ enum DiffCommand {
         }
         let coverage = try ChangedLineCoverage.compute(diff: diff, report: report, pathPrefix: prefix)
 
-        let output = arguments.value("--output")
         options.colors = terminal.usesColor(arguments, writesToFile: output != nil)
         let text: String
         switch arguments.value("--format") ?? "table" {
@@ -88,11 +89,7 @@ enum DiffCommand {
         case "markdown": text = DiffCoverageMarkdownReport.render(coverage, options: options)
         default: text = DiffCoverageTableReport.render(coverage, options: options)
         }
-        if let output {
-            try AtomicFile.write(text, to: output)
-        } else {
-            terminal.out(text)
-        }
+        try destination.finish(writing: text)
         // On GitHub Actions the job summary gets the Markdown version.
         if let summaryFile = terminal.environment("GITHUB_STEP_SUMMARY"), !summaryFile.isEmpty {
             terminal.append(DiffCoverageMarkdownReport.render(coverage, options: options), toFile: summaryFile)

@@ -31,14 +31,13 @@ enum ExportCommand {
         guard let name = arguments.value("--format"), let format = CoverageExportFormat(rawValue: name) else {
             throw UsageError("choose a format with --format cobertura, lcov or sonarqube")
         }
+        let destination = try terminal.output(arguments.value("--output"))
         let report = try CoverageOptions.report(from: arguments, terminal: terminal)
         let options = CoverageExportOptions(timestamp: timestamp(terminal), version: SwiftCov.version)
-        let text = try format.render(report, options: options)
-        if let output = arguments.value("--output") {
-            try AtomicFile.write(text, to: output)
-        } else {
-            terminal.out(text)
-        }
+        // Streamed: an export of every line can be larger than the llvm-cov export it comes from.
+        var buffer = destination.streamingBuffer()
+        try format.write(report, options: options, to: &buffer)
+        try destination.finish(buffer)
         return .success
     }
 

@@ -10,7 +10,9 @@ enum HTMLCommand {
         options: CoverageOptions.specs + [
             .init(
                 ["--output", "-o"], value: "DIR",
-                help: "The folder to write the site into (created if needed). Default: .build/swiftcov/html."),
+                help:
+                    "The folder to write the site into, replaced whole: it must be new, empty or an earlier site. Default: .build/swiftcov/html."
+            ),
             .init(
                 ["--timestamp"], help: "Show the time of generation in the footer (pages are otherwise reproducible)."),
             .init(
@@ -25,8 +27,10 @@ enum HTMLCommand {
         ])
 
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
-        let report = try CoverageOptions.report(from: arguments, terminal: terminal)
         let output = arguments.value("--output") ?? ".build/swiftcov/html"
+        // Before reading: a folder that may not be replaced fails at once.
+        let site = try HTMLSite(directory: output)
+        let report = try CoverageOptions.report(from: arguments, terminal: terminal)
         var options = HTMLReport.Options()
         if arguments.has("--timestamp") { options.generatedAt = Terminal.currentTimestamp() }
         var tests: TestRun?
@@ -38,7 +42,7 @@ enum HTMLCommand {
         let extra = try tests.map {
             CoverageOptions.failureFiles(of: $0, report: report, request: try CoverageOptions.request(from: arguments))
         }
-        let written = try HTMLSite.write(report, tests: tests, extraFiles: extra ?? [], to: output, options: options)
+        let written = try site.write(report, tests: tests, extraFiles: extra ?? [], options: options)
         if let first = written.missingSources.first {
             let count = written.missingSources.count
             terminal.error(

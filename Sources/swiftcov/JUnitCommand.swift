@@ -69,11 +69,7 @@ enum JUnitCommand {
             run,
             options: JUnitReport.Options(
                 strict: arguments.has("--strict"), hostname: TestLogInput.hostname(), timestamp: TestLogInput.now()))
-        if let output {
-            try AtomicFile.write(xml, to: output)
-        } else {
-            terminal.out(xml)
-        }
+        try terminal.output(output).finish(writing: xml)
         if !quiet, status != .usage {
             terminal.error(
                 "swiftcov junit: \(run.totals.sentence(seconds: run.duration))\(output.map { " → \($0)" } ?? "")\n")

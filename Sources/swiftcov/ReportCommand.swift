@@ -46,32 +46,31 @@ enum ReportCommand {
             throw UsageError(
                 "--show lines adds per-line counts to --format json; for lines on a page, see `swiftcov html`")
         }
+        let output = arguments.value("--output")
+        let destination = try terminal.output(output)
         let report = try CoverageOptions.report(from: arguments, terminal: terminal, includeFunctions: showsFunctions)
         let tests = try testLogs.isEmpty ? nil : readTests(testLogs, arguments: arguments, terminal: terminal)
 
-        let output = arguments.value("--output")
         var options = CoverageReportOptions()
         options.showFunctions = showsFunctions
         options.showLines = arguments.all("--show").contains("lines")
         options.sort = CoverageReportOptions.Sort(rawValue: arguments.value("--sort") ?? "name") ?? .name
         options.colors = terminal.usesColor(arguments, writesToFile: output != nil)
 
-        var text: String
         switch arguments.value("--format") ?? "table" {
         case "json":
-            text = try CoverageJSONReport.render(report, options: options)
-            if let tests { text = TestSummaryJSONReport.render(tests, addingTo: text) }
+            // Streamed: with every function and line the JSON can be many times the export's size.
+            var json = JSONWriter(destination.streamingBuffer())
+            try CoverageJSONReport.write(report, options: options, tests: tests, to: &json)
+            try destination.finish(json.finish())
         case "markdown":
-            text = CoverageMarkdownReport.render(report, options: options)
+            var text = CoverageMarkdownReport.render(report, options: options)
             if let tests { text += "\n" + TestSummaryMarkdownReport.render(tests) }
+            try destination.finish(writing: text)
         default:
-            text = CoverageTableReport.render(report, options: options)
+            var text = CoverageTableReport.render(report, options: options)
             if let tests { text += "\n" + TestSummaryTableReport.render(tests, colors: options.colors) }
-        }
-        if let output {
-            try AtomicFile.write(text, to: output)
-        } else {
-            terminal.out(text)
+            try destination.finish(writing: text)
         }
         // On GitHub Actions the job summary gets the Markdown table.
         if let summaryFile = terminal.environment("GITHUB_STEP_SUMMARY"), !summaryFile.isEmpty {
@@ -86,8 +85,9 @@ enum ReportCommand {
     private static func runTestsOnly(
         _ arguments: ParsedArguments, testLogs: [String], _ terminal: inout Terminal
     ) throws -> ExitCode {
-        let tests = try readTests(testLogs, arguments: arguments, terminal: terminal)
         let output = arguments.value("--output")
+        let destination = try terminal.output(output)
+        let tests = try readTests(testLogs, arguments: arguments, terminal: terminal)
         let colors = terminal.usesColor(arguments, writesToFile: output != nil)
         let text: String
         switch arguments.value("--format") ?? "table" {
@@ -95,11 +95,7 @@ enum ReportCommand {
         case "markdown": text = TestSummaryMarkdownReport.render(tests)
         default: text = TestSummaryTableReport.render(tests, colors: colors)
         }
-        if let output {
-            try AtomicFile.write(text, to: output)
-        } else {
-            terminal.out(text)
-        }
+        try destination.finish(writing: text)
         if let summaryFile = terminal.environment("GITHUB_STEP_SUMMARY"), !summaryFile.isEmpty {
             terminal.append(TestSummaryMarkdownReport.render(tests), toFile: summaryFile)
         }

@@ -76,8 +76,8 @@ enum RunCommand {
         // 3. What a person reads: the coverage table and the test summary.
         var options = CoverageReportOptions()
         options.colors = terminal.usesColor(arguments)
-        terminal.out(CoverageTableReport.render(report, options: options))
-        terminal.out("\n" + TestSummaryTableReport.render(testRun, colors: options.colors))
+        try terminal.out(CoverageTableReport.render(report, options: options))
+        try terminal.out("\n" + TestSummaryTableReport.render(testRun, colors: options.colors))
 
         // 4. The files CI keeps.
         let timestamp = Terminal.currentTimestamp()
@@ -103,8 +103,8 @@ enum RunCommand {
                     message: test.failingIssues.first?.message ?? test.status.rawValue)
             }
         let result = Gate.evaluate(report, configuration: configuration, baseline: baseline, failedTests: failed)
-        terminal.out("\n" + GateReport.text(result))
-        CheckCommand.publishOnGitHub(report: report, result: result, terminal: terminal)
+        try terminal.out("\n" + GateReport.text(result))
+        try CheckCommand.publishOnGitHub(report: report, result: result, terminal: terminal)
         return result.passed && status == 0 ? .success : .gateFailed
     }
 
@@ -182,7 +182,7 @@ struct LiveProgress {
 
     mutating func consume(_ chunk: UnsafeBufferPointer<UInt8>) {
         guard live else {
-            terminal.out(String(decoding: chunk, as: UTF8.self))
+            try? terminal.out(String(decoding: chunk, as: UTF8.self))  // the run goes on; the report is checked
             return
         }
         pending.append(contentsOf: chunk)

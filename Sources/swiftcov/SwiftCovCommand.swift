@@ -24,23 +24,22 @@ enum SwiftCovCommand {
 
     static func main(_ arguments: [String]) -> Int32 {
         var terminal = Terminal()
+        let status = run(arguments, &terminal)
+        // As careful Unix tools do: output that could not be written is a failure, even on stderr.
+        return status == ExitCode.success.rawValue && terminal.stderrWriteFailed ? ExitCode.usage.rawValue : status
+    }
+
+    private static func run(_ arguments: [String], _ terminal: inout Terminal) -> Int32 {
         guard let first = arguments.first else {
             terminal.error(overview())
             return ExitCode.usage.rawValue
         }
         switch first {
         case "--help", "-h", "help":
-            if first == "help", arguments.count > 1,
-                let command = commands.first(where: { $0.spec.name == arguments[1] })
-            {
-                terminal.out(CommandLineParser.help(for: command.spec, tool: tool))
-            } else {
-                terminal.out(overview())
-            }
-            return ExitCode.success.rawValue
+            let command = first == "help" && arguments.count > 1 ? commands.first { $0.spec.name == arguments[1] } : nil
+            return print(command.map { CommandLineParser.help(for: $0.spec, tool: tool) } ?? overview(), &terminal)
         case "--version":
-            terminal.out("\(tool) \(SwiftCov.version)\n")
-            return ExitCode.success.rawValue
+            return print("\(tool) \(SwiftCov.version)\n", &terminal)
         default:
             break
         }
@@ -50,13 +49,20 @@ enum SwiftCovCommand {
         }
         do {
             let parsed = try CommandLineParser.parse(Array(arguments.dropFirst()), spec: command.spec)
-            if parsed.wantsHelp {
-                terminal.out(CommandLineParser.help(for: command.spec, tool: tool))
-                return ExitCode.success.rawValue
-            }
+            if parsed.wantsHelp { return print(CommandLineParser.help(for: command.spec, tool: tool), &terminal) }
             return try command.run(parsed, &terminal).rawValue
         } catch {
             return report(error, command: command.spec.name, terminal: &terminal).rawValue
+        }
+    }
+
+    /// Prints help or the version: exit 0, or 2 when standard output cannot take it.
+    private static func print(_ text: String, _ terminal: inout Terminal) -> Int32 {
+        do {
+            try terminal.out(text)
+            return ExitCode.success.rawValue
+        } catch {
+            return report(error, command: "", terminal: &terminal).rawValue
         }
     }
 

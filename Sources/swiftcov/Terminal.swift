@@ -36,27 +36,29 @@ struct Terminal {
     /// Whether standard error is a terminal (progress is only shown there).
     var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
-    func out(_ text: String) {
-        write(text, to: STDOUT_FILENO)
+    /// Writes `text` to standard output; a failed write (a full disk, a closed pipe when
+    /// SIGPIPE is ignored) is an error, so that truncated output never passes for complete.
+    func out(_ text: String) throws(AtomicFile.WriteError) {
+        try AtomicFile.Destination.standardOutput().finish(writing: text)
     }
 
+    /// Writes `text` to standard error. A failure cannot be reported there; it is remembered
+    /// (`stderrFailed`) and turns a successful exit into exit 2.
     func error(_ text: String) {
-        write(text, to: STDERR_FILENO)
+        var text = text
+        let failure = text.withUTF8 { FileDescriptor.write($0, to: STDERR_FILENO) }
+        if failure != 0 { stderrFailed = true }
     }
 
-    private func write(_ text: String, to descriptor: Int32) {
-        var text = text
-        text.withUTF8 { bytes in
-            var written = 0
-            while written < bytes.count {
-                let result = SwiftCovCore_write(descriptor, bytes.baseAddress! + written, bytes.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return  // e.g. EPIPE when piped into `head`: nothing more to say.
-                }
-                written += result
-            }
-        }
+    /// Whether a write to standard error failed.
+    var stderrWriteFailed: Bool { stderrFailed }
+
+    /// Where a command's output goes: `-o FILE` (see `AtomicFile.Destination`), or standard
+    /// output. Commands open it before they read their inputs, as a shell opens `> FILE`
+    /// before the command runs: an unwritable destination fails at once.
+    func output(_ path: String?) throws(AtomicFile.WriteError) -> AtomicFile.Destination {
+        guard let path else { return .standardOutput() }
+        return try AtomicFile.Destination(path)
     }
 
     /// The value of an environment variable.
@@ -71,8 +73,10 @@ struct Terminal {
             error("swiftcov: warning: cannot write the job summary to \(path)\n")
             return
         }
-        write(text, to: descriptor)
+        var text = text
+        let failure = text.withUTF8 { FileDescriptor.write($0, to: descriptor) }
         close(descriptor)
+        if failure != 0 { error("swiftcov: warning: cannot write the job summary to \(path)\n") }
     }
 
     /// The size of a regular file, 0 for anything else.
@@ -121,7 +125,5 @@ struct Terminal {
     }
 }
 
-@inline(__always)
-private func SwiftCovCore_write(_ descriptor: Int32, _ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
-    write(descriptor, bytes, count)
-}
+/// Whether a write to standard error failed (the tool is single-threaded where it writes there).
+nonisolated(unsafe) private var stderrFailed = false

@@ -16,10 +16,20 @@ package enum CoverageExportFormat: String, CaseIterable, Sendable {
     /// Renders `report` in this format. Per-line counts are read from the export here, which
     /// is why this can fail on an export whose segments are malformed.
     package func render(_ report: CoverageReport, options: CoverageExportOptions) throws(CoverageInputError) -> String {
+        var output = OutputBuffer(reservingCapacity: report.files.count * 1024)
+        try write(report, options: options, to: &output)
+        return output.text
+    }
+
+    /// Writes `report` in this format to `output` file by file: a streaming buffer keeps memory
+    /// bounded however large the document.
+    package func write(_ report: CoverageReport, options: CoverageExportOptions, to output: inout OutputBuffer)
+        throws(CoverageInputError)
+    {
         switch self {
-        case .cobertura: return try CoberturaReport.render(report, options: options)
-        case .lcov: return try LcovReport.render(report)
-        case .sonarqube: return try SonarQubeReport.render(report)
+        case .cobertura: try CoberturaReport.write(report, options: options, to: &output)
+        case .lcov: try LcovReport.write(report, to: &output)
+        case .sonarqube: try SonarQubeReport.write(report, to: &output)
         }
     }
 }

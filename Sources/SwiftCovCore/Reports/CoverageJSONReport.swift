@@ -10,6 +10,16 @@ package enum CoverageJSONReport {
         -> String
     {
         var json = JSONWriter(reservingCapacity: report.files.count * 512)
+        try write(report, options: options, to: &json)
+        return json.output
+    }
+
+    /// Writes `report` as JSON to `json` file by file (a streaming writer keeps memory bounded
+    /// however large the document), with the test summary (`tests`, see `TestSummaryJSONReport`)
+    /// when given.
+    package static func write(
+        _ report: CoverageReport, options: CoverageReportOptions, tests: TestRun? = nil, to json: inout JSONWriter
+    ) throws(CoverageInputError) {
         json.raw("{\n  \"schemaVersion\": ")
         json.number(schemaVersion)
         json.raw(",\n  \"totals\": ")
@@ -69,8 +79,9 @@ package enum CoverageJSONReport {
             }
             json.raw("}")
         }
-        json.raw(files.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
-        return json.output
+        json.raw(files.isEmpty ? "]" : "\n  ]")
+        if let tests { TestSummaryJSONReport.writeMember(tests, to: &json) }
+        json.raw("\n}\n")
     }
 
     private static func write(_ summary: CoverageSummary, to json: inout JSONWriter) {

@@ -6,10 +6,9 @@
 /// ran — the line view — where llvm-cov writes its summary numbers: genhtml, Codecov and
 /// Coveralls count the `DA` lines themselves, so any other `LF` would contradict what they show.
 package enum LcovReport {
-    /// Renders `report` as an lcov tracefile.
-    package static func render(_ report: CoverageReport) throws(CoverageInputError) -> String {
+    /// Writes `report` as an lcov tracefile.
+    package static func write(_ report: CoverageReport, to text: inout OutputBuffer) throws(CoverageInputError) {
         let functions = report.exportedFunctions()
-        var text = ""
         for (index, file) in report.files.enumerated() {
             let lines = try file.lineCounts()
             text += "SF:" + field(file.displayPath) + "\n"
@@ -27,7 +26,6 @@ package enum LcovReport {
             let metric = lines.metric
             text += "LF:\(metric.count)\nLH:\(metric.covered)\nend_of_record\n"
         }
-        return text
     }
 
     /// A value that ends its line: control characters (a newline would start a record of its

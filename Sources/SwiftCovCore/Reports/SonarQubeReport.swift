@@ -2,9 +2,9 @@
 /// `<coverage version="1"><file path=…><lineToCover lineNumber=… covered=…/></file></coverage>`,
 /// with the executable lines of the line view and paths relative to the package root.
 package enum SonarQubeReport {
-    /// Renders `report` as SonarQube generic coverage XML.
-    package static func render(_ report: CoverageReport) throws(CoverageInputError) -> String {
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<coverage version=\"1\">\n"
+    /// Writes `report` as SonarQube generic coverage XML.
+    package static func write(_ report: CoverageReport, to xml: inout OutputBuffer) throws(CoverageInputError) {
+        xml += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<coverage version=\"1\">\n"
         for file in report.files {
             let lines = try file.lineCounts()
             guard !lines.isEmpty else {
@@ -18,6 +18,5 @@ package enum SonarQubeReport {
             xml += "  </file>\n"
         }
         xml += "</coverage>\n"
-        return xml
     }
 }

@@ -18,9 +18,14 @@ package enum TestSummaryJSONReport {
         var head = coverageJSON[..<close]
         while head.last == "\n" || head.last == " " { head = head.dropLast() }
         var json = JSONWriter()
+        writeMember(run, to: &json)
+        return head + json.output + "\n}\n"
+    }
+
+    /// Writes the `"tests"` member that follows the members of a coverage JSON report.
+    package static func writeMember(_ run: TestRun, to json: inout JSONWriter) {
         json.raw(",\n  \"tests\": ")
         write(run, to: &json)
-        return head + json.output + "\n}\n"
     }
 
     private static func write(_ run: TestRun, to json: inout JSONWriter) {

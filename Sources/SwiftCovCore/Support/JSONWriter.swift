@@ -6,6 +6,16 @@ package struct JSONWriter: ~Copyable {
         buffer = OutputBuffer(reservingCapacity: capacity)
     }
 
+    /// A writer that appends to `buffer` (a streaming one, for a large document).
+    package init(_ buffer: consuming OutputBuffer) {
+        self.buffer = buffer
+    }
+
+    /// The buffer written to, given back.
+    package consuming func finish() -> OutputBuffer {
+        buffer
+    }
+
     /// The text written so far.
     package var output: String { buffer.text }
 

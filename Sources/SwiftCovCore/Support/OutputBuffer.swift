@@ -1,31 +1,71 @@
-/// UTF-8 output built by appending bytes: what the report writers (JSON, HTML) build their text
-/// in. A large report appends millions of small pieces, so it manages its own memory (one
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// UTF-8 output built by appending bytes: what the report writers (JSON, XML, HTML) build their
+/// text in. A large report appends millions of small pieces, so it manages its own memory (one
 /// growing allocation, appends that are a bounds check and a copy) and cannot be copied.
+///
+/// A buffer made with `init(flushingTo:)` streams: whenever it holds a chunk it writes it to
+/// the file descriptor and starts over, so a report of gigabytes needs a megabyte of memory.
+/// Appends never fail; the first write error is kept (`writeError`) and later output dropped,
+/// and whoever finishes the output (`AtomicFile.Destination.finish`) reports it.
 package struct OutputBuffer: ~Copyable {
     private var start: UnsafeMutablePointer<UInt8>
     private var count = 0
     private var capacity: Int
+    /// Where full chunks go; -1 keeps everything in memory.
+    private let descriptor: Int32
+    /// The `errno` of the first write to `descriptor` that failed, 0 while none has.
+    package private(set) var writeError: Int32 = 0
 
     package init(reservingCapacity capacity: Int = 0) {
         self.capacity = max(capacity, 256)
         start = .allocate(capacity: self.capacity)
+        descriptor = -1
+    }
+
+    /// A buffer that writes to `descriptor` each time it holds `chunkSize` bytes; `flush()`
+    /// writes the rest.
+    package init(flushingTo descriptor: Int32, chunkSize: Int = 1 << 20) {
+        capacity = max(chunkSize, 256)
+        start = .allocate(capacity: capacity)
+        self.descriptor = descriptor
     }
 
     deinit {
         start.deallocate()
     }
 
-    /// Calls `body` with the bytes written so far.
+    /// Calls `body` with the bytes written so far (not yet flushed, for a streaming buffer).
     package func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try body(UnsafeBufferPointer(start: start, count: count))
     }
 
-    /// The text written so far.
+    /// The text written so far (not yet flushed, for a streaming buffer).
     package var text: String { String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self) }
+
+    /// Writes the bytes held to the descriptor and empties the buffer (a streaming buffer only;
+    /// after a write error the bytes are dropped).
+    package mutating func flush() {
+        guard descriptor >= 0 else { return }
+        if writeError == 0 {
+            writeError = FileDescriptor.write(UnsafeBufferPointer(start: start, count: count), to: descriptor)
+        }
+        count = 0
+    }
 
     @inline(__always)
     private mutating func reserve(_ extra: Int) {
         guard count + extra > capacity else { return }
+        if descriptor >= 0 {
+            flush()
+            if extra <= capacity { return }
+        }
         var grown = capacity * 2
         while grown < count + extra { grown *= 2 }
         let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
@@ -45,6 +85,12 @@ package struct OutputBuffer: ~Copyable {
     package mutating func append(text: String) {
         var text = text
         text.withUTF8 { append(bytes: $0) }
+    }
+
+    /// Appends text held in a `String`, unchanged: what `+=` on a `String` does, for code that
+    /// builds text by interpolation.
+    package static func += (buffer: inout OutputBuffer, text: String) {
+        buffer.append(text: text)
     }
 
     /// Appends one byte.

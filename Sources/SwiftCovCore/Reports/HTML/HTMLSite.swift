@@ -8,40 +8,190 @@ import Dispatch
     import Darwin
 #endif
 
-/// Writes the HTML report into a folder: `index.html`, one page per file under `files/`, and
-/// the stylesheet and script. Pages are rendered on all cores and each file is written
-/// atomically; the index is written last, so a folder whose index is new is complete.
-package enum HTMLSite {
+/// Writes the HTML report into a folder: `index.html`, one page per file under `files/`, the
+/// stylesheet and script, and `.swiftcov-site`, the mark of a folder swiftcov may replace.
+///
+/// The site is built in a temporary folder beside the output folder (`.NAME.XXXXXX`) and
+/// swapped in when complete: the old folder is renamed aside, the new one renamed in, the old
+/// one deleted. A crash or a bad input never leaves half a site, and no page of an earlier run
+/// stays behind. A folder that is neither empty nor marked as a swiftcov site is never
+/// replaced (`-o ~` must not delete anyone's files). Pages are rendered on all cores.
+package final class HTMLSite {
     /// Why the site could not be written.
     package enum Failure: Error, Equatable, CustomStringConvertible {
         case cannotWrite(AtomicFile.WriteError)
         case malformedSegments(CoverageInputError)
+        /// The output folder holds files and no `.swiftcov-site`.
+        case notASite(String)
 
         package var description: String {
             switch self {
             case .cannotWrite(let error): error.description
             case .malformedSegments(let error): error.description
+            case .notASite(let path):
+                "\(path): error: not replacing a folder that is not empty and holds no site of swiftcov's "
+                    + "(no \(HTMLSite.markerName) in it); remove it or choose another folder"
             }
         }
     }
 
-    /// Writes the site for `report` into `directory`, creating it if needed. Source files are
-    /// read from the package root (`report.scope.root`) when the export's paths are relative.
-    /// `extraFiles` get pages too, without counting in the tables (the test files that failures
-    /// point at, so that a failure links to its line).
+    /// The file that marks a folder as a site swiftcov wrote, and so may replace.
+    package static let markerName = ".swiftcov-site"
+
+    /// The output folder as given (for messages) and the folder it is (symbolic links resolved).
+    private let directory: String
+    private let target: String
+    /// Whether `target` exists (and is to be swapped out).
+    private let replacesFolder: Bool
+    /// The folder the site is built in.
+    private let staging: String
+    private var isOpen = true
+
+    /// Checks that `directory` may be replaced (it does not exist, is empty, or is a site
+    /// swiftcov wrote) and makes the folder the site is built in, beside it.
+    package init(directory: String) throws(Failure) {
+        self.directory = directory
+        var info = stat()
+        if stat(directory, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFDIR, let real = Self.realPath(directory) else {
+                throw .cannotWrite(AtomicFile.WriteError(path: directory, errno: ENOTDIR))
+            }
+            guard Self.isEmptyOrSite(real) else { throw .notASite(directory) }
+            target = real
+            replacesFolder = true
+        } else if errno == ENOENT {
+            var path = directory
+            while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+            target = path
+            replacesFolder = false
+            if let parent = Self.parent(of: target) { try Self.makeDirectory(parent) }
+        } else {
+            throw .cannotWrite(AtomicFile.WriteError(path: directory, errno: errno))
+        }
+        staging = try Self.makeTemporaryFolder(beside: target, reportingAs: directory)
+        chmod(staging, replacesFolder ? info.st_mode & 0o7777 : AtomicFile.creationMode | 0o111)
+    }
+
+    deinit {
+        guard isOpen else { return }
+        TemporaryPaths.removeTree(staging)
+        TemporaryPaths.unregister(staging)
+    }
+
     /// What writing the site found: the files whose source could not be shown.
     package struct Written: Sendable {
         /// Display paths and why, in page order.
         package var missingSources: [(path: String, problem: SourceText.Problem)] = []
     }
 
+    /// Writes the site for `report` into `directory`, replacing what is there (see `init`).
     @discardableResult
     package static func write(
         _ report: CoverageReport, tests: TestRun? = nil, extraFiles: [FileCoverage] = [], to directory: String,
         options: HTMLReport.Options
     ) throws(Failure) -> Written {
+        try HTMLSite(directory: directory).write(report, tests: tests, extraFiles: extraFiles, options: options)
+    }
+
+    /// Builds the site for `report` and swaps it in. Source files are read from the package root
+    /// (`report.scope.root`) when the export's paths are relative. `extraFiles` get pages too,
+    /// without counting in the tables (the test files that failures point at, so that a
+    /// failure links to its line).
+    @discardableResult
+    package func write(
+        _ report: CoverageReport, tests: TestRun? = nil, extraFiles: [FileCoverage] = [], options: HTMLReport.Options
+    ) throws(Failure) -> Written {
+        let written = try Self.build(report, tests: tests, extraFiles: extraFiles, in: staging, options: options)
+        try Self.write(Self.markerText, to: staging + "/" + Self.markerName)
+        try swapIn()
+        return written
+    }
+
+    /// Renames the built site into place, and the folder it replaces aside and away.
+    private func swapIn() throws(Failure) {
+        isOpen = false
+        let aside: String? = try TemporaryPaths.withCleanupHeld { () throws(Failure) -> String? in
+            guard replacesFolder else {
+                if rename(staging, target) != 0 { throw failure(errno) }
+                TemporaryPaths.unregister(staging)
+                return nil
+            }
+            // Renamed over an empty folder of a unique name: a rename cannot make one.
+            let aside = try Self.makeTemporaryFolder(beside: target, reportingAs: directory)
+            if rename(target, aside) != 0 {
+                let code = errno
+                rmdir(aside)
+                TemporaryPaths.unregister(aside)
+                throw failure(code)
+            }
+            if rename(staging, target) != 0 {
+                let code = errno
+                rename(aside, target)
+                TemporaryPaths.unregister(aside)
+                throw failure(code)
+            }
+            TemporaryPaths.unregister(staging)
+            return aside
+        }
+        if let aside {
+            TemporaryPaths.removeTree(aside)
+            TemporaryPaths.unregister(aside)
+        }
+    }
+
+    private func failure(_ code: Int32) -> Failure {
+        isOpen = true  // the deinit removes the staging folder
+        return .cannotWrite(AtomicFile.WriteError(path: directory, errno: code))
+    }
+
+    private static let markerText =
+        "This folder is an HTML coverage report written by swiftcov. The next `swiftcov html` into it replaces it "
+        + "whole; swiftcov replaces no folder without this file unless it is empty.\n"
+
+    /// Whether `path` is an empty folder or one holding `markerName`.
+    private static func isEmptyOrSite(_ path: String) -> Bool {
+        var info = stat()
+        if lstat(path + "/" + markerName, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG { return true }
+        guard let folder = opendir(path) else { return false }
+        defer { closedir(folder) }
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            if name != "." && name != ".." { return false }
+        }
+        return true
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The folder `path` is in, if it names one ("a/b" → "a", "/b" → "/", "b" → nil).
+    private static func parent(of path: String) -> String? {
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    private static func makeTemporaryFolder(beside path: String, reportingAs name: String) throws(Failure) -> String {
+        let base = path.split(separator: "/").last.map(String.init) ?? "site"
+        var template = Array(((parent(of: path) ?? ".") + "/." + base + ".XXXXXX").utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+            throw .cannotWrite(AtomicFile.WriteError(path: name, errno: errno))
+        }
+        let folder = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        TemporaryPaths.register(folder)
+        return folder
+    }
+
+    /// Writes every page of the site into `directory`.
+    private static func build(
+        _ report: CoverageReport, tests: TestRun?, extraFiles: [FileCoverage], in directory: String,
+        options: HTMLReport.Options
+    ) throws(Failure) -> Written {
         let pageFiles = report.files + extraFiles
-        try makeDirectory(directory)
         try makeDirectory(directory + "/files")
         try write(HTMLAssets.stylesheet + "\n", to: directory + "/" + HTMLAssets.stylesheetName)
         try write(HTMLAssets.script + "\n", to: directory + "/" + HTMLAssets.scriptName)
