@@ -28,13 +28,13 @@ package enum AtomicFile {
         package var description: String { "\(path): error: cannot write: \(reason)" }
     }
 
-    /// The permissions of a new file: read and write for all as the umask allows, as a shell's
-    /// `>` creates it (`mkstemp` creates files only their owner can read). Read once: the umask
-    /// can only be read by setting it, which other threads must not see.
-    package static let creationMode: mode_t = {
+    /// The process's umask, which new files and folders get their permissions through, as a
+    /// shell's `>` and `mkdir` give them (`mkstemp` and `mkdtemp` make them private). Read once:
+    /// the umask can only be read by setting it, which other threads must not see.
+    package static let creationMask: mode_t = {
         let mask = umask(0o022)
         umask(mask)
-        return 0o666 & ~mask
+        return mask
     }()
 
     /// Creates the folder at `path` and the folders above it, as `mkdir -p` does.
@@ -126,17 +126,20 @@ package enum AtomicFile {
                 let slash = target.lastIndex(of: "/")
                 let folder = slash.map { target[..<$0].isEmpty ? "/" : String(target[..<$0]) } ?? "."
                 let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
-                var template = Array("\(folder)/.\(name).XXXXXX".utf8CString)
-                let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-                guard descriptor >= 0 else { throw WriteError(path: path, errno: errno) }
-                let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-                TemporaryPaths.register(temporary)
+                let (descriptor, temporary) = try TemporaryPaths.withCleanupHeld { () throws(WriteError) in
+                    var template = Array("\(folder)/.\(name).XXXXXX".utf8CString)
+                    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+                    guard descriptor >= 0 else { throw WriteError(path: path, errno: errno) }
+                    let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+                    TemporaryPaths.register(temporary)
+                    return (descriptor, temporary)
+                }
                 if let existing {
                     // Keep the file's owner (when running as root) and permissions.
                     _ = fchown(descriptor, existing.st_uid, existing.st_gid)
                     fchmod(descriptor, existing.st_mode & 0o7777)
                 } else {
-                    fchmod(descriptor, AtomicFile.creationMode)
+                    fchmod(descriptor, 0o666 & ~AtomicFile.creationMask)
                 }
                 self.descriptor = descriptor
                 replacement = (temporary, target)

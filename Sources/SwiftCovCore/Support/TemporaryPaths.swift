@@ -30,10 +30,14 @@ package enum TemporaryPaths {
         registry.withLock { _ = registry.paths.remove(path) }
     }
 
-    /// Runs `body` (a rename that turns a temporary path into output) while no signal cleanup
-    /// can start: a signal then takes effect after it, never half-way.
+    /// Runs `body` while no signal cleanup can start: a signal then takes effect after it, never
+    /// half-way. Creating a temporary path and registering it, or renaming one into place and
+    /// unregistering it, happen so.
     package static func withCleanupHeld<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-        try registry.withLock(body)
+        try registry.withLock { () throws(E) -> R in
+            installHandlers()
+            return try body()
+        }
     }
 
     /// Removes `path` and, if it is a folder, everything in it; symbolic links are removed,

@@ -171,10 +171,10 @@ struct HostileCoverageTests {
             #"[{"filename":"/p/Sources/M/a.swift","segments":[[1,1,\#(max),true,true,false],[3,2,0,false,false,false]]}]"#
         let one = try read(export(files: files, functions: functions), keepMappings: true)
         let report = try CoverageReport.build(exports: [one, one], scope: CoverageScope(root: "/p"))
-        let lcov = try LcovReport.render(report)
+        let options = CoverageExportOptions(timestamp: 0, version: "0")
+        let lcov = try CoverageExportFormat.lcov.render(report, options: options)
         #expect(lcov.contains("FNDA:9223372036854775807,f1\n"))
         #expect(lcov.contains("DA:1,9223372036854775807\n"))
-        let options = CoverageExportOptions(timestamp: 0, version: "0")
         #expect(
             try CoverageExportFormat.cobertura.render(report, options: options).contains("hits=\"9223372036854775807\"")
         )

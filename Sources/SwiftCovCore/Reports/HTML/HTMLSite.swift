@@ -69,7 +69,7 @@ package final class HTMLSite {
             throw .cannotWrite(AtomicFile.WriteError(path: directory, errno: errno))
         }
         staging = try Self.makeTemporaryFolder(beside: target, reportingAs: directory)
-        chmod(staging, replacesFolder ? info.st_mode & 0o7777 : AtomicFile.creationMode | 0o111)
+        chmod(staging, replacesFolder ? info.st_mode & 0o7777 : 0o777 & ~AtomicFile.creationMask)
     }
 
     deinit {
@@ -177,13 +177,15 @@ package final class HTMLSite {
 
     private static func makeTemporaryFolder(beside path: String, reportingAs name: String) throws(Failure) -> String {
         let base = path.split(separator: "/").last.map(String.init) ?? "site"
-        var template = Array(((parent(of: path) ?? ".") + "/." + base + ".XXXXXX").utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            throw .cannotWrite(AtomicFile.WriteError(path: name, errno: errno))
+        return try TemporaryPaths.withCleanupHeld { () throws(Failure) -> String in
+            var template = Array(((parent(of: path) ?? ".") + "/." + base + ".XXXXXX").utf8CString)
+            guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+                throw .cannotWrite(AtomicFile.WriteError(path: name, errno: errno))
+            }
+            let folder = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            TemporaryPaths.register(folder)
+            return folder
         }
-        let folder = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        TemporaryPaths.register(folder)
-        return folder
     }
 
     /// Writes every page of the site into `directory`.
