@@ -72,11 +72,7 @@ package enum TemporaryPaths {
         var handled = sigset_t()
         sigemptyset(&handled)
         for signal in signals where !isIgnored(signal) {
-            var action = sigaction()
-            setHandler(&action)
-            action.sa_flags = SA_RESTART
-            sigemptyset(&action.sa_mask)
-            sigaction(signal, &action, nil)
+            setAction(of: signal, to: handleSignal)
             sigaddset(&handled, signal)
         }
         // A parent may have left them blocked (some process launchers do): they must get through.
@@ -101,9 +97,7 @@ package enum TemporaryPaths {
         let signal = Int32(number)
         registry.lock()
         for path in registry.paths { removeTree(path) }
-        var action = sigaction()
-        setDefault(&action)
-        sigaction(signal, &action, nil)
+        setAction(of: signal, to: nil)
         var unblocked = sigset_t()
         sigemptyset(&unblocked)
         sigaddset(&unblocked, signal)
@@ -163,18 +157,16 @@ private func isIgnored(_ signal: Int32) -> Bool {
     #endif
 }
 
-private func setHandler(_ action: inout sigaction) {
+/// Sets what `signal` does: `handler`, or the default action for nil. Interrupted system calls
+/// restart.
+private func setAction(of signal: Int32, to handler: (@convention(c) (Int32) -> Void)?) {
+    var action = sigaction()
     #if canImport(Darwin)
-        action.__sigaction_u.__sa_handler = handleSignal
+        action.__sigaction_u.__sa_handler = handler ?? SIG_DFL
     #else
-        action.__sigaction_handler.sa_handler = handleSignal
+        action.__sigaction_handler.sa_handler = handler ?? SIG_DFL
     #endif
-}
-
-private func setDefault(_ action: inout sigaction) {
-    #if canImport(Darwin)
-        action.__sigaction_u.__sa_handler = SIG_DFL
-    #else
-        action.__sigaction_handler.sa_handler = SIG_DFL
-    #endif
+    action.sa_flags = SA_RESTART
+    sigemptyset(&action.sa_mask)
+    sigaction(signal, &action, nil)
 }
