@@ -7,8 +7,11 @@
 /// the innermost active region changes. Rebuilding a file's segments from all its functions'
 /// regions reproduces the export's `segments` exactly.
 package struct SegmentBuilder {
-    private var active: [Int] = []  // indices into the combined regions
-    private var scratch: [Int] = []
+    // Indices into the combined regions.
+    private var active: [Int] = []
+    private var ends: [Int] = []
+    private var isCompleted: [Bool] = []
+    private var completed: [Int] = []
     private var regions: [CountedRegion] = []
 
     package init() {}
@@ -46,30 +49,31 @@ package struct SegmentBuilder {
         regions.removeLast(regions.count - kept - 1)
     }
 
+    /// The sweep keeps the active regions in the order they started (`active`, the innermost
+    /// last) and, to find those that end before a new start without looking at all of them, in a
+    /// min-heap by end (`ends`). A completed region leaves the heap at once and `active` when it
+    /// reaches the top, so that each region is added and removed once: O(n log n) for n
+    /// regions, however they nest (llvm scans every active region at every start).
     private mutating func sweep(into segments: inout [CoverageSegment]) {
         active.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        isCompleted.removeAll(keepingCapacity: true)
+        isCompleted.append(contentsOf: repeatElement(false, count: regions.count))
         let count = regions.count
         for index in 0..<count {
             let region = regions[index]
             let start = region.start
 
             // Regions that end at or before this start are complete.
-            if active.contains(where: { regions[$0].end <= start }) {
-                // Stable partition: still-active first, completed after, each in their order.
-                scratch.removeAll(keepingCapacity: true)
-                var kept = 0
-                for position in active.indices {
-                    let candidate = active[position]
-                    if regions[candidate].end <= start {
-                        scratch.append(candidate)
-                    } else {
-                        active[kept] = candidate
-                        kept += 1
-                    }
+            if let first = ends.first, regions[first].end <= start {
+                completed.removeAll(keepingCapacity: true)
+                while let first = ends.first, regions[first].end <= start {
+                    popEnd()
+                    completed.append(first)
+                    isCompleted[first] = true
                 }
-                active.removeSubrange(kept...)
-                active.append(contentsOf: scratch)
-                completeRegions(until: start, firstCompleted: kept, into: &segments)
+                while let last = active.last, isCompleted[last] { active.removeLast() }
+                completeRegions(until: start, innermost: active.last, into: &segments)
             }
 
             let isGap = region.kind == RegionKind.gap.rawValue
@@ -88,58 +92,82 @@ package struct SegmentBuilder {
                 startSegment(region, at: start, isRegionEntry: !isGap, into: &segments)
             }
             active.append(index)
+            pushEnd(index)
         }
-        if !active.isEmpty {
-            completeRegions(until: nil, firstCompleted: 0, into: &segments)
+        if !ends.isEmpty {
+            completed.removeAll(keepingCapacity: true)
+            completed.append(contentsOf: ends)
+            ends.removeAll(keepingCapacity: true)
+            active.removeAll(keepingCapacity: true)
+            completeRegions(until: nil, innermost: nil, into: &segments)
         }
     }
 
-    /// Emits the segments where completed regions (`active[firstCompleted...]`) end, before `location`.
+    /// Emits the segments where the `completed` regions end, before `location`; `innermost` is
+    /// the innermost region still active.
     private mutating func completeRegions(
-        until location: SourcePosition?, firstCompleted: Int, into segments: inout [CoverageSegment]
+        until location: SourcePosition?, innermost: Int?, into segments: inout [CoverageSegment]
     ) {
-        // Stable insertion sort of the completed regions by end location (there are few).
-        if active.count - firstCompleted > 1 {
-            for position in (firstCompleted + 1)..<active.count {
-                let moving = active[position]
-                var target = position
-                while target > firstCompleted && regions[moving].end < regions[active[target - 1]].end {
-                    active[target] = active[target - 1]
-                    target -= 1
-                }
-                active[target] = moving
-            }
-        }
+        // By end; on the same end, in the order they started (as a stable sort of llvm's list).
+        completed.sort { regions[$0].end != regions[$1].end ? regions[$0].end < regions[$1].end : $0 < $1 }
 
-        let total = active.count
-        var index = firstCompleted + 1
+        let total = completed.count
+        var index = 1
         while index < total {
-            var completed = regions[active[index]]
-            let segmentLocation = regions[active[index - 1]].end
+            let segmentLocation = regions[completed[index - 1]].end
             if let location, segmentLocation == location { break }
-            if segmentLocation == completed.end {
+            let end = regions[completed[index]].end
+            if segmentLocation == end {
                 index += 1
                 continue
             }
             // Use the count of the last completed region that ends at this location.
-            var later = index + 1
-            while later < total {
-                if regions[active[later]].end == completed.end { completed = regions[active[later]] }
-                later += 1
-            }
-            startSegment(completed, at: segmentLocation, isRegionEntry: false, into: &segments)
+            var last = index
+            while last + 1 < total && regions[completed[last + 1]].end == end { last += 1 }
+            startSegment(regions[completed[last]], at: segmentLocation, isRegionEntry: false, into: &segments)
             index += 1
         }
 
-        let last = regions[active[total - 1]]
-        if firstCompleted > 0 && last.end != location {
+        let last = regions[completed[total - 1]]
+        if let innermost, last.end != location {
             // Fill the gap after the completed regions with the innermost region still active.
-            startSegment(regions[active[firstCompleted - 1]], at: last.end, isRegionEntry: false, into: &segments)
-        } else if firstCompleted == 0 && (location == nil || location != last.end) {
+            startSegment(regions[innermost], at: last.end, isRegionEntry: false, into: &segments)
+        } else if innermost == nil && (location == nil || location != last.end) {
             // Nothing is active any more: a skipped segment marks the gap up to the next region.
             startSegment(last, at: last.end, isRegionEntry: false, emitSkipped: true, into: &segments)
         }
-        active.removeSubrange(firstCompleted...)
+    }
+
+    /// Whether region `a` leaves the heap of ends before region `b`.
+    private func endsBefore(_ a: Int, _ b: Int) -> Bool {
+        regions[a].end != regions[b].end ? regions[a].end < regions[b].end : a < b
+    }
+
+    private mutating func pushEnd(_ region: Int) {
+        ends.append(region)
+        var child = ends.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard endsBefore(ends[child], ends[parent]) else { break }
+            ends.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private mutating func popEnd() {
+        let last = ends.removeLast()
+        guard !ends.isEmpty else { return }
+        ends[0] = last
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            guard left < ends.count else { break }
+            var smallest = left
+            if left + 1 < ends.count && endsBefore(ends[left + 1], ends[left]) { smallest = left + 1 }
+            guard endsBefore(ends[smallest], ends[parent]) else { break }
+            ends.swapAt(smallest, parent)
+            parent = smallest
+        }
     }
 
     private func startSegment(

@@ -76,6 +76,28 @@ struct HostileCoverageTests {
         #expect(LineCoverage.metric(of: far) == Metric(count: 2, covered: 2))
     }
 
+    @Test("20,000 nested, same-ending or overlapping regions (invented) are swept in n log n, not n²")
+    func manyActiveRegions() {
+        let n: UInt32 = 20_000
+        func metric(_ regions: [CountedRegion]) -> Metric {
+            var builder = SegmentBuilder()
+            var segments: [CoverageSegment] = []
+            builder.build(regions, into: &segments)
+            return LineCoverage.metric(of: segments)
+        }
+        func region(_ l1: UInt32, _ c1: UInt32, _ l2: UInt32, _ c2: UInt32) -> CountedRegion {
+            CountedRegion(
+                start: SourcePosition(line: l1, column: c1), end: SourcePosition(line: l2, column: c2),
+                executionCount: 1)
+        }
+        // Each inside the one before: all active at once, completed together at the end.
+        let nested = (0..<n).map { region($0 + 1, 1, 2 * n - $0 + 1, 1) }
+        #expect(metric(nested) == Metric(count: Int(2 * n + 1), covered: Int(2 * n + 1)))
+        // All ending where the last starts, and each overlapping the next.
+        #expect(metric((0..<n).map { region(1, $0 + 1, 2, 1) }) == Metric(count: 2, covered: 2))
+        #expect(metric((0..<n).map { region(1, $0 + 1, 3, $0 + 1) }) == Metric(count: 3, covered: 3))
+    }
+
     @Test("a file whose line view would have more lines than any source file is an input error")
     func implausibleLineCount() throws {
         let files =
