@@ -53,7 +53,7 @@ enum JUnitCommand {
         let output = arguments.value("--output")
         let quiet = arguments.has("--quiet")
         var run = try TestLogInput.read(inputs, passThrough: output != nil && !quiet)
-        run = run.resolving(
+        run.resolve(
             with: try TestLogInput.sourceIndex(
                 coverage: arguments.value("--coverage"), root: arguments.value("--root"),
                 workingDirectory: terminal.workingDirectory))

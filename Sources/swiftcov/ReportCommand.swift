@@ -104,9 +104,10 @@ enum ReportCommand {
 
     /// The test run the `--tests` logs describe, with file names resolved in the package.
     private static func readTests(_ logs: [String], arguments: ParsedArguments, terminal: Terminal) throws -> TestRun {
-        let run = try TestLogInput.readResults(logs)
-        return run.resolving(
+        var run = try TestLogInput.readResults(logs)
+        run.resolve(
             with: try TestLogInput.sourceIndex(
                 coverage: nil, root: arguments.value("--root"), workingDirectory: terminal.workingDirectory))
+        return run
     }
 }

@@ -147,6 +147,10 @@ extension TestLogParser {
             awaitingSummary = suiteStack.isEmpty ? .root : .none
         } else {
             awaitingSummary = currentSuite.map { .suite($0) } ?? .none
+            if let suite = currentSuite {
+                // Exactly as many cases as it has: a run of many small classes stays small.
+                xctestSuites[suite].cases = Array(xctestSuites[suite].cases[...])
+            }
             currentSuite = nil
         }
     }
@@ -295,6 +299,7 @@ extension TestLogParser {
     /// prints only failed tests) the tests its progress lines name added as passed.
     mutating func finishXCTestSuites() -> [TestRun.Suite] {
         var suites = xctestSuites
+        xctestSuites = []  // the run owns them now: changes below copy nothing
         for index in suites.indices { suites[index].output = xctestSuiteOutput[index].text }
         let parallel = !parallelTests.isEmpty
         if parallel {

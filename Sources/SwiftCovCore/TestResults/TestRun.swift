@@ -93,20 +93,70 @@ package struct TestRun: Sendable, Equatable {
         /// The test's name as the log shows it: the XCTest method, or the Swift Testing display
         /// name or function name (without quotes).
         package var testName: String
-        /// The arguments of a parameterized test's case ("x → 2"), nil otherwise.
-        package var arguments: String?
         /// How the test case ended.
         package var status: Status
         /// Seconds, when the log says.
         package var duration: Double?
+        /// The rest, which most tests leave empty: kept apart (and shared until changed) so that
+        /// a run of a million tests holds a few dozen bytes per test.
+        private var details: DetailsBox?
+
+        /// The arguments of a parameterized test's case ("x → 2"), nil otherwise.
+        package var arguments: String? {
+            get { details?.value.arguments }
+            _modify { yield &uniqueDetails().value.arguments }
+        }
         /// Everything recorded while it ran: failures, errors, known issues, warnings.
-        package var issues: [Issue] = []
+        package var issues: [Issue] {
+            get { details?.value.issues ?? [] }
+            _modify { yield &uniqueDetails().value.issues }
+        }
         /// Why the test was skipped, when it says.
-        package var skipReason: String?
+        package var skipReason: String? {
+            get { details?.value.skipReason }
+            _modify { yield &uniqueDetails().value.skipReason }
+        }
         /// Where the skip was recorded (XCTest) or the test is declared (Swift Testing event stream).
-        package var location: SourceLocation?
+        package var location: SourceLocation? {
+            get { details?.value.location }
+            _modify { yield &uniqueDetails().value.location }
+        }
         /// What the test printed: its lines joined by line breaks (within the parser's limits).
-        package var output = ""
+        package var output: String {
+            get { details?.value.output ?? "" }
+            _modify { yield &uniqueDetails().value.output }
+        }
+
+        private struct Details: Sendable, Equatable {
+            var arguments: String?
+            var issues: [Issue] = []
+            var skipReason: String?
+            var location: SourceLocation?
+            var output = ""
+        }
+
+        /// Copy-on-write storage of `Details`: changed only while uniquely referenced.
+        private final class DetailsBox: @unchecked Sendable, Equatable {
+            var value: Details
+
+            init(_ value: Details) { self.value = value }
+
+            static func == (lhs: DetailsBox, rhs: DetailsBox) -> Bool { lhs === rhs || lhs.value == rhs.value }
+        }
+
+        private mutating func uniqueDetails() -> DetailsBox {
+            if isKnownUniquelyReferenced(&details), let details { return details }
+            let fresh = DetailsBox(details?.value ?? Details())
+            details = fresh
+            return fresh
+        }
+
+        /// Equal when everything the case says is equal (an empty box is no box).
+        package static func == (lhs: Case, rhs: Case) -> Bool {
+            lhs.className == rhs.className && lhs.testName == rhs.testName && lhs.status == rhs.status
+                && lhs.duration == rhs.duration
+                && (lhs.details?.value ?? Details()) == (rhs.details?.value ?? Details())
+        }
 
         /// A test case with no issues or output yet.
         package init(
@@ -114,9 +164,9 @@ package struct TestRun: Sendable, Equatable {
         ) {
             self.className = className
             self.testName = testName
-            self.arguments = arguments
             self.status = status
             self.duration = duration
+            if let arguments { self.arguments = arguments }
         }
 
         /// The name to show: the test's name, and the case's arguments in parentheses.

@@ -185,39 +185,49 @@ extension TestRun {
     /// The run with file names resolved to full paths, and XCTest classes named with their
     /// module, where `index` knows them.
     package func resolving(with index: TestSourceIndex) -> TestRun {
-        guard !index.isEmpty else { return self }
         var run = self
+        run.resolve(with: index)
+        return run
+    }
+
+    /// Resolves file names and XCTest modules in place (see `resolving(with:)`): a large run is
+    /// not copied.
+    package mutating func resolve(with index: TestSourceIndex) {
+        guard !index.isEmpty else { return }
         func resolve(_ location: inout SourceLocation?) {
             if let file = location?.file, let path = index.path(forFileName: file) { location?.file = path }
             if let root = index.root, let file = location?.file, file.hasPrefix(root + "/") {
                 location?.file = String(file.dropFirst(root.count + 1))
             }
         }
-        for suiteIndex in run.suites.indices {
-            let isXCTest = run.suites[suiteIndex].framework == .xctest
-            if isXCTest, !run.suites[suiteIndex].name.contains("."),
+        for suiteIndex in suites.indices {
+            let isXCTest = suites[suiteIndex].framework == .xctest
+            if isXCTest, !suites[suiteIndex].name.contains("."),
                 let module = index.module(
-                    ofClass: run.suites[suiteIndex].name, methods: run.suites[suiteIndex].cases.map(\.testName))
+                    ofClass: suites[suiteIndex].name, methods: suites[suiteIndex].cases.map(\.testName))
             {
-                run.suites[suiteIndex].rename("\(module).\(run.suites[suiteIndex].name)")
+                suites[suiteIndex].rename("\(module).\(suites[suiteIndex].name)")
             }
-            let suiteName = run.suites[suiteIndex].name
+            let suiteName = suites[suiteIndex].name
             let className = String(suiteName.split(separator: ".").last ?? Substring(suiteName))
             let module = suiteName.contains(".") ? String(suiteName.prefix { $0 != "." }) : nil
-            for caseIndex in run.suites[suiteIndex].cases.indices {
+            for caseIndex in suites[suiteIndex].cases.indices {
                 // An error thrown out of a test has no place (`<EXPR>:0`): point at the test.
-                if isXCTest, run.suites[suiteIndex].cases[caseIndex].primaryLocation == nil,
-                    !run.suites[suiteIndex].cases[caseIndex].failingIssues.isEmpty
+                if isXCTest, suites[suiteIndex].cases[caseIndex].primaryLocation == nil,
+                    !suites[suiteIndex].cases[caseIndex].failingIssues.isEmpty
                 {
-                    run.suites[suiteIndex].cases[caseIndex].location = index.declaration(
-                        ofClass: className, module: module, method: run.suites[suiteIndex].cases[caseIndex].testName)
+                    suites[suiteIndex].cases[caseIndex].location = index.declaration(
+                        ofClass: className, module: module, method: suites[suiteIndex].cases[caseIndex].testName)
                 }
-                resolve(&run.suites[suiteIndex].cases[caseIndex].location)
-                for issueIndex in run.suites[suiteIndex].cases[caseIndex].issues.indices {
-                    resolve(&run.suites[suiteIndex].cases[caseIndex].issues[issueIndex].location)
+                // Written only where there is something to resolve: most tests have no location.
+                if suites[suiteIndex].cases[caseIndex].location != nil {
+                    resolve(&suites[suiteIndex].cases[caseIndex].location)
+                }
+                for issueIndex in suites[suiteIndex].cases[caseIndex].issues.indices
+                where suites[suiteIndex].cases[caseIndex].issues[issueIndex].location != nil {
+                    resolve(&suites[suiteIndex].cases[caseIndex].issues[issueIndex].location)
                 }
             }
         }
-        return run
     }
 }
