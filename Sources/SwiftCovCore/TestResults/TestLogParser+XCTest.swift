@@ -149,7 +149,7 @@ extension TestLogParser {
             awaitingSummary = currentSuite.map { .suite($0) } ?? .none
             if let suite = currentSuite {
                 // Exactly as many cases as it has: a run of many small classes stays small.
-                xctestSuites[suite].cases = Array(xctestSuites[suite].cases[...])
+                xctestSuites[suite].cases = xctestSuites[suite].cases.withUnsafeBufferPointer { Array($0) }
             }
             currentSuite = nil
         }
