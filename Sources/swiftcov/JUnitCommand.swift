@@ -65,11 +65,14 @@ enum JUnitCommand {
             terminal.error("swiftcov junit: \(missing)\n")
             status = .usage
         }
-        let xml = JUnitReport.render(
+        let destination = try terminal.output(output)
+        var xml = destination.streamingBuffer()
+        JUnitReport.write(
             run,
             options: JUnitReport.Options(
-                strict: arguments.has("--strict"), hostname: TestLogInput.hostname(), timestamp: TestLogInput.now()))
-        try terminal.output(output).finish(writing: xml)
+                strict: arguments.has("--strict"), hostname: TestLogInput.hostname(), timestamp: TestLogInput.now()),
+            to: &xml)
+        try destination.finish(xml)
         if !quiet, status != .usage {
             terminal.error(
                 "swiftcov junit: \(run.totals.sentence(seconds: run.duration))\(output.map { " → \($0)" } ?? "")\n")

@@ -25,8 +25,16 @@ package enum JUnitReport {
 
     /// Renders `run` as a JUnit XML document.
     package static func render(_ run: TestRun, options: Options) -> String {
+        var xml = OutputBuffer()
+        write(run, options: options, to: &xml)
+        return xml.text
+    }
+
+    /// Writes `run` as a JUnit XML document into `xml` (which may stream it to a file: a run of
+    /// a million tests is never held as text).
+    package static func write(_ run: TestRun, options: Options, to xml: inout OutputBuffer) {
         let totals = run.totals
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"\(options.name.xmlAttributeEscaped)\" tests=\"\(totals.tests)\""
         xml += " failures=\"\(totals.failed)\" errors=\"\(totals.errors)\" time=\"\(seconds(run.duration))\">\n"
         for suite in run.suites {
@@ -43,18 +51,17 @@ package enum JUnitReport {
                 xml += "      <property name=\"\(name)\" value=\"\(value.xmlAttributeEscaped)\"/>\n"
             }
             xml += "    </properties>\n"
-            for testCase in suite.cases { xml += render(testCase, strict: options.strict) }
+            for testCase in suite.cases { write(testCase, strict: options.strict, to: &xml) }
             if !suite.output.isEmpty {
                 xml += "    <system-out>\(suite.output.xmlEscaped)</system-out>\n"
             }
             xml += "  </testsuite>\n"
         }
         xml += "</testsuites>\n"
-        return xml
     }
 
-    private static func render(_ testCase: TestRun.Case, strict: Bool) -> String {
-        var xml =
+    private static func write(_ testCase: TestRun.Case, strict: Bool, to xml: inout OutputBuffer) {
+        xml +=
             "    <testcase classname=\"\(testCase.className.xmlAttributeEscaped)\" name=\"\(testCase.name.xmlAttributeEscaped)\""
         if let duration = testCase.duration { xml += " time=\"\(seconds(duration))\"" }
         if !strict, let location = testCase.primaryLocation {
@@ -88,7 +95,7 @@ package enum JUnitReport {
         if !output.isEmpty {
             body += "      <system-out>\(output.xmlEscaped)</system-out>\n"
         }
-        return xml + (body.isEmpty ? "/>\n" : ">\n" + body + "    </testcase>\n")
+        xml += body.isEmpty ? "/>\n" : ">\n" + body + "    </testcase>\n"
     }
 
     /// `file:line: message`, or the message alone when the location is not known.
