@@ -80,7 +80,9 @@ extension TestLogParser {
     mutating func suiteStarted(_ name: String, timestamp: String?, line: String) {
         run.hasTestOutput = true
         continuation = .none
-        let timestamp = timestamp.flatMap(Self.isoTimestamp)
+        var timestamp = timestamp.flatMap(Self.isoTimestamp)
+        // Suites started in the same second share one string.
+        if let last = lastTimestamp, timestamp == last { timestamp = last }
         if Self.isRoot(name) {
             if Self.isTopRoot(name) {
                 guard startsAProcess(.suiteStarted(name: name, timestamp: nil)) else {
