@@ -155,6 +155,26 @@ struct OutputDestinationTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["site"])
     }
 
+    @Test("A bad input leaves the earlier output as it was and nothing beside it")
+    func badInputKeepsOutput() throws {
+        let directory = try temporaryDirectory()
+        try "previous".write(toFile: directory + "/report.json", atomically: false, encoding: .utf8)
+        #expect(try swiftcov(["html", Self.sample, "-o", directory + "/site"]).status == 0)
+        let index = try String(contentsOfFile: directory + "/site/index.html", encoding: .utf8)
+        for arguments in [
+            ["report", "missing.json", "-f", "json", "-o", directory + "/report.json"],
+            ["export", "missing.json", "-f", "cobertura", "-o", directory + "/report.json"],
+            ["html", "missing.json", "-o", directory + "/site"],
+        ] {
+            let result = try swiftcov(arguments)
+            #expect(result.status == 2)
+            #expect(result.stderr == "missing.json: error: no such file or directory\n")
+        }
+        #expect(try String(contentsOfFile: directory + "/report.json", encoding: .utf8) == "previous")
+        #expect(try String(contentsOfFile: directory + "/site/index.html", encoding: .utf8) == index)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["report.json", "site"])
+    }
+
     @Test("html into an empty folder or a symbolic link to one writes the site there")
     func htmlIntoEmptyFolder() throws {
         let directory = try temporaryDirectory()
