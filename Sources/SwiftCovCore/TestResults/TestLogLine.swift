@@ -130,18 +130,17 @@ package enum TestLogLine: Sendable, Equatable {
     // MARK: XCTest
 
     private static func parseTestSuite(_ rest: Substring) -> TestLogLine? {
-        if let range = rest.lastRange(of: "' started at ") {
-            var timestamp = rest[range.upperBound...]
+        // The name ends at the last quote: the time after it has none.
+        guard let quote = rest.utf8.lastIndex(of: UInt8(ascii: "'")) else { return nil }
+        let name = rest[..<quote]
+        let tail = rest[quote...]
+        for (marker, passed) in [
+            ("' started at ", nil), ("' passed at ", true), ("' failed at ", false), ("' finished at ", true),
+        ] as [(String, Bool?)] {
+            guard var timestamp = tail.after(prefix: marker) else { continue }
             if timestamp.hasByteSuffix(".") { timestamp = timestamp.dropLast() }  // macOS ends with a period
-            return .suiteStarted(name: String(rest[..<range.lowerBound]), timestamp: String(timestamp))
-        }
-        for (marker, passed) in [("' passed at ", true), ("' failed at ", false), ("' finished at ", true)] {
-            if let range = rest.lastRange(of: marker) {
-                var timestamp = rest[range.upperBound...]
-                if timestamp.hasByteSuffix(".") { timestamp = timestamp.dropLast() }
-                return .suiteFinished(
-                    name: String(rest[..<range.lowerBound]), passed: passed, timestamp: String(timestamp))
-            }
+            guard let passed else { return .suiteStarted(name: String(name), timestamp: String(timestamp)) }
+            return .suiteFinished(name: String(name), passed: passed, timestamp: String(timestamp))
         }
         return nil
     }
@@ -521,6 +520,17 @@ extension StringProtocol {
 }
 
 extension Substring {
+    /// The rest of the text after `parts`, when it starts with them one after the other
+    /// (compared byte by byte, without joining them).
+    func after(prefix parts: String...) -> Substring? {
+        var rest = utf8[...]
+        for part in parts {
+            guard rest.starts(with: part.utf8) else { return nil }
+            rest = rest.dropFirst(part.utf8.count)
+        }
+        return Substring(rest)
+    }
+
     /// The first range of `needle` (compared byte by byte, which is all log lines need, and
     /// much faster than a generic collection search on every line of a large log).
     func find(_ needle: String) -> Range<Index>? {

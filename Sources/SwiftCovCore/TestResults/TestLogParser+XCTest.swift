@@ -8,34 +8,37 @@ extension TestLogParser {
     /// handling (a new test process started: the open test did not finish).
     mutating func consumeInOpenCase(_ line: String) -> Bool {
         guard let open = openCase else { return false }
-        if line.hasPrefix(open.endPrefix) {
-            let tail = line.utf8.dropFirst(open.endPrefix.utf8.count)
-            if let (status, seconds) = TestLogLine.parseCaseEnd(Substring(tail)) {
-                testCaseFinished(status: status, seconds: seconds)
-                return true
-            }
-        }
         let text = Substring(line)
-        if let marker = text.find(bytes: open.issueMarker) {
-            let head = line[..<marker.lowerBound]
-            if let location = TestLogLine.parseLocation(head) {
-                testCaseIssue(location: location, message: String(line[marker.upperBound...]))
+        let name = open.printedName
+        // `Test Case 'NAME' passed (…)`: the end of this test, and only of this one.
+        if let tail = text.after(prefix: "Test Case '", name, "' "),
+            let (status, seconds) = TestLogLine.parseCaseEnd(tail)
+        {
+            testCaseFinished(status: status, seconds: seconds)
+            return true
+        }
+        // `path:line: error: NAME : message`
+        if let marker = text.find(": error: "), let message = text[marker.upperBound...].after(prefix: name, " : "),
+            let location = TestLogLine.parseLocation(text[..<marker.lowerBound])
+        {
+            testCaseIssue(location: location, message: String(message))
+            return true
+        }
+        // `path:line: NAME : Test skipped - reason` (`: reason` for XCTSkipIf and XCTSkipUnless)
+        if let marker = text.find(" : Test skipped"), text[..<marker.lowerBound].hasByteSuffix(": " + name) {
+            let head = text[..<marker.lowerBound].utf8.dropLast(name.utf8.count + 2)
+            if let location = TestLogLine.parseLocation(Substring(head)) {
+                var reason = text[marker.upperBound...]
+                if reason.hasBytePrefix(" - ") {
+                    reason = reason.dropFirst(3)
+                } else if reason.hasBytePrefix(": ") {
+                    reason = reason.dropFirst(2)
+                }
+                continuation = .none
+                openCase?.value.skipReason = reason.isEmpty ? nil : String(reason)
+                openCase?.value.location = location.value
                 return true
             }
-        }
-        if let marker = text.find(bytes: open.skipMarker),
-            let location = TestLogLine.parseLocation(line[..<marker.lowerBound])
-        {
-            var reason = line[marker.upperBound...]
-            if reason.hasPrefix(" - ") {
-                reason = reason.dropFirst(3)
-            } else if reason.hasPrefix(": ") {
-                reason = reason.dropFirst(2)
-            }
-            continuation = .none
-            openCase?.value.skipReason = reason.isEmpty ? nil : String(reason)
-            openCase?.value.location = location.value
-            return true
         }
         let parsed = TestLogLine.parse(plain: text)
         if let parsed, startsAProcess(parsed) {

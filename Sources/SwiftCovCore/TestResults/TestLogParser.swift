@@ -95,12 +95,6 @@ package struct TestLogParser {
         var printedName: String
         var value: TestRun.Case
         var output = PrintedOutput()
-        /// `Test Case 'NAME' `, which starts the line that ends it.
-        var endPrefix: String
-        /// `: error: NAME : `, inside a failure line (UTF-8).
-        var issueMarker: [UInt8]
-        /// `: NAME : Test skipped`, inside a skip line (UTF-8).
-        var skipMarker: [UInt8]
         /// Whether it started after the last test's end line, before XCTest went on: it may be
         /// a line that test printed.
         var followsUnsettledEnd = false
@@ -109,9 +103,6 @@ package struct TestLogParser {
             self.suite = suite
             self.printedName = printedName
             self.value = value
-            endPrefix = "Test Case '\(printedName)' "
-            issueMarker = Array(": error: \(printedName) : ".utf8)
-            skipMarker = Array(": \(printedName) : Test skipped".utf8)
         }
     }
 
