@@ -186,6 +186,23 @@ struct OutputDestinationTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["link", "real"])
     }
 
+    @Test("a site an earlier swiftcov wrote, without the mark, is replaced; one with anything else in it is not")
+    func htmlReplacesUnmarkedEarlierSite() throws {
+        let directory = try temporaryDirectory()
+        let site = directory + "/site"
+        try FileManager.default.createDirectory(atPath: site + "/files", withIntermediateDirectories: true)
+        for name in ["index.html", "swiftcov.css", "swiftcov.js", "files/old-page.html"] {
+            try "earlier".write(toFile: site + "/" + name, atomically: false, encoding: .utf8)
+        }
+        #expect(try swiftcov(["html", Self.sample, "-o", site]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: site + "/files/old-page.html"))
+        #expect(FileManager.default.fileExists(atPath: site + "/.swiftcov-site"))
+        try FileManager.default.removeItem(atPath: site + "/.swiftcov-site")
+        try "mine".write(toFile: site + "/notes.txt", atomically: false, encoding: .utf8)
+        #expect(try swiftcov(["html", Self.sample, "-o", site]).status == 2)
+        #expect(FileManager.default.fileExists(atPath: site + "/notes.txt"))
+    }
+
     @Test("html refuses a folder that is not empty and is not a swiftcov site: exit 2, one line, nothing touched")
     func htmlRefusesForeignFolder() throws {
         let directory = try temporaryDirectory()

@@ -148,19 +148,26 @@ package final class HTMLSite {
         "This folder is an HTML coverage report written by swiftcov. The next `swiftcov html` into it replaces it "
         + "whole; swiftcov replaces no folder without this file unless it is empty.\n"
 
-    /// Whether `path` is an empty folder or one holding `markerName`.
+    /// What a site written before sites were marked holds, and nothing else.
+    private static let unmarkedSiteEntries: Set<String> = ["index.html", "swiftcov.css", "swiftcov.js", "files"]
+
+    /// Whether `path` is an empty folder, one holding `markerName`, or a site an earlier swiftcov
+    /// wrote (exactly its files, `index.html` and `swiftcov.css` among them).
     private static func isEmptyOrSite(_ path: String) -> Bool {
         var info = stat()
         if lstat(path + "/" + markerName, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG { return true }
         guard let folder = opendir(path) else { return false }
         defer { closedir(folder) }
+        var names: Set<String> = []
         while let entry = readdir(folder) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
             }
-            if name != "." && name != ".." { return false }
+            guard name != "." && name != ".." else { continue }
+            guard unmarkedSiteEntries.contains(name) else { return false }
+            names.insert(name)
         }
-        return true
+        return names.isEmpty || (names.contains("index.html") && names.contains("swiftcov.css"))
     }
 
     private static func realPath(_ path: String) -> String? {
