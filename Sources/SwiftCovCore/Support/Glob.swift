@@ -36,43 +36,36 @@ package struct Glob: Equatable, Sendable, CustomStringConvertible {
 
     /// Components against components: a `**` matches any number of them, anything else one.
     private static func match(_ pattern: [[UInt8]?], _ path: [Substring.UTF8View.SubSequence]) -> Bool {
-        var p = 0
-        var t = 0
-        var starP = -1  // the last `**` seen, and where in the path it stopped matching
-        var starT = 0
-        while t < path.count {
-            if p < pattern.count, let component = pattern[p], matchComponent(component, path[t]) {
-                p += 1
-                t += 1
-            } else if p < pattern.count && pattern[p] == nil {
-                starP = p
-                starT = t
-                p += 1
-            } else if starP >= 0 {
-                // Let the last `**` take one more component and try again from there.
-                p = starP + 1
-                starT += 1
-                t = starT
-            } else {
-                return false
-            }
+        wildcardMatch(patternCount: pattern.count, textCount: path.count, isStar: { pattern[$0] == nil }) {
+            matchComponent(pattern[$0]!, path[$1])
         }
-        while p < pattern.count && pattern[p] == nil { p += 1 }
-        return p == pattern.count
     }
 
-    /// `*` and `?` matching within one component, going back only to the last `*`.
+    /// `*` and `?` matching within one component.
     private static func matchComponent(_ pattern: [UInt8], _ text: some Collection<UInt8>) -> Bool {
         let text = Array(text)
+        return wildcardMatch(
+            patternCount: pattern.count, textCount: text.count, isStar: { pattern[$0] == UInt8(ascii: "*") }
+        ) { pattern[$0] == UInt8(ascii: "?") || pattern[$0] == text[$1] }
+    }
+
+    /// The classic wildcard match, in time at most the pattern's length times the text's (never
+    /// exponential, however many stars): a star element
+    /// (`isStar`) matches any run of text elements, any other one element where `matches` says
+    /// so. On a mismatch it goes back only to the last star, letting it take one more element:
+    /// an earlier star could never do better, so there is no backtracking beyond it.
+    private static func wildcardMatch(
+        patternCount: Int, textCount: Int, isStar: (Int) -> Bool, matches: (Int, Int) -> Bool
+    ) -> Bool {
         var p = 0
         var t = 0
-        var starP = -1
+        var starP = -1  // the last star seen, and where in the text it stopped matching
         var starT = 0
-        while t < text.count {
-            if p < pattern.count && (pattern[p] == UInt8(ascii: "?") || pattern[p] == text[t]) {
+        while t < textCount {
+            if p < patternCount && !isStar(p) && matches(p, t) {
                 p += 1
                 t += 1
-            } else if p < pattern.count && pattern[p] == UInt8(ascii: "*") {
+            } else if p < patternCount && isStar(p) {
                 starP = p
                 starT = t
                 p += 1
@@ -84,7 +77,7 @@ package struct Glob: Equatable, Sendable, CustomStringConvertible {
                 return false
             }
         }
-        while p < pattern.count && pattern[p] == UInt8(ascii: "*") { p += 1 }
-        return p == pattern.count
+        while p < patternCount && isStar(p) { p += 1 }
+        return p == patternCount
     }
 }
