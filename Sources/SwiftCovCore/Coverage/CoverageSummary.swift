@@ -34,7 +34,7 @@ package struct Metric: Equatable, Sendable {
 }
 
 /// The summary numbers of a file, module or report, as in the export's `summary` and
-/// `llvm-cov report` (FORMATS.md §3). `lines` here is the *summary view*: summed per function.
+/// `llvm-cov report` (docs/COVERAGE-ALGORITHMS.md §3). `lines` here is the *summary view*: summed per function.
 package struct CoverageSummary: Equatable, Sendable {
     package var lines = Metric()
     package var functions = Metric()

@@ -28,7 +28,7 @@ package struct FunctionRecord: Sendable {
     }
 }
 
-/// Computes a function record's own numbers from its regions (FORMATS.md §3), mirroring
+/// Computes a function record's own numbers from its regions (docs/COVERAGE-ALGORITHMS.md §3), mirroring
 /// llvm's `FunctionCoverageSummary::get`; it keeps scratch buffers so that reading an export
 /// allocates little per function.
 package struct FunctionSummarizer {

@@ -1,4 +1,4 @@
-/// What one llvm-cov JSON export holds (FORMATS.md §1), read in one pass by `LLVMCovExportReader`.
+/// What one llvm-cov JSON export holds (docs/COVERAGE-ALGORITHMS.md §1), read in one pass by `LLVMCovExportReader`.
 ///
 /// Function records are summarized while they are read and their regions dropped (unless
 /// asked to keep them for merging), and file segments are only located, not parsed: the

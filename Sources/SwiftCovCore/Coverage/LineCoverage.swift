@@ -1,4 +1,4 @@
-/// Per-line execution counts exactly as `llvm-cov show` prints them (FORMATS.md §2).
+/// Per-line execution counts exactly as `llvm-cov show` prints them (docs/COVERAGE-ALGORITHMS.md §2).
 ///
 /// This is the *line view*: each source line once, with the highest count of the regions that
 /// start on it or the count carried in from the line before. It is not the *summary view*

@@ -1,4 +1,4 @@
-/// Turns counted regions into the sorted segments llvm-cov renders from (FORMATS.md §4).
+/// Turns counted regions into the sorted segments llvm-cov renders from (docs/COVERAGE-ALGORITHMS.md §4).
 ///
 /// This mirrors llvm's `SegmentBuilder` (CoverageMapping.cpp) rule for rule, because every
 /// per-line count and every line total depends on it: sort nested regions (start ascending,

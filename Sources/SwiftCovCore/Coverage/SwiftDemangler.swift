@@ -9,7 +9,7 @@ import Dispatch
 #endif
 
 /// Turns mangled Swift symbol names into readable ones through the Swift runtime's own
-/// `swift_demangle` (FORMATS.md §5), so names read exactly as `swift demangle` prints them.
+/// `swift_demangle` (docs/COVERAGE-ALGORITHMS.md §5), so names read exactly as `swift demangle` prints them.
 /// Names that are not Swift symbols (C, C++, `main`) pass through unchanged.
 package enum SwiftDemangler {
     private typealias DemangleFunction =
