@@ -35,6 +35,18 @@ package struct LogLineReader {
         self.lineLimit = max(1, lineLimit)
     }
 
+    /// Runs `body` with the reader at `path` in `owner` taken out of it, so that the lines it
+    /// gives can change the owner (which holds the reader) while the reader runs.
+    static func using<Owner>(
+        _ owner: inout Owner, _ path: WritableKeyPath<Owner, LogLineReader>,
+        _ body: (inout LogLineReader, inout Owner) -> Void
+    ) {
+        var reader = owner[keyPath: path]
+        owner[keyPath: path] = LogLineReader(lineLimit: reader.lineLimit)
+        body(&reader, &owner)
+        owner[keyPath: path] = reader
+    }
+
     /// Whether the log was read as UTF-16.
     package var isUTF16: Bool { encoding == .utf16LittleEndian || encoding == .utf16BigEndian }
 

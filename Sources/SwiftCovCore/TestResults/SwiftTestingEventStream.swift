@@ -91,18 +91,17 @@ package enum SwiftTestingEventStream {
 
         /// Reads the next bytes.
         package mutating func consume(_ bytes: UnsafeRawBufferPointer) throws(TestResultsError) {
-            var lines = self.lines
-            self.lines = LogLineReader(lineLimit: 1)
-            lines.consume(bytes) { line, wasCut in consume(line: line, wasCut: wasCut) }
-            self.lines = lines
+            LogLineReader.using(&self, \.lines) { lines, reader in
+                lines.consume(bytes) { reader.consume(line: $0, wasCut: $1) }
+            }
             if let failure { throw failure }
         }
 
         /// Ends the stream and assembles the run.
         package mutating func finish() throws(TestResultsError) -> TestRun {
-            var lines = self.lines
-            self.lines = LogLineReader(lineLimit: 1)
-            lines.finish { line, wasCut in consume(line: line, wasCut: wasCut) }
+            LogLineReader.using(&self, \.lines) { lines, reader in
+                lines.finish { reader.consume(line: $0, wasCut: $1) }
+            }
             if let failure { throw failure }
             if malformed != nil { run.isComplete = false }
             if !runEnded { run.isComplete = false }

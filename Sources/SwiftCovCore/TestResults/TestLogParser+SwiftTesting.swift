@@ -113,7 +113,7 @@ extension TestLogParser {
             let running = inFlight.map { swiftTests[$0].name }
             for test in inFlight {
                 swiftTests[test].status = .error
-                swiftTests[test].issues.append((nil, crashIssue(running: running, this: swiftTests[test].name).issue))
+                swiftTests[test].issues.append((nil, crashIssue(running: running, this: swiftTests[test].name)))
             }
             run.isComplete = false
         }
@@ -229,49 +229,37 @@ extension TestLogParser {
 
     /// Why a test did not finish. With a crash message, the test whose function is on the
     /// crashed thread is the one that crashed; the others were only running beside it.
-    func crashIssue(running: [String], this name: String? = nil) -> (issue: TestRun.Issue, crashed: Bool) {
+    func crashIssue(running: [String], this name: String? = nil) -> TestRun.Issue {
         guard let crash else {
-            return (
-                TestRun.Issue(
-                    kind: .crash,
-                    message:
-                        "The test did not finish: the output ends while it runs (the test process crashed or was killed)."
-                ), false
-            )
+            return TestRun.Issue(
+                kind: .crash,
+                message:
+                    "The test did not finish: the output ends while it runs (the test process crashed or was killed).")
         }
         let hint = crash.issue
         if running.count == 1 {
-            return (
-                TestRun.Issue(
-                    kind: .crash, message: "The test process crashed while this test was running: \(hint.message)",
-                    location: hint.location), true
-            )
+            return TestRun.Issue(
+                kind: .crash, message: "The test process crashed while this test was running: \(hint.message)",
+                location: hint.location)
         }
         let culprit = running.first { test in
             crash.crashedThreadFrames.contains { $0 == test || $0.hasSuffix("." + test) || $0.hasSuffix(" " + test) }
         }
         if let culprit, let name {
             if culprit == name {
-                return (
-                    TestRun.Issue(kind: .crash, message: "The test crashed: \(hint.message)", location: hint.location),
-                    true
-                )
+                return TestRun.Issue(
+                    kind: .crash, message: "The test crashed: \(hint.message)", location: hint.location)
             }
-            return (
-                TestRun.Issue(
-                    kind: .crash,
-                    message:
-                        "The test did not finish: the test process crashed in \(culprit) while this test was running."
-                ), false
-            )
+            return TestRun.Issue(
+                kind: .crash,
+                message: "The test did not finish: the test process crashed in \(culprit) while this test was running.")
         }
         let place = hint.location.map { " (at \($0))" } ?? ""
-        return (
-            TestRun.Issue(
-                kind: .crash,
-                message:
-                    "The test process crashed while this and \(running.count - 1) other tests were running: \(hint.message)\(place)"
-            ), false
+        return TestRun.Issue(
+            kind: .crash,
+            message:
+                "The test process crashed while this and \(running.count - 1) other tests were running: \(hint.message)\(place)"
         )
     }
+
 }

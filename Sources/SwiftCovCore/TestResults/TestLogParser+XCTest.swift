@@ -134,7 +134,7 @@ extension TestLogParser {
             return
         }
         xctestSuites[last.suite].cases[last.index].status = .error
-        xctestSuites[last.suite].cases[last.index].issues.append(crashIssue(running: [last.printedName]).issue)
+        xctestSuites[last.suite].cases[last.index].issues.append(crashIssue(running: [last.printedName]))
         lastClosedCaseIsSettled = true
         run.isComplete = false
     }
@@ -286,7 +286,7 @@ extension TestLogParser {
         openCase = nil
         open.value.status = .error
         open.value.output = open.output.text
-        open.value.issues.append(crashIssue(running: [open.value.testName]).issue)
+        open.value.issues.append(crashIssue(running: [open.value.testName]))
         xctestSuites[open.suite].cases.append(open.value)
         lastClosedCase = (open.suite, xctestSuites[open.suite].cases.count - 1, open.printedName)
         run.isComplete = false

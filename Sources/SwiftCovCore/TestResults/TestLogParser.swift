@@ -29,7 +29,7 @@ package struct TestLogParser {
     package static let lineByteLimit = 16 * 1024
 
     var run = TestRun()
-    private var reader = LogLineReader(lineLimit: TestLogParser.lineByteLimit)
+    private(set) var reader = LogLineReader(lineLimit: TestLogParser.lineByteLimit)
 
     // XCTest
     var xctestSuites: [TestRun.Suite] = []
@@ -136,10 +136,9 @@ package struct TestLogParser {
     /// Feeds the next bytes of the log; complete lines are parsed now, a partial line waits for
     /// the rest (or for `finish()`). Lines end at LF, CR LF or CR; UTF-16 is read too.
     package mutating func consume(_ bytes: UnsafeRawBufferPointer) {
-        var reader = self.reader
-        self.reader = LogLineReader(lineLimit: 1)
-        reader.consume(bytes) { line, wasCut in consume(line: line, wasCut: wasCut) }
-        self.reader = reader
+        LogLineReader.using(&self, \.reader) { reader, parser in
+            reader.consume(bytes) { parser.consume(line: $0, wasCut: $1) }
+        }
     }
 
     private mutating func consume(line bytes: UnsafeRawBufferPointer, wasCut: Bool) {
@@ -203,9 +202,9 @@ package struct TestLogParser {
     /// Ends the log: tests still running become errors (the run was cut off), and the run is
     /// assembled.
     package mutating func finish() -> TestRun {
-        var reader = self.reader
-        self.reader = LogLineReader(lineLimit: 1)
-        reader.finish { line, wasCut in consume(line: line, wasCut: wasCut) }
+        LogLineReader.using(&self, \.reader) { reader, parser in
+            reader.finish { parser.consume(line: $0, wasCut: $1) }
+        }
         closeOpenCaseAsCrash()
         chargeCrashToUnsettledCase()
         if inSwiftTesting { endSwiftTestingRun() }

@@ -6,6 +6,9 @@ package enum TestResultsError: Error, Equatable, CustomStringConvertible {
     /// a test ran, or they are not `swift test` output.
     case noResults(paths: [String], interrupted: Bool)
 
+    /// Why inputs read from a run stopped by a signal hold no result.
+    static let interruptedReason = "the run was interrupted before any test ran"
+
     /// One line: the file, and what is wrong with it.
     package var description: String {
         switch self {
@@ -15,9 +18,7 @@ package enum TestResultsError: Error, Equatable, CustomStringConvertible {
             return "\(path):\(line): error: not a Swift Testing event stream record: \(message)"
         case .noResults(let paths, let interrupted):
             let reason =
-                interrupted
-                ? "the run was interrupted before any test ran"
-                : "did the build fail? or it is not the output of `swift test`"
+                interrupted ? Self.interruptedReason : "did the build fail? or it is not the output of `swift test`"
             return "\(paths.joined(separator: ", ")): error: no test results (\(reason))"
         }
     }

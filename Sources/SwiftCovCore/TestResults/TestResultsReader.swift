@@ -137,7 +137,7 @@ package enum TestResultsReader {
         var testCase = TestRun.Case(className: "swift test", testName: "swift test", status: .error)
         let reason =
             interrupted
-            ? "the run was interrupted before any test ran"
+            ? TestResultsError.interruptedReason
             : "the build may have failed, or this is not the output of `swift test`"
         testCase.issues = [
             TestRun.Issue(kind: .error, message: "No test results in \(sources.joined(separator: ", ")): \(reason).")
