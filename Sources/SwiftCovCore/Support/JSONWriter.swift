@@ -27,7 +27,7 @@ package struct JSONWriter: ~Copyable {
 
     /// Appends raw, already valid JSON text held in a `String`.
     package mutating func rawText(_ text: String) {
-        buffer.append(text: text)
+        buffer.append(unescaped: text)
     }
 
     /// Appends `value` as a JSON string literal; control characters are escaped, never dropped.
@@ -64,7 +64,7 @@ package struct JSONWriter: ~Copyable {
         if let small = UInt64(exactly: value) {
             buffer.append(decimal: small)
         } else {
-            buffer.append(text: String(value))
+            buffer.append(unescaped: String(value))
         }
     }
 
@@ -74,7 +74,7 @@ package struct JSONWriter: ~Copyable {
             if value < 0 { buffer.append(byte: UInt8(ascii: "-")) }
             buffer.append(decimal: UInt64(abs(value)))
         } else if value.isFinite {
-            buffer.append(text: value.description)
+            buffer.append(unescaped: value.description)
         } else {
             raw("null")
         }

@@ -81,16 +81,16 @@ package struct OutputBuffer: ~Copyable {
         append(bytes: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// Appends text held in a `String`, unchanged.
-    package mutating func append(text: String) {
+    /// Appends text held in a `String` as it is, unescaped: for markup the writer itself builds.
+    package mutating func append(unescaped text: String) {
         var text = text
         text.withUTF8 { append(bytes: $0) }
     }
 
-    /// Appends text held in a `String`, unchanged: what `+=` on a `String` does, for code that
-    /// builds text by interpolation.
+    /// Appends text as it is, unescaped, like `append(unescaped:)`: what `+=` on a `String` does,
+    /// for code that builds markup by interpolation.
     package static func += (buffer: inout OutputBuffer, text: String) {
-        buffer.append(text: text)
+        buffer.append(unescaped: text)
     }
 
     /// Appends one byte.
@@ -130,23 +130,23 @@ package struct OutputBuffer: ~Copyable {
     }
 
     /// Appends `text` escaped for HTML content and attributes (see `String.htmlEscaped`).
-    package mutating func append(html text: String) {
+    package mutating func append(escapingHTML text: String) {
         var text = text.strippingANSIEscapes
-        text.withUTF8 { append(html: $0) }
+        text.withUTF8 { append(escapingHTML: $0) }
     }
 
     /// Appends UTF-8 bytes (e.g. a source line) escaped for HTML; control characters become
     /// U+FFFD, and a line that is not valid UTF-8 is repaired the way `String` decodes it.
     /// Runs of bytes that need no escaping are copied in one go: this is the HTML report's
     /// inner loop.
-    package mutating func append(html utf8: UnsafeBufferPointer<UInt8>) {
+    package mutating func append(escapingHTML utf8: UnsafeBufferPointer<UInt8>) {
         var hasNonASCII = false
         for byte in utf8 where byte >= 0x80 {
             hasNonASCII = true
             break
         }
         if hasNonASCII && (utf8.mayHoldC1Control || String(validating: utf8, as: UTF8.self) == nil) {
-            append(text: String(decoding: utf8, as: UTF8.self).htmlEscaped)
+            append(unescaped: String(decoding: utf8, as: UTF8.self).htmlEscaped)
             return
         }
         var runStart = 0

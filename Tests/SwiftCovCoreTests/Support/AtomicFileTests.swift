@@ -154,8 +154,8 @@ struct AtomicFileTests {
             for buffer in [0, 1] {
                 func append(_ output: inout OutputBuffer) {
                     output.append(decimal: UInt64(index))
-                    output.append(text: String(repeating: "é", count: index % 700))
-                    output.append(html: "<\(index)>")
+                    output.append(unescaped: String(repeating: "é", count: index % 700))
+                    output.append(escapingHTML: "<\(index)>")
                     output.append(byte: 0x0A)
                 }
                 if buffer == 0 { append(&expected) } else { append(&streamed) }

@@ -40,7 +40,7 @@ struct MarkupEscapingTests {
         #expect(Self.c1.xmlEscaped == Self.c1Replaced)
         #expect("é\u{A0}€".terminalSafe == "é\u{A0}€")  // C2 A0 (no-break space) is no control
         var buffer = OutputBuffer(reservingCapacity: 64)
-        buffer.append(html: "é" + Self.c1)
+        buffer.append(escapingHTML: "é" + Self.c1)
         #expect(buffer.text == "é" + Self.c1Replaced)
     }
 

@@ -1,6 +1,6 @@
 /// The pages of the HTML report: an index of modules and files, and one page per source file
 /// with every line's execution count. Pure functions from the model to text; `HTMLSite` writes
-/// them. Every piece of input text goes through `OutputBuffer.append(html:)`.
+/// them. Every piece of input text goes through `OutputBuffer.append(escapingHTML:)`.
 package enum HTMLReport {
     /// What goes around the coverage numbers.
     package struct Options: Sendable {
@@ -46,9 +46,9 @@ package enum HTMLReport {
         html.append("</tr></thead>\n<tbody>\n")
         for module in report.modules {
             html.append("<tr id=\"module-")
-            html.append(html: anchor(module.name))
+            html.append(escapingHTML: anchor(module.name))
             html.append("\"><th scope=\"row\">")
-            html.append(html: module.name)
+            html.append(escapingHTML: module.name)
             html.append("</th><td data-value=\"")
             html.append(decimal: UInt64(module.fileCount))
             html.append("\">")
@@ -71,11 +71,11 @@ package enum HTMLReport {
         html.append("</tr></thead>\n<tbody>\n")
         for file in report.files {
             html.append("<tr><th scope=\"row\"><a href=\"")
-            html.append(html: pageName(for: file.displayPath))
+            html.append(escapingHTML: pageName(for: file.displayPath))
             html.append("\">")
-            html.append(html: file.displayPath)
+            html.append(escapingHTML: file.displayPath)
             html.append("</a></th><td>")
-            html.append(html: file.module)
+            html.append(escapingHTML: file.module)
             html.append("</td>")
             metricCells(&html, file.summary)
             html.append("</tr>\n")
@@ -117,13 +117,13 @@ package enum HTMLReport {
         html.append(
             "<nav aria-label=\"Breadcrumb\"><ol class=\"crumbs\"><li><a href=\"../index.html\">All files</a></li>")
         html.append("<li><a href=\"../index.html#module-")
-        html.append(html: anchor(file.module))
+        html.append(escapingHTML: anchor(file.module))
         html.append("\">")
-        html.append(html: file.module)
+        html.append(escapingHTML: file.module)
         html.append("</a></li><li aria-current=\"page\">")
-        html.append(html: file.displayPath.split(separator: "/").last.map(String.init) ?? file.displayPath)
+        html.append(escapingHTML: file.displayPath.split(separator: "/").last.map(String.init) ?? file.displayPath)
         html.append("</li></ol></nav>\n<h1>")
-        html.append(html: file.displayPath)
+        html.append(escapingHTML: file.displayPath)
         html.append("</h1>\n</header>\n<main>\n")
         summaryList(&html, file.summary)
 
@@ -134,17 +134,17 @@ package enum HTMLReport {
             if let problem = staleness(of: text, segments: segments) {
                 html.append(
                     "<p class=\"notice\" role=\"note\"><strong>This file changed after the coverage run.</strong> ")
-                html.append(html: problem)
+                html.append(escapingHTML: problem)
                 html.append(" Counts may be shown beside the wrong lines.</p>\n")
             }
         case .missing(let path, let reason):
             html.append("<p class=\"notice\" role=\"note\"><strong>Source not found.</strong> ")
             html.append("The file could not be read at <code>")
-            html.append(html: path)
+            html.append(escapingHTML: path)
             html.append("</code>")
             if !reason.isEmpty {
                 html.append(" (")
-                html.append(html: reason)
+                html.append(escapingHTML: reason)
                 html.append(")")
             }
             html.append("; its executable lines are listed with their counts, without the code.</p>\n")
@@ -165,7 +165,7 @@ package enum HTMLReport {
                 html.append("<tr><th scope=\"row\"><a href=\"#L")
                 html.append(decimal: UInt64(function.line))
                 html.append("\">")
-                html.append(html: index < functionNames.count ? functionNames[index] : function.mangledName)
+                html.append(escapingHTML: index < functionNames.count ? functionNames[index] : function.mangledName)
                 html.append("</a></th><td data-value=\"")
                 html.append(decimal: UInt64(function.line))
                 html.append("\">")
@@ -175,7 +175,7 @@ package enum HTMLReport {
                 html.append("\" title=\"")
                 html.append(decimal: function.executionCount)
                 html.append("\">")
-                html.append(text: compactCount(function.executionCount))
+                html.append(unescaped: compactCount(function.executionCount))
                 html.append("</td>")
                 metricCell(&html, function.summary.lines, noun: "lines")
                 metricCell(&html, function.summary.regions, noun: "regions")
@@ -226,7 +226,7 @@ package enum HTMLReport {
                 html.append(" title=\"")
                 html.append(decimal: count)
                 html.append(count == 1 ? " execution\">" : " executions\">")
-                html.append(text: compactCount(count))
+                html.append(unescaped: compactCount(count))
             } else {
                 html.append(">")
             }
@@ -248,7 +248,7 @@ package enum HTMLReport {
         _ html: inout OutputBuffer, _ bytes: UnsafeBufferPointer<UInt8>, unexecuted: [Range<UInt32>]
     ) {
         guard !unexecuted.isEmpty else {
-            html.append(html: bytes)
+            html.append(escapingHTML: bytes)
             return
         }
         var position = 0
@@ -256,13 +256,13 @@ package enum HTMLReport {
             let start = min(bytes.count, max(position, Int(range.lowerBound) - 1))
             let end = range.upperBound == UInt32.max ? bytes.count : min(bytes.count, Int(range.upperBound) - 1)
             guard end > start else { continue }
-            html.append(html: UnsafeBufferPointer(rebasing: bytes[position..<start]))
+            html.append(escapingHTML: UnsafeBufferPointer(rebasing: bytes[position..<start]))
             html.append("<span class=\"z\" title=\"never ran\">")
-            html.append(html: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+            html.append(escapingHTML: UnsafeBufferPointer(rebasing: bytes[start..<end]))
             html.append("</span>")
             position = end
         }
-        html.append(html: UnsafeBufferPointer(rebasing: bytes[position...]))
+        html.append(escapingHTML: UnsafeBufferPointer(rebasing: bytes[position...]))
     }
 
     /// Why the coverage cannot belong to this version of the file, if it cannot: a segment on a
@@ -289,16 +289,16 @@ package enum HTMLReport {
     private static func testSummary(_ html: inout OutputBuffer, _ run: TestRun, linking pages: Set<String>) {
         let totals = run.totals
         html.append("<section aria-labelledby=\"tests\">\n<h2 id=\"tests\">Tests</h2>\n<p>")
-        html.append(text: "\(totals.tests) tests: \(totals.passed) passed, \(totals.failed) failed, ")
-        html.append(text: "\(totals.skipped) skipped, \(totals.errors) errors")
+        html.append(unescaped: "\(totals.tests) tests: \(totals.passed) passed, \(totals.failed) failed, ")
+        html.append(unescaped: "\(totals.skipped) skipped, \(totals.errors) errors")
         if !run.isComplete { html.append(" — <strong>the run was cut off</strong>") }
         html.append(".</p>\n")
         for suite in run.suites {
             for test in suite.cases where test.status == .failed || test.status == .error {
                 html.append("<div class=\"failure\"><strong>")
-                html.append(html: suite.displayName ?? suite.name)
+                html.append(escapingHTML: suite.displayName ?? suite.name)
                 html.append(" › ")
-                html.append(html: test.name)
+                html.append(escapingHTML: test.name)
                 html.append("</strong>")
                 for issue in test.failingIssues.isEmpty
                     ? [TestRun.Issue(kind: .error, message: test.status.rawValue)] : test.failingIssues
@@ -307,18 +307,18 @@ package enum HTMLReport {
                     if let location = issue.location {
                         if pages.contains(location.file) {
                             html.append("<a href=\"")
-                            html.append(html: pageName(for: location.file))
+                            html.append(escapingHTML: pageName(for: location.file))
                             html.append("#L")
                             html.append(decimal: UInt64(max(location.line, 0)))
                             html.append("\">")
-                            html.append(html: location.description)
+                            html.append(escapingHTML: location.description)
                             html.append("</a>")
                         } else {
-                            html.append(html: location.description)
+                            html.append(escapingHTML: location.description)
                         }
                         html.append(": ")
                     }
-                    html.append(html: issue.message)
+                    html.append(escapingHTML: issue.message)
                     html.append("</pre>")
                 }
                 html.append("</div>\n")
@@ -386,7 +386,7 @@ package enum HTMLReport {
     private static func header(_ html: inout OutputBuffer, title: String, assetPrefix: StaticString) {
         html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
         html.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
-        html.append(html: title)
+        html.append(escapingHTML: title)
         html.append(" · swiftcov</title>\n<link rel=\"stylesheet\" href=\"")
         html.append(assetPrefix)
         html.append("swiftcov.css\">\n</head>\n<body>\n<header>\n")
@@ -394,10 +394,10 @@ package enum HTMLReport {
 
     private static func footer(_ html: inout OutputBuffer, options: Options, assetPrefix: StaticString) {
         html.append("<footer>Generated by swiftcov ")
-        html.append(html: options.version)
+        html.append(escapingHTML: options.version)
         if let generatedAt = options.generatedAt {
             html.append(" on ")
-            html.append(html: generatedAt)
+            html.append(escapingHTML: generatedAt)
         }
         html.append(". Counts and percentages are llvm-cov&#39;s.</footer>\n<script src=\"")
         html.append(assetPrefix)
@@ -411,7 +411,7 @@ package enum HTMLReport {
             ("Regions", summary.regions, "regions"),
         ] {
             html.append("<div><dt>")
-            html.append(text: label)
+            html.append(unescaped: label)
             html.append("</dt><dd>")
             bar(&html, metric, noun: noun)
             html.append("</dd></div>\n")
@@ -438,7 +438,7 @@ package enum HTMLReport {
 
     private static func metricCell(_ html: inout OutputBuffer, _ metric: Metric, noun: String) {
         html.append("<td class=\"metric\" data-value=\"")
-        html.append(text: metric.count == 0 ? "-1" : String(metric.percent))
+        html.append(unescaped: metric.count == 0 ? "-1" : String(metric.percent))
         html.append("\">")
         bar(&html, metric, noun: noun)
         html.append("</td>")
@@ -450,15 +450,15 @@ package enum HTMLReport {
         if metric.count > 0 {
             let level = metric.percent >= 80 ? "high" : metric.percent >= 50 ? "medium" : "low"
             html.append("<span class=\"bar\" role=\"img\" aria-label=\"")
-            html.append(text: "\(percent) of \(noun) covered")
+            html.append(unescaped: "\(percent) of \(noun) covered")
             html.append("\"><span class=\"")
-            html.append(text: level)
+            html.append(unescaped: level)
             html.append("\" style=\"width:")
-            html.append(text: String(percent.dropLast()))
+            html.append(unescaped: String(percent.dropLast()))
             html.append("%\"></span></span> ")
         }
         html.append("<span class=\"pct\">")
-        html.append(text: percent)
+        html.append(unescaped: percent)
         html.append("</span> <span class=\"frac\">")
         html.append(decimal: UInt64(metric.covered))
         html.append("/")
