@@ -92,53 +92,21 @@ package struct ChangedLineCoverage: Equatable, Sendable {
 
     /// Measures `diff` against `report`.
     ///
-    /// - Parameter pathPrefix: where the package root lies inside the git repository, e.g.
-    ///   `Packages/Core/`; empty when the package is the repository. When some of the diff's
-    ///   paths start with it, the diff is the repository's: the prefix is stripped from those,
-    ///   and the others are outside the package. Otherwise the diff is relative to the package.
+    /// - Parameter pathPrefix: where the package root lies inside the git repository
+    ///   (`UnifiedDiff.packageChanges(pathPrefix:)`).
     package static func compute(
         diff: UnifiedDiff, report: CoverageReport, pathPrefix: String = ""
     ) throws(CoverageInputError) -> ChangedLineCoverage {
         var reportIndex: [String: Int] = [:]
         for (index, file) in report.files.enumerated() { reportIndex[file.displayPath] = index }
 
-        let directory = pathPrefix.isEmpty || pathPrefix.hasSuffix("/") ? pathPrefix : pathPrefix + "/"
-        let repositoryWide = !directory.isEmpty && diff.files.contains { trimmed($0.path).hasPrefix(directory) }
-        var changes: [String: FileDiff] = [:]
-        var order: [String] = []
-        var outside: [IgnoredFile] = []
-        for change in diff.files {
-            var change = change
-            change.oldPath = change.oldPath.map(trimmed)
-            change.newPath = change.newPath.map(trimmed)
-            if repositoryWide {
-                guard change.path.hasPrefix(directory) else {
-                    outside.append(IgnoredFile(path: change.path, status: change.status, reason: .outsidePackage))
-                    continue
-                }
-                let strip = { (path: String) in
-                    path.hasPrefix(directory) ? String(path.dropFirst(directory.count)) : path
-                }
-                change.oldPath = change.oldPath.map(strip)
-                change.newPath = change.newPath.map(strip)
-            }
-            // The same file may appear more than once (diffs pasted together): its lines add up.
-            let path = change.path
-            if var known = changes[path] {
-                known.addedLines = Array(Set(known.addedLines).union(change.addedLines)).sorted()
-                known.isBinary = known.isBinary || change.isBinary
-                if change.status != .modified { known.status = change.status }
-                changes[path] = known
-            } else {
-                changes[path] = change
-                order.append(path)
-            }
-        }
+        let (changes, outsidePackage) = diff.packageChanges(pathPrefix: pathPrefix)
+        let outside = outsidePackage.map { IgnoredFile(path: $0.path, status: $0.status, reason: .outsidePackage) }
 
         var files: [File] = []
         var ignored: [IgnoredFile] = []
-        for path in order {
-            let change = changes[path]!
+        for change in changes {
+            let path = change.path
             func ignore(_ reason: Reason) {
                 ignored.append(IgnoredFile(path: path, status: change.status, reason: reason))
             }
@@ -168,7 +136,7 @@ package struct ChangedLineCoverage: Equatable, Sendable {
         }
         files.sort { $0.path < $1.path }
         ignored.sort { $0.path < $1.path }
-        ignored += outside.sorted { $0.path < $1.path }
+        ignored += outside
         return ChangedLineCoverage(files: files, ignored: ignored)
     }
 
@@ -196,14 +164,8 @@ package struct ChangedLineCoverage: Equatable, Sendable {
         return (metric, ranges)
     }
 
-    private static func trimmed(_ path: String) -> String {
-        var path = Substring(path)
-        while path.hasPrefix("./") { path = path.dropFirst(2) }
-        return String(path)
-    }
-
     /// Why a file that is not in the report is not: the scope's rules, or no coverage data.
-    private static func scopeReason(_ path: String, scope: CoverageScope) -> Reason {
+    package static func scopeReason(_ path: String, scope: CoverageScope) -> Reason {
         if scope.excludes.contains(where: { $0.matches(path) }) { return .excluded }
         if !scope.includes.isEmpty {
             return scope.includes.contains { $0.matches(path) } ? .noCoverageData : .notIncluded
@@ -216,5 +178,57 @@ package struct ChangedLineCoverage: Equatable, Sendable {
             }
         }
         return .noCoverageData
+    }
+}
+
+extension UnifiedDiff {
+    /// The diff's files with paths relative to the package root, one entry per path, in the
+    /// diff's order, and the files outside the package.
+    ///
+    /// - Parameter pathPrefix: where the package root lies inside the git repository, e.g.
+    ///   `Packages/Core/`; empty when the package is the repository. When some of the diff's
+    ///   paths start with it, the diff is the repository's: the prefix is stripped from those,
+    ///   and the others are outside the package. Otherwise the diff is relative to the package.
+    package func packageChanges(pathPrefix: String) -> (changes: [FileDiff], outside: [FileDiff]) {
+        let directory = pathPrefix.isEmpty || pathPrefix.hasSuffix("/") ? pathPrefix : pathPrefix + "/"
+        let repositoryWide = !directory.isEmpty && files.contains { Self.trimmed($0.path).hasPrefix(directory) }
+        var changes: [String: FileDiff] = [:]
+        var order: [String] = []
+        var outside: [FileDiff] = []
+        for change in files {
+            var change = change
+            change.oldPath = change.oldPath.map(Self.trimmed)
+            change.newPath = change.newPath.map(Self.trimmed)
+            if repositoryWide {
+                guard change.path.hasPrefix(directory) else {
+                    outside.append(change)
+                    continue
+                }
+                let strip = { (path: String) in
+                    path.hasPrefix(directory) ? String(path.dropFirst(directory.count)) : path
+                }
+                change.oldPath = change.oldPath.map(strip)
+                change.newPath = change.newPath.map(strip)
+            }
+            // The same file may appear more than once (diffs pasted together): its lines add up.
+            let path = change.path
+            if var known = changes[path] {
+                known.addedLines = Array(Set(known.addedLines).union(change.addedLines)).sorted()
+                known.removedLines = Array(Set(known.removedLines).union(change.removedLines)).sorted()
+                known.isBinary = known.isBinary || change.isBinary
+                if change.status != .modified { known.status = change.status }
+                changes[path] = known
+            } else {
+                changes[path] = change
+                order.append(path)
+            }
+        }
+        return (order.map { changes[$0]! }, outside.sorted { $0.path < $1.path })
+    }
+
+    private static func trimmed(_ path: String) -> String {
+        var path = Substring(path)
+        while path.hasPrefix("./") { path = path.dropFirst(2) }
+        return String(path)
     }
 }

@@ -27,15 +27,21 @@ package struct FileDiff: Equatable, Sendable {
     /// The line numbers, in the new file, of the lines the diff adds (`+`): the added and the
     /// changed lines, as a changed line is removed and added again. Ascending.
     package var addedLines: [UInt32]
+    /// The line numbers, in the old file, of the lines the diff removes (`-`): the removed and
+    /// the changed lines. Ascending. With `addedLines` they say where every other line went:
+    /// the lines neither list names are the same lines on both sides, in order (`LineMap`).
+    package var removedLines: [UInt32]
 
     package init(
-        oldPath: String?, newPath: String?, status: Status, isBinary: Bool = false, addedLines: [UInt32] = []
+        oldPath: String?, newPath: String?, status: Status, isBinary: Bool = false, addedLines: [UInt32] = [],
+        removedLines: [UInt32] = []
     ) {
         self.oldPath = oldPath
         self.newPath = newPath
         self.status = status
         self.isBinary = isBinary
         self.addedLines = addedLines
+        self.removedLines = removedLines
     }
 
     /// The path the file has after the change, or had before it when deleted.
@@ -129,6 +135,7 @@ private struct DiffParser {
         var isDeleted = false
         var isBinary = false
         var addedLines: [UInt32] = []
+        var removedLines: [UInt32] = []
     }
 
     /// The hunk being read: how many old and new lines are still to come.
@@ -137,6 +144,7 @@ private struct DiffParser {
         var oldRemaining: Int
         var newRemaining: Int
         var newLine: UInt32
+        var oldLine: UInt32
     }
 
     var files: [FileDiff] = []
@@ -156,7 +164,10 @@ private struct DiffParser {
                 current.oldRemaining -= 1
                 current.newRemaining -= 1
                 current.newLine &+= 1  // past the hunk's last line only when the hunk ends
+                current.oldLine &+= 1
             case UInt8(ascii: "-"):
+                entry?.removedLines.append(current.oldLine)
+                current.oldLine &+= 1
                 current.oldRemaining -= 1
             case UInt8(ascii: "+"):
                 entry?.addedLines.append(current.newLine)
@@ -205,12 +216,16 @@ private struct DiffParser {
             guard let parsed = Self.hunkHeader(line) else {
                 throw DiffParseError(line: number, message: "malformed hunk header: \(describe(line))")
             }
-            guard parsed.new == 0 || Int(parsed.start) + parsed.new - 1 <= Int(UInt32.max) else {
+            guard parsed.new == 0 || Int(parsed.start) + parsed.new - 1 <= Int(UInt32.max),
+                parsed.old == 0 || Int(parsed.oldStart) + parsed.old - 1 <= Int(UInt32.max)
+            else {
                 throw DiffParseError(
                     line: number, message: "hunk header out of range (lines past 4294967295): \(describe(line))")
             }
             if parsed.old > 0 || parsed.new > 0 {
-                hunk = Hunk(header: number, oldRemaining: parsed.old, newRemaining: parsed.new, newLine: parsed.start)
+                hunk = Hunk(
+                    header: number, oldRemaining: parsed.old, newRemaining: parsed.new, newLine: parsed.start,
+                    oldLine: parsed.oldStart)
             }
         } else if entry?.isGit == true {
             consumeGitHeader(line)
@@ -279,7 +294,7 @@ private struct DiffParser {
         files.append(
             FileDiff(
                 oldPath: oldPath, newPath: newPath, status: status, isBinary: entry.isBinary,
-                addedLines: entry.addedLines))
+                addedLines: entry.addedLines, removedLines: entry.removedLines))
     }
 
     mutating func finish(lineCount: Int) throws(DiffParseError) -> UnifiedDiff {
@@ -297,14 +312,14 @@ private struct DiffParser {
         return "'" + String(shown).terminalSafe + (shown.count < line.count ? "…'" : "'")
     }
 
-    /// `@@ -l[,s] +l[,s] @@`: the new file's first line and the old and new line counts.
-    static func hunkHeader(_ line: Substring) -> (start: UInt32, old: Int, new: Int)? {
+    /// `@@ -l[,s] +l[,s] @@`: the new and old file's first lines and the old and new line counts.
+    static func hunkHeader(_ line: Substring) -> (start: UInt32, oldStart: UInt32, old: Int, new: Int)? {
         let fields = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: true)
         guard fields.count == 4, fields[0] == "@@", fields[1].hasPrefix("-"), fields[2].hasPrefix("+"),
             fields[3].hasPrefix("@@"),
             let old = range(fields[1].dropFirst()), let new = range(fields[2].dropFirst())
         else { return nil }
-        return (new.start, old.count, new.count)
+        return (new.start, old.start, old.count, new.count)
     }
 
     private static func range(_ text: Substring) -> (start: UInt32, count: Int)? {
