@@ -22,6 +22,7 @@ struct UnifiedDiffTests {
         #expect(question.status == .modified)
         #expect(question.oldPath == "Sources/TriviaCore/Question.swift")
         #expect(question.addedLines == [30, 32, 40, 41, 42, 43, 44])
+        #expect(question.removedLines == [30, 32])
 
         let added = try #require(byPath["Sources/TriviaCore/AnswerChoice.swift"])
         #expect(added.status == .added && added.oldPath == nil)
@@ -82,7 +83,7 @@ struct UnifiedDiffTests {
             diff.files == [
                 FileDiff(
                     oldPath: "Sources/TriviaCore/Question.swift", newPath: "Sources/TriviaCore/Question.swift",
-                    status: .modified, addedLines: [30, 32, 40, 41, 42, 43, 44])
+                    status: .modified, addedLines: [30, 32, 40, 41, 42, 43, 44], removedLines: [30, 32])
             ])
     }
 
@@ -99,6 +100,11 @@ struct UnifiedDiffTests {
             diff.files.map(\.addedLines.count).reduce(0, +)
                 == text.split(separator: "\n").filter {
                     $0.hasPrefix("+") && !$0.hasPrefix("+++")
+                }.count)
+        #expect(
+            diff.files.map(\.removedLines.count).reduce(0, +)
+                == text.split(separator: "\n").filter {
+                    $0.hasPrefix("-") && !$0.hasPrefix("---")
                 }.count)
         #expect(diff.files.first { $0.path == "Tests/LinuxMain.swift" }?.status == .deleted)
         #expect(diff.files.first { $0.path == "Sources/Yams/Anchor.swift" }?.status == .added)
