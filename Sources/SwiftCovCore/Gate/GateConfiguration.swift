@@ -61,6 +61,9 @@ package struct GateConfiguration: Equatable, Sendable {
     package var allFiles = false
     /// How many percentage points the total or a module may drop below the baseline.
     package var ratchetTolerance: Double?
+    /// The differential categories no line may fall into (`swiftcov diff --baseline`):
+    /// `"failOn": ["UNC", "LBC", "UIC"]` is genhtml's "UNC + LBC + UIC == 0".
+    package var failOn: Set<DifferentialCategory> = []
 
     package init() {}
 

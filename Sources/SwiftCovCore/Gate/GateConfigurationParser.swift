@@ -21,7 +21,7 @@ package struct GateConfigurationWarning: Equatable, Sendable, CustomStringConver
 extension GateConfiguration {
     /// The keys a configuration may have at the top level.
     package static let topLevelKeys = [
-        "thresholds", "modules", "files", "exempt", "include", "exclude", "allFiles", "ratchet",
+        "thresholds", "modules", "files", "exempt", "include", "exclude", "allFiles", "ratchet", "failOn",
     ]
 
     /// Parses a configuration document; `path` names it in errors.
@@ -89,6 +89,18 @@ extension GateConfiguration {
                         throw fail("ratchet.tolerance", "expected percentage points between 0 and 100")
                     }
                     configuration.ratchetTolerance = tolerance
+                }
+            case "failOn":
+                guard case .array(let items) = value else {
+                    throw fail("failOn", "expected an array of category codes such as [\"UNC\", \"LBC\"]")
+                }
+                for (index, item) in items.enumerated() {
+                    guard case .string(let code) = item, let category = DifferentialCategory(rawValue: code) else {
+                        throw fail(
+                            "failOn[\(index)]",
+                            "expected one of " + DifferentialCategory.allCases.map(\.rawValue).joined(separator: ", "))
+                    }
+                    configuration.failOn.insert(category)
                 }
             default:
                 throw fail(abbreviated(key), "unknown key" + suggestion(for: key, among: topLevelKeys))

@@ -38,16 +38,22 @@ package enum GateReport {
     package static func githubAnnotations(_ result: GateResult) -> String {
         var text = ""
         for failure in result.failures {
-            var properties: [String] = []
-            if let file = failure.file { properties.append("file=" + escapeProperty(file)) }
-            if let line = failure.line { properties.append("line=\(line)") }
+            var properties: [(String, String)] = []
+            if let file = failure.file { properties.append(("file", file)) }
+            if let line = failure.line { properties.append(("line", String(line))) }
             let title =
                 failure.level == .tests
                 ? "Test failed: \(failure.name)" : "Coverage \(failure.level.rawValue) \(failure.name)"
-            properties.append("title=" + escapeProperty(title))
-            text += "::error " + properties.joined(separator: ",") + "::" + escapeData(failure.detail) + "\n"
+            properties.append(("title", title))
+            text += workflowCommand("error", properties: properties, message: failure.detail)
         }
         return text
+    }
+
+    /// One GitHub workflow command line: `::error file=…,line=…::message`.
+    package static func workflowCommand(_ command: String, properties: [(String, String)], message: String) -> String {
+        let list = properties.map { $0.0 + "=" + escapeProperty($0.1) }.joined(separator: ",")
+        return "::" + command + " " + list + "::" + escapeData(message) + "\n"
     }
 
     /// The verdict and the failed rules as Markdown, to follow the coverage table in a job summary.
