@@ -17,6 +17,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
     case gateConfig = "gate-config"
     case diff
     case glob
+    case baseline
 
     /// Runs `bytes` through the target. Parse errors are fine; only broken invariants throw.
     /// The gate and diff targets evaluate against `sampleReport` (the trivia package's report).
@@ -28,6 +29,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         case .gateConfig: FuzzTarget.gateConfig(bytes, sampleReport)
         case .diff: try FuzzTarget.diff(bytes, sampleReport)
         case .glob: FuzzTarget.glob(bytes)
+        case .baseline: try FuzzTarget.baseline(bytes, sampleReport)
         }
     }
 
@@ -188,6 +190,51 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         _ = DiffCoverageTableReport.render(coverage, options: options)
         _ = DiffCoverageMarkdownReport.render(coverage, options: options)
         try requireWellFormedJSON(DiffCoverageJSONReport.render(coverage, options: options), "diff --format json")
+    }
+
+    /// A differential baseline (a swiftcov JSON report with line counts, or an llvm-cov export),
+    /// read and compared with the report through a diff that changes every file, then rendered
+    /// in every format. Before and after must add up from the categories.
+    private static func baseline(_ bytes: [UInt8], _ report: CoverageReport?) throws(FuzzInvariantFailure) {
+        let baseline: DifferentialBaseline
+        do {
+            baseline = try DifferentialBaseline.read(MappedFile(bytes: bytes), name: "fuzz.json")
+        } catch {
+            _ = error.description
+            return
+        }
+        guard let report else { return }
+        let diff = UnifiedDiff(
+            files: report.files.map {
+                FileDiff(
+                    oldPath: $0.displayPath, newPath: $0.displayPath, status: .modified, addedLines: [3, 4, 9],
+                    removedLines: [2, 5])
+            })
+        let coverage: DifferentialCoverage
+        do {
+            coverage = try DifferentialCoverage.compute(current: report, baseline: baseline, diff: diff)
+        } catch {
+            _ = error.description
+            return
+        }
+        for file in coverage.files {
+            let counts = file.lines.counts
+            let before = counts.total(of: [.LBC, .UBC, .GBC, .CBC, .ECB, .EUB, .DCB, .DUB])
+            guard file.coverage.before.count == before,
+                file.coverage.after.count == counts.total(of: [.UNC, .GNC, .LBC, .UBC, .GBC, .CBC, .UIC, .GIC])
+            else {
+                throw FuzzInvariantFailure(description: "\(file.path): before/after do not add up from the categories")
+            }
+        }
+        var options = DifferentialCoverageReportOptions()
+        options.failOn = [.UNC, .LBC]
+        options.urlTemplate = "https://example.com/{path}#L{line}"
+        _ = DifferentialCoverageTableReport.render(coverage, options: options)
+        let (shown, more) = DifferentialAnnotations.annotations(coverage, failOn: options.failOn)
+        _ = DifferentialAnnotations.text(shown)
+        _ = DifferentialCoverageMarkdownReport.render(coverage, options: options, moreLines: more)
+        try requireWellFormedJSON(
+            DifferentialCoverageJSONReport.render(coverage, options: options), "diff --baseline --format json")
     }
 
     /// A glob (the input's first line) matched against paths (each further line, up to 8), as
