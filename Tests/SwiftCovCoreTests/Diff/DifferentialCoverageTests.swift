@@ -350,3 +350,101 @@ enum Independent {
         return result.mapValues { $0.mapValues { $0.sorted() } }
     }
 }
+
+/// The categories the swift-log change does not produce (GIC, UIC, ECB, EUB) and whole files
+/// added, deleted or only on one side, on invented line counts.
+@Suite("Differential coverage, invented cases")
+struct DifferentialCoverageInventedTests {
+    static func report(_ files: [String: [CoverageSegment]]) throws -> CoverageReport {
+        var report = CoverageReport(
+            files: [], modules: [], totals: CoverageSummary(), scope: CoverageScope(root: "/now"))
+        report.files = files.keys.sorted().map { path in
+            var file = FileCoverage.forTesting(path: "/now/" + path, segments: files[path]!)
+            file.displayPath = path
+            file.module = report.scope.module(of: "/now/" + path)
+            return file
+        }
+        return report
+    }
+
+    /// Segments giving `lines` (line → count) each a region of its own.
+    static func segments(_ lines: [UInt32: UInt64]) -> [CoverageSegment] {
+        lines.keys.sorted().flatMap { line in
+            [
+                CoverageSegment(
+                    line: line, column: 1, count: lines[line]!, hasCount: true, isRegionEntry: true, isGapRegion: false),
+                CoverageSegment(
+                    line: line, column: 9, count: 0, hasCount: false, isRegionEntry: false, isGapRegion: false),
+            ]
+        }
+    }
+
+    static func counts(_ lines: [UInt32: UInt64]) -> [LineCount] {
+        lines.keys.sorted().map { LineCount(line: $0, count: lines[$0]!) }
+    }
+
+    @Test("lines executable on one side only; a deleted file; an added file; a file only in the baseline")
+    func oneSided() throws {
+        // A.swift: line 3 was 3 before; line 1 changed. Now: 2 executable only now (run), 4 only now
+        // (not run); before, 5 and 6 were executable (5 ran) and now are not.
+        let now = try Self.report([
+            "Sources/M/A.swift": Self.segments([1: 1, 2: 1, 3: 1, 4: 0]),
+            "Sources/M/New.swift": Self.segments([1: 0, 2: 1]),
+        ])
+        let baseline = DifferentialBaseline(
+            name: "b.json", format: .swiftcovJSON,
+            files: [
+                .init(path: "/then/Sources/M/A.swift", lineCounts: Self.counts([1: 1, 3: 1, 5: 4, 6: 0])),
+                .init(path: "/then/Sources/M/Gone.swift", lineCounts: Self.counts([2: 1, 7: 0])),
+                .init(path: "/then/Sources/M/Untested.swift", lineCounts: Self.counts([4: 0, 8: 2])),
+            ])
+        let diff = UnifiedDiff(files: [
+            FileDiff(
+                oldPath: "Sources/M/A.swift", newPath: "Sources/M/A.swift", status: .modified, addedLines: [1],
+                removedLines: [1]),
+            FileDiff(oldPath: nil, newPath: "Sources/M/New.swift", status: .added, addedLines: [1, 2, 3]),
+            FileDiff(oldPath: "Sources/M/Gone.swift", newPath: nil, status: .deleted, removedLines: Array(1...9)),
+        ])
+        let coverage = try DifferentialCoverage.compute(current: now, baseline: baseline, diff: diff)
+        var lines: [String: [DifferentialCategory: [UInt32]]] = [:]
+        for file in coverage.files {
+            for category in DifferentialCategory.allCases where !file.lines[category].isEmpty {
+                lines[file.path, default: [:]][category] = file.lines[category]
+            }
+        }
+        #expect(
+            lines == [
+                "Sources/M/A.swift": [.GNC: [1], .DCB: [1], .GIC: [2], .CBC: [3], .UIC: [4], .ECB: [5], .EUB: [6]],
+                "Sources/M/New.swift": [.UNC: [1], .GNC: [2]],
+                "Sources/M/Gone.swift": [.DCB: [2], .DUB: [7]],
+                "Sources/M/Untested.swift": [.EUB: [4], .ECB: [8]],
+            ])
+        let gone = try #require(coverage.files.first { $0.path == "Sources/M/Gone.swift" })
+        #expect(gone.status == .deleted)
+        #expect(gone.coverage == CoverageChange(before: Metric(count: 2, covered: 1), after: Metric()))
+        #expect(coverage.totals.before == Metric(count: 8, covered: 5))
+        #expect(coverage.totals.after == Metric(count: 6, covered: 4))
+        #expect(coverage.modules.map(\.name) == ["M"])
+    }
+
+    @Test("a changed file the baseline lacks is measured with a warning")
+    func missingFromBaseline() throws {
+        let now = try Self.report([
+            "Sources/M/A.swift": Self.segments([1: 1]), "Sources/M/B.swift": Self.segments([1: 1, 2: 0]),
+        ])
+        let baseline = DifferentialBaseline(
+            name: "b.json", format: .swiftcovJSON,
+            files: [.init(path: "/then/Sources/M/A.swift", lineCounts: Self.counts([1: 1]))])
+        let diff = UnifiedDiff(files: [
+            FileDiff(
+                oldPath: "Sources/M/B.swift", newPath: "Sources/M/B.swift", status: .modified, addedLines: [2],
+                removedLines: [2])
+        ])
+        let coverage = try DifferentialCoverage.compute(current: now, baseline: baseline, diff: diff)
+        #expect(coverage.warnings.count == 1)
+        #expect(coverage.warnings.first?.hasPrefix("Sources/M/B.swift: warning:") == true)
+        let b = try #require(coverage.files.first { $0.path == "Sources/M/B.swift" })
+        #expect(b.lines[.GIC] == [1])
+        #expect(b.lines[.UNC] == [2])
+    }
+}
