@@ -1,0 +1,94 @@
+/// The tests of a package as `swift test list` prints them: one test ID a line, XCTest's as
+/// `Target.Class/testMethod`, Swift Testing's as `Target.Suite/function(label:)` (nested suites
+/// add `/Inner`; a test outside any suite is `Target.function()`). SwiftPM prints its build
+/// progress on standard error, so what is read here is standard output alone.
+package struct TestList: Equatable, Sendable {
+    /// The tests in the order listed (SwiftPM lists them sorted), each once.
+    package var tests: [TestID]
+
+    package init(tests: [TestID]) {
+        self.tests = tests
+    }
+
+    /// Reads `swift test list`'s standard output. Blank lines and lines SwiftPM or a test library
+    /// prints around the list (build progress such as `[3/5] Compiling …`, `Build complete!`)
+    /// are skipped; a test listed twice is kept once.
+    package static func parse(_ text: String) -> TestList {
+        var tests: [TestID] = []
+        var seen = Set<String>()
+        for rawLine in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            let line = rawLine.trimmingSpaces
+            guard let test = TestID(line), seen.insert(test.id).inserted else { continue }
+            tests.append(test)
+        }
+        return TestList(tests: tests)
+    }
+
+    /// One regular expression for `swift test --filter` that selects exactly `tests` (both
+    /// libraries): `^ID(/|$)` for each, joined with `|`. Swift Testing matches its pattern against
+    /// the ID followed by `/` and the test's source location, so the end is `/` or the string's end.
+    package static func filterPattern(for tests: [TestID]) -> String {
+        tests.map(\.filterPattern).joined(separator: "|")
+    }
+}
+
+/// A test as `swift test list` names it, and which library runs it.
+package struct TestID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Which test library runs a test.
+    package enum Library: String, Sendable {
+        case xctest
+        case swiftTesting = "swift-testing"
+    }
+
+    /// The ID exactly as listed.
+    package var id: String
+    /// Swift Testing's IDs end with the function's argument labels in parentheses; XCTest's never do.
+    package var library: Library { id.hasSuffix(")") ? .swiftTesting : .xctest }
+
+    /// `text` as a test ID: a module name, a `.`, then at least a name, without spaces at either
+    /// end or control characters. Nil for anything else (a progress line, `Build complete!`).
+    package init?(_ text: Substring) {
+        guard let dot = text.firstIndex(of: "."), dot != text.startIndex, text.index(after: dot) != text.endIndex
+        else { return nil }
+        let module = text[..<dot]
+        guard module.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }),
+            !text.contains(where: { $0.isNewline || ($0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false) })
+        else { return nil }
+        let name = text[text.index(after: dot)...]
+        // XCTest: Class/method; Swift Testing: a function call, perhaps under suites.
+        guard name.contains("/") || name.hasSuffix(")") else { return nil }
+        id = String(text)
+    }
+
+    package init?(_ text: String) { self.init(Substring(text)) }
+
+    package var description: String { id }
+
+    /// The target (module) the test is in: the ID up to its first `.`.
+    package var module: Substring { id[..<(id.firstIndex(of: ".") ?? id.endIndex)] }
+
+    /// A regular expression matching this test alone in `swift test --filter`.
+    package var filterPattern: String { "^" + Self.escapedForRegex(id) + "(/|$)" }
+
+    package static func < (lhs: TestID, rhs: TestID) -> Bool { lhs.id < rhs.id }
+
+    /// `text` with every character that means something in a regular expression escaped.
+    package static func escapedForRegex(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count + 8)
+        for character in text {
+            if "\\^$.|?*+()[]{}".contains(character) { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: Substring {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
+        while let last = text.last, last == " " || last == "\t" || last == "\r" { text = text.dropLast() }
+        return text
+    }
+}
