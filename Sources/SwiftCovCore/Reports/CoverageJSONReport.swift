@@ -16,9 +16,12 @@ package enum CoverageJSONReport {
 
     /// Writes `report` as JSON to `json` file by file (a streaming writer keeps memory bounded
     /// however large the document), with the test summary (`tests`, see `TestSummaryJSONReport`)
-    /// when given.
+    /// when given. With per-test data, each file has `lineTests` (every executable line with the
+    /// IDs of the tests that executed it) and `tests` lists the tests (the summary, if any, is
+    /// then `testSummary`).
     package static func write(
-        _ report: CoverageReport, options: CoverageReportOptions, tests: TestRun? = nil, to json: inout JSONWriter
+        _ report: CoverageReport, options: CoverageReportOptions, tests: TestRun? = nil,
+        perTest: PerTestCoverage? = nil, to json: inout JSONWriter
     ) throws(CoverageInputError) {
         json.raw("{\n  \"schemaVersion\": ")
         json.number(schemaVersion)
@@ -77,11 +80,65 @@ package enum CoverageJSONReport {
                 }
                 json.raw("]")
             }
+            if let perTest { try writeLineTests(of: file, perTest, to: &json) }
             json.raw("}")
         }
         json.raw(files.isEmpty ? "]" : "\n  ]")
-        if let tests { TestSummaryJSONReport.writeMember(tests, to: &json) }
+        if let perTest {
+            writeTests(perTest, to: &json)
+            if let tests { TestSummaryJSONReport.writeMember(tests, named: "testSummary", to: &json) }
+        } else if let tests {
+            TestSummaryJSONReport.writeMember(tests, to: &json)
+        }
         json.raw("\n}\n")
+    }
+
+    /// `"lineTests": [[line, ["TestID", …]], …]`: every executable line of `file`'s line view,
+    /// with the tests that executed it (none when the file was not recorded).
+    private static func writeLineTests(of file: FileCoverage, _ perTest: PerTestCoverage, to json: inout JSONWriter)
+        throws(CoverageInputError)
+    {
+        let recorded = perTest.lineTests(ofFile: file.displayPath) ?? []
+        var next = 0
+        json.raw(",\n      \"lineTests\": [")
+        for (position, line) in try file.lineCounts().enumerated() {
+            while next < recorded.count && recorded[next].line < line.line { next += 1 }
+            json.raw(position == 0 ? "[" : ", [")
+            json.number(line.line)
+            json.raw(", [")
+            if next < recorded.count && recorded[next].line == line.line {
+                for (index, test) in recorded[next].tests.enumerated() {
+                    if index > 0 { json.raw(", ") }
+                    json.string(perTest.tests[test].id)
+                }
+            }
+            json.raw("]]")
+        }
+        json.raw("]")
+    }
+
+    /// `"recording"` (the commit, dirty flag and date) and `"tests"`: each test's ID, outcome,
+    /// time and the number of lines it executed.
+    private static func writeTests(_ perTest: PerTestCoverage, to json: inout JSONWriter) {
+        json.raw(",\n  \"recording\": {\"commit\": ")
+        json.string(perTest.recording.commit)
+        json.raw(", \"dirty\": ")
+        json.raw(perTest.recording.dirty ? "true" : "false")
+        json.raw(", \"date\": ")
+        json.string(perTest.recording.date)
+        json.raw("},\n  \"tests\": [")
+        for (index, test) in perTest.tests.enumerated() {
+            json.raw(index == 0 ? "\n    {\"id\": " : ",\n    {\"id\": ")
+            json.string(test.id)
+            json.raw(", \"outcome\": ")
+            json.string(test.outcome.name)
+            json.raw(", \"milliseconds\": ")
+            json.number(test.milliseconds)
+            json.raw(", \"executedLines\": ")
+            json.number(test.executed.reduce(0) { $0 + $1.runs.reduce(0) { $0 + $1.count } })
+            json.raw("}")
+        }
+        json.raw(perTest.tests.isEmpty ? "]" : "\n  ]")
     }
 
     private static func write(_ summary: CoverageSummary, to json: inout JSONWriter) {

@@ -22,9 +22,11 @@ package enum TestSummaryJSONReport {
         return head + json.output + "\n}\n"
     }
 
-    /// Writes the `"tests"` member that follows the members of a coverage JSON report.
-    package static func writeMember(_ run: TestRun, to json: inout JSONWriter) {
-        json.raw(",\n  \"tests\": ")
+    /// Writes the `"tests"` member (or `name`) that follows the members of a coverage JSON report.
+    package static func writeMember(_ run: TestRun, named name: String = "tests", to json: inout JSONWriter) {
+        json.raw(",\n  \"")
+        json.rawText(name)
+        json.raw("\": ")
         write(run, to: &json)
     }
 

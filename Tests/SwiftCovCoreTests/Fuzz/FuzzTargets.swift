@@ -18,6 +18,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
     case diff
     case glob
     case baseline
+    case perTestStore = "per-test-store"
 
     /// Runs `bytes` through the target. Parse errors are fine; only broken invariants throw.
     /// The gate and diff targets evaluate against `sampleReport` (the trivia package's report).
@@ -30,6 +31,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         case .diff: try FuzzTarget.diff(bytes, sampleReport)
         case .glob: FuzzTarget.glob(bytes)
         case .baseline: try FuzzTarget.baseline(bytes, sampleReport)
+        case .perTestStore: try FuzzTarget.perTestStore(bytes, sampleReport)
         }
     }
 
@@ -247,6 +249,39 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         for path in lines.dropFirst() {
             _ = glob.matches(String(path))
             _ = scope.includes("/fuzz/" + path)
+        }
+    }
+
+    /// A per-test store (`.build/swiftcov/per-test.swiftcov`), read, written back, and asked what
+    /// `report --show tests` and `impacted` ask: the lines of every file with their tests, the
+    /// tests that executed lines, the report's `lineTests` against the trivia report.
+    private static func perTestStore(_ bytes: [UInt8], _ report: CoverageReport?) throws(FuzzInvariantFailure) {
+        let coverage: PerTestCoverage
+        do {
+            coverage = try PerTestStore.decode(bytes)
+        } catch {
+            guard error.offset >= 0 && error.offset <= bytes.count else {
+                throw FuzzInvariantFailure(
+                    description: "per-test store: error offset \(error.offset) outside the input")
+            }
+            return
+        }
+        let again = PerTestStore.encode(coverage)
+        let reread = try? PerTestStore.decode(again)
+        guard reread == coverage else {
+            throw FuzzInvariantFailure(description: "per-test store: written back, it reads differently")
+        }
+        for file in coverage.files {
+            guard let lines = coverage.lineTests(ofFile: file.path), lines.map(\.line) == file.lines else {
+                throw FuzzInvariantFailure(description: "per-test store: lineTests of \(file.path) lose lines")
+            }
+            _ = ImpactedTests.tests(in: coverage, executing: [file.path: Array(file.lines.prefix(3))])
+        }
+        if let report {
+            var json = JSONWriter()
+            if (try? CoverageJSONReport.write(report, options: .init(), perTest: coverage, to: &json)) != nil {
+                try requireWellFormedJSON(json.output, "report --show tests")
+            }
         }
     }
 

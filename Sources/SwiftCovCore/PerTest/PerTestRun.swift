@@ -1,0 +1,226 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `swiftcov run --per-test`'s pipeline up to the coverage: build the tests with coverage, list
+/// them (`swift test list`), run each alone (`PerTestRunner`), then write what a plain run leaves
+/// — the log (every test's output, in list order), Swift Testing's event stream, the merged
+/// profile and its export — and the per-test store beside them.
+package struct PerTestRun {
+    /// The package root (absolute).
+    package var root: String
+    /// Where the outputs go (`.build/swiftcov`).
+    package var output: String
+    /// The arguments given for `swift test`: `--filter` and `--skip` choose tests, the rest are
+    /// build options (`-c release`, `-Xswiftc …`).
+    package var testArguments: [String]
+    package var jobs = PerTestRunner.cores
+    /// Seconds a test may run before it is killed and reported as timed out.
+    package var timeout: Double = PerTestRun.defaultTimeout
+
+    /// Long enough for any unit test, short enough that a hung one does not stall CI for long.
+    package static let defaultTimeout: Double = 300
+
+    package init(root: String, output: String, testArguments: [String]) {
+        self.root = root
+        self.output = output
+        self.testArguments = testArguments
+    }
+
+    package var logPath: String { output + "/swift-test.log" }
+    package var eventStreamPath: String { output + "/swift-testing-events.jsonl" }
+    package var exportPath: String { output + "/llvm-cov-export.json" }
+    package var storePath: String { output + "/" + PerTestStore.fileName }
+
+    /// A bad `--filter` or `--skip` pattern.
+    package struct BadPattern: Error, Equatable, CustomStringConvertible {
+        package var pattern: String
+        package var description: String { "invalid regular expression in --filter or --skip: \(pattern)" }
+    }
+
+    /// The arguments that are build options, and the `--filter` / `--skip` patterns.
+    package var selection: (build: [String], filters: [String], skips: [String]) {
+        var build: [String] = []
+        var filters: [String] = []
+        var skips: [String] = []
+        var index = 0
+        while index < testArguments.count {
+            let argument = testArguments[index]
+            var matched = false
+            for (option, isFilter) in [("--filter", true), ("--skip", false)] {
+                var value: String?
+                if argument == option, index + 1 < testArguments.count {
+                    value = testArguments[index + 1]
+                    index += 1
+                } else if argument.hasPrefix(option + "=") {
+                    value = String(argument.dropFirst(option.count + 1))
+                }
+                if let value {
+                    if isFilter { filters.append(value) } else { skips.append(value) }
+                    matched = true
+                    break
+                }
+            }
+            if !matched { build.append(argument) }
+            index += 1
+        }
+        return (build, filters, skips)
+    }
+
+    /// `swift build --build-tests --enable-code-coverage`, its output handed to `body`.
+    package func build(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws -> Int32 {
+        try Subprocess.stream(
+            "swift", ["build", "--build-tests", "--enable-code-coverage"] + selection.build, in: root, body)
+    }
+
+    /// The tests (`swift test list --skip-build`), chosen by `--filter` and `--skip` as `swift test` would.
+    package func listTests() throws -> [TestID] {
+        // Listing runs the instrumented test executable: its profile goes to the scratch folder,
+        // not to a default.profraw in the package.
+        let profile = output + "/list-tests.profraw"
+        defer { unlink(profile) }
+        let listed = try Subprocess.capture(
+            "swift", ["test", "list", "--skip-build"] + selection.build, in: root,
+            environment: ["LLVM_PROFILE_FILE": profile])
+        guard listed.status == 0 else {
+            throw CoverageInputError.unreadable(
+                path: root, reason: "swift test list: " + listed.errorText.terminalSafe)
+        }
+        return try Self.select(
+            TestList.parse(listed.outputText).tests, filters: selection.filters, skips: selection.skips)
+    }
+
+    /// `tests` matched by any of `filters` (all when none) and by none of `skips`.
+    package static func select(_ tests: [TestID], filters: [String], skips: [String]) throws -> [TestID] {
+        guard !filters.isEmpty || !skips.isEmpty else { return tests }
+        if #available(macOS 13, *) {
+            func compile(_ pattern: String) throws -> Regex<AnyRegexOutput> {
+                do { return try Regex(pattern) } catch { throw BadPattern(pattern: pattern) }
+            }
+            let chosen = try filters.map(compile)
+            let skipped = try skips.map(compile)
+            return tests.filter { test in
+                (chosen.isEmpty || chosen.contains { test.id.contains($0) })
+                    && !skipped.contains { test.id.contains($0) }
+            }
+        }
+        return tests
+    }
+
+    /// The test executable SwiftPM built with coverage.
+    package func testBinary() throws -> String {
+        let binPath =
+            try Subprocess.capture(
+                "swift", ["build", "--show-bin-path", "--enable-code-coverage"] + selection.build, in: root
+            )
+            .outputText.split(separator: "\n").last.map(String.init) ?? ""
+        guard let directory = opendir(binPath) else { throw CoverageInputError.notFound(path: binPath) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            if name.hasSuffix("PackageTests.xctest") { names.append(name) }
+        }
+        guard let name = names.sorted().first else {
+            throw CoverageInputError.notFound(path: binPath + "/*PackageTests.xctest")
+        }
+        // On macOS the .xctest is a bundle; the binary is inside.
+        let bundle = binPath + "/" + name
+        let inner = bundle + "/Contents/MacOS/" + String(name.dropLast(".xctest".count))
+        return access(inner, X_OK) == 0 ? inner : bundle
+    }
+
+    /// Runs `tests` one by one on `jobs` cores and writes the log, the event stream, the merged
+    /// profile, its export (`exportPath`) and the store (`storePath`). `finished` hears of each test.
+    package func run(
+        _ tests: [TestID], toolchain: Toolchain, binary: String, recording: PerTestCoverage.Recording,
+        finished: @Sendable (PerTestRunner.Result) -> Void = { _ in }
+    ) throws -> (results: [PerTestRunner.Result], coverage: PerTestCoverage) {
+        try AtomicFile.makeDirectory(output)
+        let scratch = output + "/per-test-profiles"
+        // The package's own files come from the coverage mapping alone: an export of an empty
+        // profile lists them.
+        let sources = try ownSources(toolchain: toolchain, binary: binary, scratch: scratch)
+        let runner = PerTestRunner(
+            toolchain: toolchain, binary: binary, root: root, sources: sources, scratch: scratch, jobs: jobs,
+            timeout: timeout)
+        let results = try runner.run(tests, finished: finished)
+
+        var log: [UInt8] = []
+        var events: [UInt8] = []
+        for result in results {
+            log += result.output
+            events += result.events
+        }
+        try log.withUnsafeBufferPointer { try AtomicFile.write(bytes: $0, to: logPath) }
+        try events.withUnsafeBufferPointer { try AtomicFile.write(bytes: $0, to: eventStreamPath) }
+
+        let profiles = results.compactMap(\.profile)
+        guard !profiles.isEmpty else {
+            throw CoverageInputError.noExport(directory: scratch, profrawCount: 0)
+        }
+        let profdata = output + "/coverage.profdata"
+        let merged = try toolchain.merge(profiles, into: profdata)
+        guard merged.status == 0 else {
+            throw CoverageInputError.unreadable(
+                path: scratch, reason: "llvm-profdata: " + merged.errorText.terminalSafe)
+        }
+        let exported = try toolchain.export(profdata: profdata, binaries: [binary])
+        guard exported.status == 0 else {
+            throw CoverageInputError.unreadable(path: profdata, reason: "llvm-cov: " + exported.errorText.terminalSafe)
+        }
+        try exported.output.withUnsafeBufferPointer { try AtomicFile.write(bytes: $0, to: exportPath) }
+        for profile in profiles { unlink(profile) }
+        rmdir(scratch)
+
+        let export = try CoverageInput.readExport(exportPath, keepMappings: false, names: false)
+        var coverage = PerTestCoverage(
+            recording: recording, files: try LineAttribution.executableFiles(of: export, root: root))
+        for result in results {
+            coverage.add(
+                id: result.test.id, outcome: result.outcome, milliseconds: result.milliseconds, lines: result.executed)
+        }
+        try PerTestStore.write(coverage, to: storePath)
+        return (results, coverage)
+    }
+
+    /// The absolute paths of the package's own files the test executable has coverage mapping for.
+    private func ownSources(toolchain: Toolchain, binary: String, scratch: String) throws -> [String] {
+        try AtomicFile.makeDirectory(scratch)
+        let empty = scratch + "/empty.proftext"
+        let profdata = scratch + "/empty.profdata"
+        try AtomicFile.write("", to: empty)  // an empty (text) profile: every count 0
+        defer {
+            unlink(empty)
+            unlink(profdata)
+        }
+        let merged = try Subprocess.capture(toolchain.llvmProfdata, ["merge", "-sparse", empty, "-o", profdata])
+        guard merged.status == 0 else {
+            throw CoverageInputError.unreadable(path: empty, reason: "llvm-profdata: " + merged.errorText.terminalSafe)
+        }
+        let exported = try Subprocess.capture(
+            toolchain.llvmCov, ["export", "-summary-only", "-instr-profile", profdata, binary])
+        guard exported.status == 0 else {
+            throw CoverageInputError.unreadable(path: binary, reason: "llvm-cov: " + exported.errorText.terminalSafe)
+        }
+        let export = try LLVMCovExportReader.read(MappedFile(bytes: exported.output), names: false)
+        return LineAttribution.ownFiles(of: export, root: root).map { root + "/" + $0.path }
+    }
+
+    /// Where the package is in git: its commit and whether the package's files differ from it
+    /// (its build folder aside, ignored or not).
+    package static func recording(root: String, date: String) -> PerTestCoverage.Recording {
+        let head = try? Subprocess.capture("git", ["-C", root, "rev-parse", "HEAD"])
+        let commit = head.flatMap { $0.status == 0 ? $0.outputText.split(separator: "\n").first.map(String.init) : nil }
+        let status = try? Subprocess.capture(
+            "git", ["-C", root, "status", "--porcelain", "--", ".", ":(exclude).build"])
+        let dirty = status.map { $0.status != 0 || !$0.output.isEmpty } ?? false
+        return PerTestCoverage.Recording(commit: commit ?? "", dirty: commit != nil && dirty, date: date)
+    }
+}

@@ -1,0 +1,196 @@
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs each test alone, on every core, so that its coverage is its own: the package's test
+/// executable started once per test (XCTest's `Module.Class/method` selector, Swift Testing's
+/// `--filter`) with its own `LLVM_PROFILE_FILE`, the way `swift test` starts it, without SwiftPM's
+/// start-up per test.
+///
+/// A test's profile is indexed (`llvm-profdata merge -sparse`, which keeps only the functions it
+/// ran) and exported for the package's own files only (`llvm-cov export -skip-functions
+/// -skip-expansions -sources …`); the lines with a non-zero count in that export are the lines
+/// the test executed — exactly what `swift test --filter TEST` followed by llvm-cov gives.
+package struct PerTestRunner: Sendable {
+    package var toolchain: Toolchain
+    /// The test executable (`.build/debug/NAMEPackageTests.xctest`).
+    package var binary: String
+    /// The package root: paths in the store are relative to it.
+    package var root: String
+    /// The package's own source files (absolute), which each test's export is restricted to.
+    package var sources: [String]
+    /// A folder for the profiles (created when missing).
+    package var scratch: String
+    /// How many tests run at once.
+    package var jobs: Int
+    /// Seconds a test may run before it is killed.
+    package var timeout: Double
+
+    package init(
+        toolchain: Toolchain, binary: String, root: String, sources: [String], scratch: String, jobs: Int,
+        timeout: Double
+    ) {
+        self.toolchain = toolchain
+        self.binary = binary
+        self.root = root
+        self.sources = sources
+        self.scratch = scratch
+        self.jobs = max(1, jobs)
+        self.timeout = timeout
+    }
+
+    /// One test's run.
+    package struct Result: Sendable {
+        package var test: TestID
+        package var outcome: PerTestCoverage.Outcome
+        package var milliseconds: UInt64
+        /// What its process printed (standard output and error), with SwiftPM's crash line added
+        /// when it crashed or was killed, as `swift test` would print it.
+        package var output: [UInt8]
+        /// Swift Testing's event stream (empty for XCTest).
+        package var events: [UInt8]
+        /// The lines it executed, by path relative to the root.
+        package var executed: [String: [UInt32]]
+        /// Its indexed profile, when its process wrote one (a crash or a kill writes none).
+        package var profile: String?
+        /// Why its lines are unknown or incomplete, if they are.
+        package var problem: String?
+    }
+
+    /// The number of cores.
+    package static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+    /// Runs `tests`, `jobs` at a time; `finished` hears of each as it ends (one at a time).
+    /// Returns the results in the order of `tests`.
+    package func run(_ tests: [TestID], finished: @Sendable (Result) -> Void = { _ in }) throws -> [Result] {
+        try AtomicFile.makeDirectory(scratch)
+        let state = Locked((next: 0, results: [Result?](repeating: nil, count: tests.count)))
+        let workers = min(jobs, max(1, tests.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let index = state.withLock { state -> Int? in
+                    guard state.next < tests.count else { return nil }
+                    defer { state.next += 1 }
+                    return state.next
+                }
+                guard let index else { return }
+                let result = runOne(tests[index], number: index)
+                state.withLock { state in
+                    state.results[index] = result
+                    finished(result)
+                }
+            }
+        }
+        return state.withLock { $0.results.map { $0! } }
+    }
+
+    /// The arguments that make the test executable run `test` alone.
+    package static func arguments(for test: TestID, events: String) -> [String] {
+        switch test.library {
+        case .xctest:
+            return ["--testing-library", "xctest", test.id]
+        case .swiftTesting:
+            return [
+                "--testing-library", "swift-testing", "--filter", test.filterPattern, "--event-stream-output-path",
+                events, "--event-stream-version", "0",
+            ]
+        }
+    }
+
+    private func runOne(_ test: TestID, number: Int) -> Result {
+        let base = scratch + "/test-\(number)"
+        let profraw = base + ".profraw"
+        let eventsPath = base + ".events.jsonl"
+        unlink(profraw)
+        unlink(eventsPath)
+        var result = Result(
+            test: test, outcome: .failed, milliseconds: 0, output: [], events: [], executed: [:], profile: nil)
+        let start = Subprocess.monotonicSeconds()
+        let process: Subprocess.Result
+        do {
+            process = try Subprocess.capture(
+                binary, Self.arguments(for: test, events: eventsPath), environment: ["LLVM_PROFILE_FILE": profraw],
+                mergingErrors: true, timeout: timeout)
+        } catch {
+            result.problem = "cannot run \(error.program): \(error.reason)"
+            result.output = Array("error: \(result.problem!)\n".utf8)
+            return result
+        }
+        result.milliseconds = UInt64(max(0, (Subprocess.monotonicSeconds() - start) * 1000))
+        result.output = process.output
+        if let events = try? MappedFile(path: eventsPath) {
+            result.events = events.withUnsafeBytes { Array($0) }
+            unlink(eventsPath)
+        }
+        let signal = process.status > 128 ? process.status - 128 : 0
+        if process.timedOut {
+            result.outcome = .timedOut
+            result.problem = "killed after \(Self.seconds(timeout)) s (--test-timeout)"
+        } else if signal > 0 {
+            result.outcome = .crashed
+            result.problem = "crashed (signal \(signal))"
+        } else if process.status == 0 {
+            result.outcome = Self.onlySkipped(process.output) ? .skipped : .passed
+        } else {
+            result.outcome = .failed
+        }
+        if let problem = result.problem {
+            // SwiftPM's own line for a test process that ended by a signal: the log readers
+            // report the test that was running as an error with this message.
+            if result.output.last.map({ $0 != 0x0A }) ?? false { result.output.append(0x0A) }
+            let code = process.timedOut ? Int32(SIGKILL) : signal
+            result.output += Array(
+                "error: Process '\(test.id)' exited with unexpected signal code \(code): \(problem)\n".utf8)
+        }
+        attribute(profraw, to: &result)
+        return result
+    }
+
+    /// Reads the test's raw profile into `result`: its lines, and its indexed profile.
+    private func attribute(_ profraw: String, to result: inout Result) {
+        var info = stat()
+        guard stat(profraw, &info) == 0, info.st_size > 0 else {
+            if result.problem == nil { result.problem = "its process wrote no profile" }
+            result.problem! += "; no coverage recorded"
+            return
+        }
+        defer { unlink(profraw) }
+        let profdata = String(profraw.dropLast(".profraw".count)) + ".profdata"
+        do {
+            let merged = try toolchain.merge([profraw], into: profdata)
+            guard merged.status == 0 else {
+                result.problem = "llvm-profdata: " + merged.errorText.terminalSafe
+                return
+            }
+            result.profile = profdata
+            var arguments = ["export", "-skip-functions", "-skip-expansions", "-instr-profile", profdata, binary]
+            arguments += ["-sources"] + sources
+            let exported = try Subprocess.capture(toolchain.llvmCov, arguments)
+            guard exported.status == 0 else {
+                result.problem = "llvm-cov: " + exported.errorText.terminalSafe
+                return
+            }
+            let export = try LLVMCovExportReader.read(MappedFile(bytes: exported.output), names: false)
+            result.executed = try LineAttribution.executedLines(of: export, root: root)
+        } catch {
+            result.problem = "reading its coverage: \(error)"
+        }
+    }
+
+    /// Whether a passing test's output says it was skipped (XCTest's `XCTSkip`, Swift Testing's
+    /// `.disabled`), and nothing passed.
+    static func onlySkipped(_ output: [UInt8]) -> Bool {
+        let text = String(decoding: output, as: UTF8.self)
+        return text.contains(" skipped") && !text.contains("' passed (") && !text.contains(" passed after ")
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}

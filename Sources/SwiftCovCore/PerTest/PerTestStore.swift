@@ -1,0 +1,259 @@
+/// The file `swiftcov run --per-test` writes beside its other outputs
+/// (`.build/swiftcov/per-test.swiftcov`): a `PerTestCoverage`, compactly.
+///
+/// Format (version 1). Every number is an unsigned LEB128 varint; a string is its UTF-8 byte
+/// count and bytes.
+///
+///     "SWIFTCOV-PER-TEST\n"  version
+///     commit  dirty(0|1)  date
+///     fileCount   { path  lineCount  lineDelta… }                  lines ascending, first delta from 0
+///     testCount   { id  outcome  milliseconds  fileCount
+///                     { fileDelta  runCount  { gap  length-1 }… }… }
+///
+/// A test's files ascend (`fileDelta` from the previous file index + 1, the first from 0); its runs
+/// of line indices ascend (`gap` from the end of the previous run, the first from 0). The file
+/// ends after the last test. Sizes stay small: a run of 40 executed lines is two bytes.
+package enum PerTestStore {
+    package static let fileName = "per-test.swiftcov"
+    static let magic = Array("SWIFTCOV-PER-TEST\n".utf8)
+    package static let version: UInt64 = 1
+
+    /// What is wrong with a store, and where (a byte offset).
+    package struct ReadError: Error, Equatable, CustomStringConvertible {
+        package var offset: Int
+        package var message: String
+
+        package var description: String { "\(message) (byte offset \(offset))" }
+    }
+
+    /// The bytes of `coverage`.
+    package static func encode(_ coverage: PerTestCoverage) -> [UInt8] {
+        var bytes = magic
+        bytes.reserveCapacity(4096)
+        append(version, to: &bytes)
+        append(coverage.recording.commit, to: &bytes)
+        bytes.append(coverage.recording.dirty ? 1 : 0)
+        append(coverage.recording.date, to: &bytes)
+        append(UInt64(coverage.files.count), to: &bytes)
+        for file in coverage.files {
+            append(file.path, to: &bytes)
+            append(UInt64(file.lines.count), to: &bytes)
+            var previous: UInt32 = 0
+            for line in file.lines {
+                append(UInt64(line - previous), to: &bytes)
+                previous = line
+            }
+        }
+        append(UInt64(coverage.tests.count), to: &bytes)
+        for test in coverage.tests {
+            append(test.id, to: &bytes)
+            bytes.append(test.outcome.rawValue)
+            append(test.milliseconds, to: &bytes)
+            append(UInt64(test.executed.count), to: &bytes)
+            var nextFile = 0
+            for entry in test.executed {
+                append(UInt64(entry.file - nextFile), to: &bytes)
+                nextFile = entry.file + 1
+                append(UInt64(entry.runs.count), to: &bytes)
+                var end: UInt32 = 0
+                for run in entry.runs {
+                    append(UInt64(run.lowerBound - end), to: &bytes)
+                    append(UInt64(run.count - 1), to: &bytes)
+                    end = run.upperBound
+                }
+            }
+        }
+        return bytes
+    }
+
+    /// Reads a store; every count, index and line is checked against the bytes that remain and
+    /// the files it refers to.
+    package static func decode(_ bytes: UnsafeRawBufferPointer) throws(ReadError) -> PerTestCoverage {
+        var reader = Reader(bytes: bytes)
+        guard bytes.count >= magic.count, zip(bytes.prefix(magic.count), magic).allSatisfy({ $0 == $1 }) else {
+            throw ReadError(offset: 0, message: "not a swiftcov per-test store (no 'SWIFTCOV-PER-TEST' header)")
+        }
+        reader.offset = magic.count
+        let versionOffset = reader.offset
+        let storedVersion = try reader.number()
+        guard storedVersion == version else {
+            throw ReadError(
+                offset: versionOffset,
+                message: "per-test store version \(storedVersion); this swiftcov reads version \(version)")
+        }
+        let commit = try reader.string()
+        let dirty = try reader.flag()
+        let date = try reader.string()
+        var coverage = PerTestCoverage(
+            recording: PerTestCoverage.Recording(commit: commit, dirty: dirty, date: date), files: [])
+        let fileCount = try reader.count()
+        coverage.files.reserveCapacity(fileCount)
+        for _ in 0..<fileCount {
+            let pathOffset = reader.offset
+            let path = try reader.string()
+            if let previous = coverage.files.last?.path, previous >= path {
+                throw ReadError(offset: pathOffset, message: "file paths are not sorted and unique at '\(path)'")
+            }
+            let lineCount = try reader.count()
+            var lines: [UInt32] = []
+            lines.reserveCapacity(lineCount)
+            var line: UInt64 = 0
+            for _ in 0..<lineCount {
+                let offset = reader.offset
+                let delta = try reader.number()
+                line += delta
+                guard delta > 0, line <= UInt64(UInt32.max) else {
+                    throw ReadError(offset: offset, message: "line numbers of '\(path)' do not ascend from 1")
+                }
+                lines.append(UInt32(line))
+            }
+            coverage.files.append(PerTestCoverage.File(path: path, lines: lines))
+        }
+        let testCount = try reader.count()
+        coverage.tests.reserveCapacity(testCount)
+        for _ in 0..<testCount {
+            let id = try reader.string()
+            let outcomeOffset = reader.offset
+            guard let outcome = PerTestCoverage.Outcome(rawValue: try reader.byte()) else {
+                throw ReadError(offset: outcomeOffset, message: "unknown outcome of test '\(id)'")
+            }
+            let milliseconds = try reader.number()
+            let entryCount = try reader.count()
+            var executed: [PerTestCoverage.ExecutedLines] = []
+            executed.reserveCapacity(entryCount)
+            var nextFile: UInt64 = 0
+            for _ in 0..<entryCount {
+                let fileOffset = reader.offset
+                let file = nextFile + (try reader.number())
+                guard file < UInt64(coverage.files.count) else {
+                    throw ReadError(offset: fileOffset, message: "test '\(id)' refers to file \(file) of \(fileCount)")
+                }
+                nextFile = file + 1
+                let lineCount = UInt64(coverage.files[Int(file)].lines.count)
+                let runCount = try reader.count()
+                var runs: [Range<UInt32>] = []
+                runs.reserveCapacity(runCount)
+                var end: UInt64 = 0
+                for _ in 0..<runCount {
+                    let runOffset = reader.offset
+                    let gap = try reader.number()
+                    let length = try reader.number()
+                    let start = end &+ gap
+                    // Runs never touch: a gap of 0 is allowed only for the first.
+                    guard start >= end, (gap > 0 || runs.isEmpty), length < lineCount, start < lineCount,
+                        lineCount - start > length
+                    else {
+                        throw ReadError(
+                            offset: runOffset,
+                            message: "test '\(id)' has lines outside the \(lineCount) of file \(file)")
+                    }
+                    end = start + length + 1
+                    runs.append(UInt32(start)..<UInt32(end))
+                }
+                executed.append(PerTestCoverage.ExecutedLines(file: Int(file), runs: runs))
+            }
+            coverage.tests.append(
+                PerTestCoverage.Test(id: id, outcome: outcome, milliseconds: milliseconds, executed: executed))
+        }
+        guard reader.offset == bytes.count else {
+            throw ReadError(offset: reader.offset, message: "unexpected bytes after the last test")
+        }
+        return coverage
+    }
+
+    /// Reads a store held in memory.
+    package static func decode(_ bytes: [UInt8]) throws(ReadError) -> PerTestCoverage {
+        let result = bytes.withUnsafeBytes { raw in Result { () throws(ReadError) in try decode(raw) } }
+        return try result.get()
+    }
+
+    /// Reads the store at `path`.
+    package static func read(path: String) throws(CoverageInputError) -> PerTestCoverage {
+        let file: MappedFile
+        do {
+            file = try MappedFile(path: path)
+        } catch {
+            throw .unreadable(path: path, reason: error.message)
+        }
+        do {
+            let result = file.withUnsafeBytes { bytes in Result { () throws(ReadError) in try decode(bytes) } }
+            return try result.get()
+        } catch {
+            throw .malformed(path: path, offset: error.offset, keyPath: "per-test store", message: error.message)
+        }
+    }
+
+    /// Writes `coverage` to `path` atomically.
+    package static func write(_ coverage: PerTestCoverage, to path: String) throws {
+        let bytes = encode(coverage)
+        try bytes.withUnsafeBufferPointer { try AtomicFile.write(bytes: $0, to: path) }
+    }
+
+    private static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(value & 0x7F) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+
+    private static func append(_ text: String, to bytes: inout [UInt8]) {
+        append(UInt64(text.utf8.count), to: &bytes)
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    private struct Reader {
+        let bytes: UnsafeRawBufferPointer
+        var offset = 0
+
+        mutating func byte() throws(ReadError) -> UInt8 {
+            guard offset < bytes.count else { throw ReadError(offset: offset, message: "the store ends early") }
+            defer { offset += 1 }
+            return bytes[offset]
+        }
+
+        mutating func number() throws(ReadError) -> UInt64 {
+            let start = offset
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while true {
+                let byte = try byte()
+                guard shift < 64, shift < 63 || byte <= 1 else {
+                    throw ReadError(offset: start, message: "a number larger than 64 bits")
+                }
+                value |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 { return value }
+                shift += 7
+            }
+        }
+
+        /// A count of items that each take at least one byte: never more than the bytes left.
+        mutating func count() throws(ReadError) -> Int {
+            let start = offset
+            let value = try number()
+            guard value <= UInt64(bytes.count - offset) else {
+                throw ReadError(offset: start, message: "a count of \(value) with \(bytes.count - offset) bytes left")
+            }
+            return Int(value)
+        }
+
+        mutating func flag() throws(ReadError) -> Bool {
+            let start = offset
+            let value = try byte()
+            guard value <= 1 else { throw ReadError(offset: start, message: "a flag that is neither 0 nor 1") }
+            return value == 1
+        }
+
+        mutating func string() throws(ReadError) -> String {
+            let length = try count()
+            let start = offset
+            offset += length
+            let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<offset])
+            guard let text = String(validating: slice, as: UTF8.self) else {
+                throw ReadError(offset: start, message: "text that is not UTF-8")
+            }
+            return text
+        }
+    }
+}

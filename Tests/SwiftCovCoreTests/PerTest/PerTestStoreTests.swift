@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+@testable import SwiftCovCore
+
+@Suite("per-test store: format, queries, impacted tests")
+struct PerTestStoreTests {
+    /// Two files; three tests: one runs lines 2–4 and 9 of a.swift, one 4 and 20 of a.swift and
+    /// all of b.swift, one crashed with nothing recorded.
+    static func sample() -> PerTestCoverage {
+        var coverage = PerTestCoverage(
+            recording: .init(commit: "0123abcd", dirty: false, date: "2026-11-23T23:00:00Z"),
+            files: [
+                .init(path: "Sources/M/a.swift", lines: [2, 3, 4, 9, 20]),
+                .init(path: "Tests/MTests/b.swift", lines: [5, 6]),
+            ])
+        coverage.add(
+            id: "MTests.ATests/testOne", outcome: .passed, milliseconds: 12,
+            lines: ["Sources/M/a.swift": [9, 2, 3, 4, 3, 7]])  // 7 is not executable: left out
+        coverage.add(
+            id: "MTests.two()", outcome: .failed, milliseconds: 1,
+            lines: ["Sources/M/a.swift": [4, 20], "Tests/MTests/b.swift": [5, 6], "Elsewhere.swift": [1]])
+        coverage.add(id: "MTests.ATests/testCrash", outcome: .crashed, milliseconds: 3, lines: [:])
+        return coverage
+    }
+
+    @Test("lines become runs of executable-line indices; queries give them back")
+    func queries() throws {
+        let coverage = Self.sample()
+        #expect(coverage.tests[0].executed == [.init(file: 0, runs: [0..<4])])
+        #expect(coverage.tests[1].executed == [.init(file: 0, runs: [2..<3, 4..<5]), .init(file: 1, runs: [0..<2])])
+        #expect(coverage.executedLines(of: coverage.tests[1], inFile: 0) == [4, 20])
+        let lineTests = try #require(coverage.lineTests(ofFile: "Sources/M/a.swift"))
+        #expect(lineTests.map(\.line) == [2, 3, 4, 9, 20])
+        #expect(lineTests.map(\.tests) == [[0], [0], [0, 1], [0], [1]])
+        #expect(coverage.lineTests(ofFile: "nope.swift") == nil)
+        #expect(coverage.tests(executing: [20, 21], inFile: "Sources/M/a.swift") == [1])
+        #expect(coverage.tests(executing: [1, 5, 6], inFile: "Sources/M/a.swift") == [])
+        #expect(coverage.tests(executing: [6], inFile: "Tests/MTests/b.swift") == [1])
+    }
+
+    @Test("written and read back, the same; a few bytes a test")
+    func roundTrip() throws {
+        let coverage = Self.sample()
+        let bytes = PerTestStore.encode(coverage)
+        let read = try PerTestStore.decode(bytes)
+        #expect(read == coverage)
+        // Names aside: a 50-byte header, 11 bytes for the files' lines, 26 for the tests.
+        let names =
+            coverage.tests.map(\.id.utf8.count).reduce(0, +) + coverage.files.map(\.path.utf8.count).reduce(0, +)
+        #expect(bytes.count - names == 89)
+        let path = try scratchDirectory() + "/" + PerTestStore.fileName
+        try PerTestStore.write(coverage, to: path)
+        #expect(try PerTestStore.read(path: path) == coverage)
+    }
+
+    @Test("a damaged store: one error with the byte offset, never a crash")
+    func damaged() throws {
+        let bytes = PerTestStore.encode(Self.sample())
+        func error(_ damaged: [UInt8]) -> PerTestStore.ReadError? {
+            do {
+                _ = try PerTestStore.decode(damaged)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(error(Array("{\"data\": []}".utf8))?.message.contains("not a swiftcov per-test store") == true)
+        var newer = bytes
+        newer[PerTestStore.magic.count] = 2
+        #expect(
+            error(newer)
+                == .init(
+                    offset: PerTestStore.magic.count, message: "per-test store version 2; this swiftcov reads version 1"
+                ))
+        #expect(error(bytes + [0])?.message == "unexpected bytes after the last test")
+        // Every truncation fails cleanly, at or before its end.
+        for length in 0..<bytes.count {
+            let failure = try #require(error(Array(bytes.prefix(length))), "\(length)")
+            #expect(failure.offset <= length)
+        }
+        // A run past its file's lines, and runs that touch (one run written as two).
+        var pastEnd = Self.sample()
+        pastEnd.tests[0].executed[0].runs = [0..<6]
+        #expect(error(PerTestStore.encode(pastEnd))?.message.contains("has lines outside the 5 of file 0") == true)
+        var touching = Self.sample()
+        touching.tests[0].executed[0].runs = [0..<2, 2..<4]
+        #expect(error(PerTestStore.encode(touching))?.message.contains("has lines outside") == true)
+        let path = try scratchDirectory() + "/broken.swiftcov"
+        try Data(bytes.prefix(40)).write(to: URL(fileURLWithPath: path))
+        #expect(throws: CoverageInputError.self) { try PerTestStore.read(path: path) }
+    }
+
+    @Test("impacted tests: new side uses added lines, base side removed lines and an insertion's neighbours")
+    func impacted() throws {
+        let coverage = Self.sample()
+        // a.swift: line 3 rewritten, a line inserted after 9; b.swift deleted.
+        let diff = try UnifiedDiff.parse(
+            """
+            diff --git a/Sources/M/a.swift b/Sources/M/a.swift
+            --- a/Sources/M/a.swift
+            +++ b/Sources/M/a.swift
+            @@ -3 +3 @@
+            -    old()
+            +    new()
+            @@ -9,0 +10 @@
+            +    inserted()
+            diff --git a/Tests/MTests/b.swift b/Tests/MTests/b.swift
+            deleted file mode 100644
+            --- a/Tests/MTests/b.swift
+            +++ /dev/null
+            @@ -1,6 +0,0 @@
+            -1
+            -2
+            -3
+            -4
+            -5
+            -6
+
+            """)
+        let base = ImpactedTests.changedLines(of: diff, side: .base)
+        #expect(base == ["Sources/M/a.swift": [3, 9, 10], "Tests/MTests/b.swift": [1, 2, 3, 4, 5, 6]])
+        #expect(ImpactedTests.tests(in: coverage, executing: base) == ["MTests.ATests/testOne", "MTests.two()"])
+        let changed = ImpactedTests.changedLines(of: diff, side: .changed)
+        #expect(changed == ["Sources/M/a.swift": [3, 10]])
+        #expect(ImpactedTests.tests(in: coverage, executing: changed) == ["MTests.ATests/testOne"])
+        #expect(ImpactedTests.tests(in: coverage, executing: ["Sources/M/a.swift": [20]]) == ["MTests.two()"])
+    }
+
+    @Test("an insertion at the top of a file, and a rewrite next to an insertion")
+    func insertionNeighbours() {
+        func baseLines(added: [UInt32], removed: [UInt32]) -> [UInt32] {
+            ImpactedTests.baseLines(
+                of: FileDiff(oldPath: "a", newPath: "a", status: .modified, addedLines: added, removedLines: removed))
+        }
+        #expect(baseLines(added: [1, 2], removed: []) == [1])
+        #expect(baseLines(added: [5, 6], removed: [5]) == [5])
+        #expect(baseLines(added: [], removed: [7, 8]) == [7, 8])
+        #expect(baseLines(added: [3, 9], removed: []) == [2, 3, 7, 8])
+    }
+
+    @Test("which side the data is of: the base only when recorded clean at the base commit")
+    func side() {
+        var coverage = Self.sample()
+        #expect(ImpactedTests.side(of: coverage, baseCommit: "0123abcd") == .base)
+        #expect(ImpactedTests.side(of: coverage, baseCommit: "ffff") == .changed)
+        #expect(ImpactedTests.side(of: coverage, baseCommit: nil) == .changed)
+        coverage.recording.dirty = true
+        #expect(ImpactedTests.side(of: coverage, baseCommit: "0123abcd") == .changed)
+    }
+}
