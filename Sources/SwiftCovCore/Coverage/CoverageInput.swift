@@ -13,6 +13,8 @@ package enum CoverageInputError: Error, Equatable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     case malformed(path: String, offset: Int, keyPath: String, message: String)
     case cannotMerge(CoverageMergeError)
+    /// Two exports to be merged share no source file: they are not of the same package.
+    case differentPackages(path: String, otherPath: String)
     /// Coverage data that would give `filename` more executable lines than any source file has.
     case implausibleLines(filename: String, count: Int)
 
@@ -34,6 +36,9 @@ package enum CoverageInputError: Error, Equatable, CustomStringConvertible {
             return "\(path): error: \(message) (byte offset \(offset), at \(keyPath))"
         case .cannotMerge(let error):
             return "error: \(error.description)"
+        case .differentPackages(let path, let otherPath):
+            return "\(path): error: not an export of the package \(otherPath) covers (they share no source file), "
+                + "so they cannot be merged"
         case .implausibleLines(let filename, let count):
             return "\(filename): error: the coverage data gives this file \(count) executable lines, more than "
                 + "\(LineCoverage.maximumExecutableLines); its line numbers cannot be right"
@@ -45,13 +50,19 @@ package enum CoverageInputError: Error, Equatable, CustomStringConvertible {
 package enum CoverageInput {
     /// The export file for `path`: the file itself, or the newest export SwiftPM wrote under a
     /// package root, its `.build` folder, or a `codecov` folder.
+    /// `swiftcov run` keeps the export beside its own `coverage.json` report, as `runExportName`:
+    /// that report, or the folder, stands for the export.
     package static func locateExport(_ path: String) throws(CoverageInputError) -> String {
         if path == "-" { return path }
         guard let kind = fileKind(path) else { throw .notFound(path: path) }
-        guard kind == .directory else { return path }
+        guard kind == .directory else {
+            let sibling = (path.lastIndex(of: "/").map { String(path[...$0]) } ?? "") + runExportName
+            if path.hasSuffix("coverage.json"), fileKind(sibling) == .file, isSwiftCovReport(path) { return sibling }
+            return path
+        }
         let patterns = [
-            "*.json", "codecov/*.json", "*/codecov/*.json", "*/*/codecov/*.json", ".build/*/codecov/*.json",
-            ".build/*/*/codecov/*.json",
+            runExportName, "*.json", "codecov/*.json", "*/codecov/*.json", "*/*/codecov/*.json",
+            ".build/*/codecov/*.json", ".build/*/*/codecov/*.json",
         ]
         var candidates: [(path: String, modified: Int)] = []
         var seen = Set<String>()
@@ -76,6 +87,18 @@ package enum CoverageInput {
             throw .noExport(directory: path, profrawCount: Set(profraws.compactMap(realPath)).count)
         }
         return newest.path
+    }
+
+    /// The name of the llvm-cov export in `swiftcov run`'s output folder.
+    package static let runExportName = "llvm-cov-export.json"
+
+    /// Whether the file at `path` starts as swiftcov's JSON report does.
+    private static func isSwiftCovReport(_ path: String) -> Bool {
+        guard let file = fopen(path, "r") else { return false }
+        defer { fclose(file) }
+        var head = [UInt8](repeating: 0, count: 32)
+        let count = fread(&head, 1, head.count, file)
+        return head.prefix(count).starts(with: Array("{\n  \"schemaVersion\"".utf8))
     }
 
     /// Reads the export at `path` (already located). `keepMappings` keeps what merging needs;
@@ -116,6 +139,49 @@ package enum CoverageInput {
         let cwd = CoverageScope.normalized(workingDirectory)
         if absolutePaths.isEmpty || absolutePaths.contains(where: { $0.hasPrefix(cwd + "/") }) { return cwd }
         return CoverageScope.inferredRoot(from: absolutePaths) ?? cwd
+    }
+
+    /// `exports` (of one package, from test shards that may have run in different folders or on
+    /// different machines) with each one's files moved from its own package root onto one root,
+    /// so that the same file has the same name in all of them and their counts add up; and that
+    /// root: `root`, or, when it was inferred and lies above the first export's own root (a
+    /// folder holding the shards' checkouts), that root.
+    ///
+    /// An export's own root is the folder its absolute paths go through to `Sources`, `Tests` or
+    /// `.build`; an export with files under the root already is left as it is. Exports that
+    /// share no file under the root with the first are of another package.
+    package static func onOneRoot(_ exports: [LLVMCovExport], root: String, rootIsGiven: Bool)
+        throws(CoverageInputError) -> (exports: [LLVMCovExport], root: String)
+    {
+        func ownRoot(_ export: LLVMCovExport) -> String? {
+            CoverageScope.inferredRoot(from: export.files.map(\.filename).filter { $0.hasPrefix("/") })
+        }
+        var target = CoverageScope.normalized(root)
+        if !rootIsGiven, let first = exports.first.flatMap(ownRoot),
+            first != target, target == "/" || first.hasPrefix(target + "/")
+        {
+            target = first
+        }
+        let scope = CoverageScope(root: target)
+        var rebased: [LLVMCovExport] = []
+        var firstFiles: Set<String>?
+        for var export in exports {
+            if !export.files.contains(where: { $0.filename.hasPrefix("/") && scope.relativePath($0.filename) != nil }),
+                let own = ownRoot(export)
+            {
+                export.moveFiles(from: own, to: target)
+            }
+            let files = Set(export.files.compactMap { scope.relativePath($0.filename) })
+            if let firstFiles {
+                if !files.isEmpty, !firstFiles.isEmpty, firstFiles.isDisjoint(with: files) {
+                    throw .differentPackages(path: export.path, otherPath: rebased[0].path)
+                }
+            } else {
+                firstFiles = files
+            }
+            rebased.append(export)
+        }
+        return (rebased, target)
     }
 
     enum FileKind { case file, directory, other }

@@ -30,13 +30,17 @@ package struct CoverageRequest: Sendable {
             exports.append(
                 try CoverageInput.readExport(path, keepMappings: located.count > 1, names: includeFunctions))
         }
-        let resolvedRoot: String
+        var resolvedRoot: String
         if let root {
             resolvedRoot = CoverageScope.normalized(root.hasPrefix("/") ? root : workingDirectory + "/" + root)
         } else {
             resolvedRoot = CoverageInput.defaultRoot(
-                for: inputs, exportPaths: exports.flatMap { $0.files.map(\.filename) },
+                // Shards' exports may come from several folders: the first one's settles it.
+                for: inputs, exportPaths: exports.first?.files.map(\.filename) ?? [],
                 workingDirectory: workingDirectory)
+        }
+        if exports.count > 1 {
+            (exports, resolvedRoot) = try CoverageInput.onOneRoot(exports, root: resolvedRoot, rootIsGiven: root != nil)
         }
         let scope = CoverageScope(root: resolvedRoot, includes: includes, excludes: excludes, allFiles: allFiles)
         do {

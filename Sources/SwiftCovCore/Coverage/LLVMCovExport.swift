@@ -28,6 +28,26 @@ package struct LLVMCovExport: Sendable {
         package var segmentsRange: Range<Int>?
     }
 
+    /// Renames every file under the folder `oldRoot` to the same place under `newRoot` (in the
+    /// file list, the function records' file table and their mappings).
+    package mutating func moveFiles(from oldRoot: String, to newRoot: String) {
+        guard oldRoot != newRoot else { return }
+        let prefix = oldRoot == "/" ? "/" : oldRoot + "/"
+        let newPrefix = newRoot == "/" ? "/" : newRoot + "/"
+        var renamed: [String: String] = [:]
+        func moved(_ name: String) -> String {
+            if let known = renamed[name] { return known }
+            let result = name.hasPrefix(prefix) ? newPrefix + name.dropFirst(prefix.count) : name
+            renamed[name] = result
+            return result
+        }
+        for index in files.indices { files[index].filename = moved(files[index].filename) }
+        filenames = filenames.map(moved)
+        for index in functions.indices where functions[index].mapping != nil {
+            functions[index].mapping!.filenames = functions[index].mapping!.filenames.map(moved)
+        }
+    }
+
     /// The segments of `file`, read from the document; nil when the export has none for it.
     package func segments(of file: File) throws(CoverageInputError) -> [CoverageSegment]? {
         guard let range = file.segmentsRange else { return nil }

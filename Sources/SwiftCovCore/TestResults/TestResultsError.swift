@@ -2,6 +2,8 @@
 package enum TestResultsError: Error, Equatable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     case malformedEventStream(path: String, line: Int, message: String)
+    /// XML that is not well formed, or not JUnit.
+    case malformedJUnit(path: String, line: Int, column: Int, message: String)
     /// The inputs hold no test result at all: the build failed, the run was interrupted before
     /// a test ran, or they are not `swift test` output.
     case noResults(paths: [String], interrupted: Bool)
@@ -16,6 +18,8 @@ package enum TestResultsError: Error, Equatable, CustomStringConvertible {
             return "\(path): error: cannot read: \(reason)"
         case .malformedEventStream(let path, let line, let message):
             return "\(path):\(line): error: not a Swift Testing event stream record: \(message)"
+        case .malformedJUnit(let path, let line, let column, let message):
+            return "\(path):\(line):\(column): error: \(message)"
         case .noResults(let paths, let interrupted):
             let reason =
                 interrupted ? Self.interruptedReason : "did the build fail? or it is not the output of `swift test`"

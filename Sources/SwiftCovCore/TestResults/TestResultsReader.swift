@@ -6,8 +6,8 @@
     import Darwin
 #endif
 
-/// Reads test results from what `swift test` leaves behind — console logs and Swift Testing event
-/// streams, told apart by their content — and combines them into one `TestRun`.
+/// Reads test results from what `swift test` leaves behind — console logs, Swift Testing event
+/// streams and JUnit XML, told apart by their content — and combines them into one `TestRun`.
 package enum TestResultsReader {
     /// What one input holds.
     package enum Input: Sendable {
@@ -15,6 +15,8 @@ package enum TestResultsReader {
         case log(TestRun)
         /// A Swift Testing event stream.
         case eventStream(TestRun)
+        /// JUnit XML (swiftcov's, or SwiftPM's `--xunit-output`); combined as a log is.
+        case junit(TestRun)
     }
 
     /// Reads each file (or standard input for "-") and combines them; see `combine`.
@@ -50,7 +52,8 @@ package enum TestResultsReader {
         return try stream.finish()
     }
 
-    /// Reads `bytes` (from `path`, for messages): an event stream if it looks like one, else a log.
+    /// Reads `bytes` (from `path`, for messages): an event stream or JUnit XML if it looks like
+    /// one, else a log.
     package static func read(
         bytes: UnsafeRawBufferPointer, path: String, utcOffset: Int
     ) throws(TestResultsError) -> Input {
@@ -65,7 +68,7 @@ package enum TestResultsReader {
         var eventStreams: [TestRun] = []
         for input in inputs {
             switch input {
-            case .log(let run): logs.append(run)
+            case .log(let run), .junit(let run): logs.append(run)
             case .eventStream(let run): eventStreams.append(run)
             }
         }
@@ -155,7 +158,8 @@ extension TestRun {
     /// Adds `other`'s suites (joining each to a suite of the same name read before: a class run
     /// in several shards), summaries and state; XCTest suites stay before Swift Testing ones.
     /// Suites of one input are never joined: two classes of the same name in two test modules
-    /// are two suites.
+    /// are two suites. A test both runs report is kept once, with the worse outcome, and noted
+    /// in `duplicates`.
     mutating func absorb(_ other: TestRun) {
         func key(_ suite: Suite) -> String { suite.framework.rawValue + "\u{0}" + suite.name }
         var existing: [String: Int] = [:]
@@ -164,7 +168,7 @@ extension TestRun {
         var newSwiftTesting: [Suite] = []
         for suite in other.suites {
             if let index = existing[key(suite)] {
-                suites[index].join(suite)
+                duplicates += suites[index].join(suite)
             } else if suite.framework == .xctest {
                 newXCTest.append(suite)
             } else {
@@ -179,15 +183,31 @@ extension TestRun {
         hasTestOutput = hasTestOutput || other.hasTestOutput
         wasInterrupted = wasInterrupted || other.wasInterrupted
         output += other.output
+        duplicates += other.duplicates
     }
 }
 
 extension TestRun.Suite {
-    /// Adds `other`'s cases, output and time.
-    mutating func join(_ other: TestRun.Suite) {
-        cases += other.cases
+    /// Adds `other`'s cases, output and time. A case this suite already has (the same class
+    /// and name) is not added again: the worse outcome of the two is kept. Returns those cases.
+    mutating func join(_ other: TestRun.Suite) -> [TestRun.Duplicate] {
+        var existing: [String: Int] = [:]
+        for (index, testCase) in cases.enumerated() { existing[testCase.className + "\u{0}" + testCase.name] = index }
+        var duplicates: [TestRun.Duplicate] = []
+        for testCase in other.cases {
+            guard let index = existing[testCase.className + "\u{0}" + testCase.name] else {
+                cases.append(testCase)
+                continue
+            }
+            let first = cases[index].status
+            if testCase.status > first { cases[index] = testCase }
+            duplicates.append(
+                TestRun.Duplicate(
+                    suite: name, test: testCase.name, outcomes: [first, testCase.status], kept: cases[index].status))
+        }
         output.appendLines(other.output)
         if let duration = other.reportedDuration { reportedDuration = (reportedDuration ?? 0) + duration }
+        return duplicates
     }
 }
 
@@ -211,6 +231,8 @@ package struct TestResultsStream {
         case undecided([UInt8])
         case log(TestLogParser)
         case eventStream(SwiftTestingEventStream.Reader)
+        /// JUnit XML, read whole at the end.
+        case junit([UInt8])
     }
 
     private var state = State.undecided([])
@@ -243,6 +265,10 @@ package struct TestResultsStream {
             state = .undecided([])
             try reader.consume(bytes)
             state = .eventStream(reader)
+        case .junit(var document):
+            state = .undecided([])
+            document.append(contentsOf: bytes)
+            state = .junit(document)
         }
     }
 
@@ -252,11 +278,16 @@ package struct TestResultsStream {
         switch state {
         case .log(var parser): return .log(parser.finish())
         case .eventStream(var reader): return .eventStream(try reader.finish())
+        case .junit(let document): return .junit(try JUnitXMLReader.read(document, path: path))
         case .undecided: return .log(TestRun())
         }
     }
 
     private mutating func decide(_ head: [UInt8]) throws(TestResultsError) {
+        if head.withUnsafeBytes({ JUnitXMLReader.recognizes($0) }) {
+            state = .junit(head)
+            return
+        }
         let isStream = head.withUnsafeBytes { SwiftTestingEventStream.recognizes($0) }
         if isStream {
             var reader = SwiftTestingEventStream.Reader(path: path, utcOffset: utcOffset)

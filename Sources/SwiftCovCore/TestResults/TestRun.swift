@@ -266,6 +266,25 @@ package struct TestRun: Sendable, Equatable {
     package var hasTestOutput = false
     /// Lines outside any suite (build output, SwiftPM's messages), up to a limit.
     package var output: [String] = []
+    /// Tests that several inputs report (shards that overlap, a file given twice): each is kept
+    /// once, with its worse outcome.
+    package var duplicates: [Duplicate] = []
+
+    /// A test reported by more than one input.
+    package struct Duplicate: Sendable, Equatable, CustomStringConvertible {
+        /// The suite's name and the test's (as `Case.name`).
+        package var suite: String
+        package var test: String
+        /// Its outcomes, in the order the inputs were read.
+        package var outcomes: [Status]
+        /// The outcome kept: the worst.
+        package var kept: Status
+
+        package var description: String {
+            "\(suite).\(test) is reported more than once (\(outcomes.map(\.rawValue).joined(separator: ", "))); "
+                + "kept \(kept.rawValue)"
+        }
+    }
 
     /// A run of `suites`.
     package init(suites: [Suite] = []) {

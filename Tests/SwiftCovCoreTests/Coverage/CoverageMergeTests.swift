@@ -78,6 +78,64 @@ struct CoverageMergeTests {
         #expect(core.totals.lines.covered < merged.totals.lines.covered)
     }
 
+    @Test("shards run in different folders merge by each file's path in its package, as if they ran in one")
+    func differentFolders() throws {
+        let shards = Fixture(name: "trivia-shards")
+        let folder = try TemporaryFolder()
+        // The same real exports, as two runners at different places would have written them.
+        var inputs: [String] = []
+        for (file, root) in [
+            ("core.json", "/home/runner/work/trivia/trivia"), ("game.json", "/Users/ci/builds/x/trivia"),
+        ] {
+            let text = try shards.text(file).replacing("\"Sources/", with: "\"\(root)/Sources/")
+            inputs.append(folder.path + "/" + file)
+            try text.write(toFile: inputs.last!, atomically: true, encoding: .utf8)
+        }
+        let expected = try CoverageReport.build(exports: [shards.export("merged.json")], scope: scope)
+        for request in [
+            CoverageRequest(inputs: inputs), CoverageRequest(inputs: inputs.reversed()),
+            CoverageRequest(inputs: inputs, root: "/elsewhere/trivia"),
+        ] {
+            let merged = try request.makeReport(workingDirectory: folder.path)
+            #expect(merged.totals == expected.totals)
+            #expect(merged.files.map(\.displayPath) == expected.files.map(\.displayPath))
+            for (mine, theirs) in zip(merged.files, expected.files) {
+                #expect(try mine.lineCounts() == theirs.lineCounts(), "\(mine.path)")
+                #expect(mine.functions.map(\.executionCount) == theirs.functions.map(\.executionCount))
+            }
+        }
+        // The first export's folder is the root, unless one is given.
+        let report = try CoverageRequest(inputs: inputs).makeReport(workingDirectory: folder.path)
+        #expect(report.scope.root == "/home/runner/work/trivia/trivia")
+        #expect(report.files.first?.path.hasPrefix("/home/runner/work/trivia/trivia/Sources/") == true)
+        let given = try CoverageRequest(inputs: inputs, root: "/elsewhere/trivia").makeReport(workingDirectory: "/")
+        #expect(given.files.allSatisfy { $0.path.hasPrefix("/elsewhere/trivia/Sources/") })
+    }
+
+    @Test("exports of two different packages are not merged: one line names the export that does not fit")
+    func differentPackages() throws {
+        let other = Fixture(name: "swift-algorithms")
+        let request = CoverageRequest(
+            inputs: [fixture.path("coverage.json"), other.path("coverage.json")], root: "/package")
+        #expect(
+            throws: CoverageInputError.differentPackages(
+                path: other.path("coverage.json"), otherPath: fixture.path("coverage.json"))
+        ) {
+            try request.makeReport(workingDirectory: "/")
+        }
+        let message = CoverageInputError.differentPackages(path: "b.json", otherPath: "a.json").description
+        #expect(message.hasPrefix("b.json: error: not an export of the package a.json covers"))
+    }
+
+    @Test("moving an export's files renames them everywhere: file list, record files, mappings")
+    func moveFiles() throws {
+        var export = try Fixture(name: "trivia-shards").export("core.json", keepMappings: true)
+        export.moveFiles(from: "Sources", to: "/new/Sources")
+        #expect(export.files.allSatisfy { $0.filename.hasPrefix("/new/Sources/") })
+        #expect(export.filenames.allSatisfy { $0.hasPrefix("/new/Sources/") })
+        #expect(export.functions.allSatisfy { $0.mapping!.filenames.allSatisfy { $0.hasPrefix("/new/Sources/") } })
+    }
+
     @Test("a file shared with an export that has no functions cannot be merged, and says which")
     func sharedFileWithoutFunctions() throws {
         let full = try fixture.export(keepMappings: true)

@@ -14,6 +14,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
     case export
     case testLog = "test-log"
     case eventStream = "event-stream"
+    case junitXML = "junit-xml"
     case gateConfig = "gate-config"
     case diff
     case glob
@@ -27,6 +28,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         case .export: try FuzzTarget.export(bytes)
         case .testLog: try FuzzTarget.testLog(bytes)
         case .eventStream: try FuzzTarget.eventStream(bytes)
+        case .junitXML: try FuzzTarget.junitXML(bytes)
         case .gateConfig: FuzzTarget.gateConfig(bytes, sampleReport)
         case .diff: try FuzzTarget.diff(bytes, sampleReport)
         case .glob: FuzzTarget.glob(bytes)
@@ -132,6 +134,38 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
             case .success(let run): try renderTests(run)
             case .failure(let error): _ = error.description
             }
+        }
+    }
+
+    /// JUnit XML (swiftcov's or SwiftPM's), read as `junit --tests FILE.xml` reads it, then JUnit
+    /// XML and the summaries again; what swiftcov writes must read back into the same document,
+    /// and the same file given twice must merge into one run with every test a duplicate.
+    private static func junitXML(_ bytes: [UInt8]) throws(FuzzInvariantFailure) {
+        _ = bytes.withUnsafeBytes { JUnitXMLReader.recognizes($0) }
+        let run: TestRun
+        do {
+            run = try JUnitXMLReader.read(bytes, path: "junit.xml")
+        } catch {
+            _ = error.description
+            return
+        }
+        try renderTests(run)
+        let options = JUnitReport.Options(hostname: "fuzz", timestamp: "2026-01-01T00:00:00")
+        let written = JUnitReport.render(run, options: options)
+        let again: TestRun
+        do {
+            again = try JUnitXMLReader.read(Array(written.utf8), path: "written.xml")
+        } catch {
+            throw FuzzInvariantFailure(description: "swiftcov's JUnit does not read back (\(error)): \(written)")
+        }
+        // The run's total time aside (JUnit keeps no summary line), the same document.
+        func body(_ xml: String) -> [Substring] { Array(xml.split(separator: "\n").dropFirst(2)) }
+        guard body(JUnitReport.render(again, options: options)) == body(written) else {
+            throw FuzzInvariantFailure(description: "swiftcov's JUnit reads back differently: \(written)")
+        }
+        let twice = TestResultsReader.combine([.junit(again), .junit(again)])
+        guard twice.cases.count == again.cases.count, twice.duplicates.count == again.cases.count else {
+            throw FuzzInvariantFailure(description: "a file merged with itself lost or gained tests: \(written)")
         }
     }
 

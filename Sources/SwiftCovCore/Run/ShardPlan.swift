@@ -1,0 +1,228 @@
+/// One CI runner's share of a package's tests: shard `index` of `count` (`--shard 2/4`).
+package struct Shard: Sendable, Equatable, CustomStringConvertible {
+    /// From 1 to `count`.
+    package var index: Int
+    package var count: Int
+
+    /// Why `--shard` text is not a shard.
+    package struct InvalidShard: Error, Equatable, CustomStringConvertible {
+        package var text: String
+        package var reason: String
+
+        package var description: String { "--shard \(text): \(reason)" }
+    }
+
+    /// Reads `K/N`: 1 ≤ K ≤ N.
+    package init(parsing text: String) throws(InvalidShard) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
+            parts.allSatisfy({ $0.allSatisfy(\.isASCII) })
+        else {
+            throw InvalidShard(text: text, reason: "expected K/N, the shard's number and the number of shards (1/4)")
+        }
+        guard count >= 1 else { throw InvalidShard(text: text, reason: "the number of shards must be at least 1") }
+        guard (1...count).contains(index) else {
+            throw InvalidShard(text: text, reason: "the shard's number must be between 1 and \(count)")
+        }
+        self.init(index: index, count: count)
+    }
+
+    package init(index: Int, count: Int) {
+        self.index = index
+        self.count = count
+    }
+
+    package var description: String { "\(index)/\(count)" }
+}
+
+/// Splits a package's tests (their `swift test list` identifiers, `Module.Class/method` or
+/// `Module.Suite/function()`) into shards. Every runner that computes the plan for the same list
+/// and timings gets the same plan, whatever order the list came in: each test is in exactly one
+/// shard.
+///
+/// Without timings the sorted list is cut into `count` runs of consecutive tests whose sizes
+/// differ by at most one (a class's tests mostly stay together, which keeps the filters short).
+/// With timings, tests are placed longest first onto the shard with the least time so far (then
+/// the fewest tests, then the lowest number); a test without a timing counts as the median of
+/// those with one.
+package struct ShardPlan: Sendable, Equatable {
+    /// The tests of each shard, sorted; `shards[0]` is shard 1.
+    package var shards: [[String]]
+    /// The time each shard is expected to take (seconds; with timings only, else zero).
+    package var expectedSeconds: [Double]
+
+    package init(tests: [String], count: Int, timings: TestTimings? = nil) {
+        precondition(count >= 1, "a plan has at least one shard")
+        let sorted = Array(Set(tests)).sorted(by: ShardPlan.precedes)
+        guard let timings, !timings.isEmpty else {
+            let (quotient, remainder) = sorted.count.quotientAndRemainder(dividingBy: count)
+            var shards: [[String]] = []
+            var start = 0
+            for index in 0..<count {
+                let size = quotient + (index < remainder ? 1 : 0)
+                shards.append(Array(sorted[start..<start + size]))
+                start += size
+            }
+            self.init(shards: shards, expectedSeconds: Array(repeating: 0, count: count))
+            return
+        }
+        let known = sorted.compactMap { timings.seconds(of: $0) }
+        let median = ShardPlan.median(known) ?? 1
+        let weighted = sorted.map { (test: $0, seconds: timings.seconds(of: $0) ?? median) }
+            .sorted { $0.seconds != $1.seconds ? $0.seconds > $1.seconds : ShardPlan.precedes($0.test, $1.test) }
+        var shards = [[String]](repeating: [], count: count)
+        var loads = [Double](repeating: 0, count: count)
+        for (test, seconds) in weighted {
+            var best = 0
+            for index in 1..<count
+            where loads[index] < loads[best]
+                || (loads[index] == loads[best] && shards[index].count < shards[best].count)
+            {
+                best = index
+            }
+            shards[best].append(test)
+            loads[best] += seconds
+        }
+        self.init(shards: shards.map { $0.sorted(by: ShardPlan.precedes) }, expectedSeconds: loads)
+    }
+
+    private init(shards: [[String]], expectedSeconds: [Double]) {
+        self.shards = shards
+        self.expectedSeconds = expectedSeconds
+    }
+
+    /// The tests of `shard`.
+    package func tests(of shard: Shard) -> [String] { shards[shard.index - 1] }
+
+    /// Byte order (the same on every platform and locale).
+    private static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+    }
+
+    private static func median(_ values: [Double]) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    /// `swift test` arguments that run exactly `selected` out of `all` (both `swift test list`
+    /// identifiers): one anchored `--filter` per test, or one per class or suite when all of its
+    /// tests are selected. With nothing selected, a filter no test matches (without one, `swift
+    /// test` would run everything).
+    package static func filterArguments(selecting selected: [String], of all: [String]) -> [String] {
+        guard !selected.isEmpty else { return ["--filter", "^$"] }
+        var sizes: [Substring: Int] = [:]
+        for test in Set(all) { sizes[container(of: test), default: 0] += 1 }
+        var selectedByContainer: [Substring: [String]] = [:]
+        var order: [Substring] = []
+        for test in Set(selected).sorted(by: precedes) {
+            let container = container(of: test)
+            if selectedByContainer[container] == nil { order.append(container) }
+            selectedByContainer[container, default: []].append(test)
+        }
+        var arguments: [String] = []
+        for container in order {
+            let tests = selectedByContainer[container]!
+            if tests.count == sizes[container], tests.count > 1 {
+                // The container's own tests, not those of a suite nested in it.
+                arguments += ["--filter", "^" + regexEscaped(container) + "/[^/]*$"]
+            } else {
+                for test in tests { arguments += ["--filter", "^" + regexEscaped(test) + "$"] }
+            }
+        }
+        return arguments
+    }
+
+    /// `Module.Class` of `Module.Class/method`; `Module.Suite/Inner` of `Module.Suite/Inner/test()`.
+    private static func container(of test: String) -> Substring {
+        guard let slash = test.lastIndex(of: "/") else { return "" }
+        return test[..<slash]
+    }
+
+    /// `text` with every character a regular expression gives a meaning escaped.
+    package static func regexEscaped<S: StringProtocol>(_ text: S) -> String {
+        var result = ""
+        for character in text {
+            if "\\^$.|?*+()[]{}/-#&~ ".contains(character) { result.append("\\") }
+            result.append(character)
+        }
+        return result
+    }
+
+    /// The identifiers `swift test list` prints, one a line: lines with a `/` before which there
+    /// is no space (Quick's examples have spaces after it); SwiftPM's build messages are left out.
+    package static func listedTests(_ output: String) -> [String] {
+        var tests: [String] = []
+        for line in output.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            let text = line.hasSuffix("\r") ? line.dropLast() : line
+            guard let slash = text.firstIndex(of: "/"), slash != text.startIndex,
+                !text[..<slash].contains(" "), !text.hasPrefix("[")
+            else { continue }
+            tests.append(String(text))
+        }
+        return tests
+    }
+}
+
+/// How long each test took in an earlier run, for balancing shards: from JUnit XML (per test)
+/// or from swiftcov's test summary JSON (per suite, shared evenly by its tests).
+package struct TestTimings: Sendable, Equatable {
+    /// Seconds by test key (`Module.Class.method`: the identifier with `/` read as `.`).
+    private var byKey: [String: Double] = [:]
+    /// Seconds by `Class.method` (the last part of the class only), when only one test has it:
+    /// the console names XCTest classes without their module.
+    private var byShortKey: [String: Double?] = [:]
+    /// Seconds per test by suite (`Module.Suite`), from summaries that give suites only.
+    private var bySuite: [String: Double] = [:]
+
+    package init() {}
+
+    /// The timings of `run`'s test cases (a parameterized test's cases added up).
+    package init(_ run: TestRun) {
+        var seconds: [String: Double] = [:]
+        for testCase in run.cases {
+            guard let duration = testCase.duration, duration.isFinite, duration >= 0 else { continue }
+            seconds[testCase.className + "." + testCase.testName, default: 0] += duration
+        }
+        for (key, value) in seconds { add(key: key, seconds: value) }
+    }
+
+    /// Per-suite timings: each of a suite's `tests` took `seconds / tests`.
+    package init(suites: [(name: String, tests: Int, seconds: Double)]) {
+        for suite in suites where suite.tests > 0 && suite.seconds.isFinite && suite.seconds >= 0 {
+            bySuite[suite.name] = suite.seconds / Double(suite.tests)
+        }
+    }
+
+    /// Timings for a test key (`Module.Class.method`).
+    package mutating func add(key: String, seconds: Double) {
+        byKey[key] = seconds
+        let short = TestTimings.shortKey(key)
+        byShortKey[short] = byShortKey[short] == nil ? seconds : .some(nil)
+    }
+
+    package var isEmpty: Bool { byKey.isEmpty && bySuite.isEmpty }
+
+    /// The seconds of a `swift test list` identifier, when known.
+    package func seconds(of test: String) -> Double? {
+        let key = test.replacing("/", with: ".")
+        if let seconds = byKey[key] { return seconds }
+        if let seconds = byShortKey[TestTimings.shortKey(key)] ?? nil { return seconds }
+        if let slash = test.lastIndex(of: "/") {
+            let suite = String(test[..<slash]).replacing("/", with: ".")
+            return bySuite[suite]
+        }
+        return nil
+    }
+
+    /// `Class.method` of `Module.Class.method` (a name's last two dot-separated parts, a method's
+    /// own dots, as in `f(a.b:)`, aside).
+    private static func shortKey(_ key: String) -> String {
+        let name = key.firstIndex(of: "(").map { key[..<$0] } ?? key[...]
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count > 2 else { return key }
+        let dropped = parts.dropLast(2).map(\.count).reduce(0, +) + parts.count - 2
+        return String(key.dropFirst(dropped))
+    }
+}

@@ -1,0 +1,291 @@
+import Foundation
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// Reads JUnit XML into a `TestRun`: swiftcov's own (`swiftcov junit`, `swiftcov run`) and both
+/// files of SwiftPM's `swift test --xunit-output` (XCTest's, and Swift Testing's `-swift-testing.xml`),
+/// so that the results of test shards run on several machines can be read back and merged.
+///
+/// swiftcov's files name one suite per `testsuite` (its `framework` property says which library
+/// ran it) and write each failing issue as a `file:line: message` line of the `failure` or
+/// `error` text; these come back as issues. SwiftPM's files put every test in one `testsuite`
+/// ("TestResults"): the tests are grouped into suites by `classname`, Swift Testing's told
+/// apart by the parentheses of their function names. Parsed with FoundationXML's `XMLParser`
+/// (libxml2), which resolves no external entity.
+package enum JUnitXMLReader {
+    /// Whether a file starting with `head` is XML for this reader: an XML declaration or a
+    /// `testsuites`/`testsuite` element first (after white space and a byte order mark).
+    package static func recognizes(_ head: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        if head.starts(with: JSONValue.byteOrderMark) { index = 3 }
+        while index < head.count, [0x20, 0x0A, 0x0D, 0x09].contains(head[index]) { index += 1 }
+        let rest = head[index...]
+        return ["<?xml", "<testsuites", "<testsuite"].contains { rest.starts(with: $0.utf8) }
+    }
+
+    /// Reads the JUnit document `bytes` (from `path`, for messages).
+    package static func read(_ bytes: [UInt8], path: String) throws(TestResultsError) -> TestRun {
+        let parser = XMLParser(data: Data(bytes))
+        parser.shouldResolveExternalEntities = false
+        let delegate = Delegate()
+        parser.delegate = delegate
+        // libxml2 recovers from some errors and `parse()` then returns true: the delegate keeps the first.
+        let parsed = parser.parse()
+        if let problem = delegate.problem {
+            throw .malformedJUnit(path: path, line: problem.line, column: problem.column, message: problem.message)
+        }
+        guard parsed else {
+            throw .malformedJUnit(
+                path: path, line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1),
+                message: Delegate.describe(parser.parserError))
+        }
+        guard delegate.sawRoot else {
+            throw .malformedJUnit(path: path, line: 1, column: 1, message: "not JUnit XML: the document has no element")
+        }
+        var run = TestRun(suites: delegate.suites)
+        run.hasTestOutput = true
+        return run
+    }
+
+    /// Splits a `failure`/`error` text swiftcov wrote (`file:line: message` lines, a message's
+    /// further lines after it) into issues of `kind`; the issue whose message starts with
+    /// `headline` gets `headlineKind` (the element's `type`).
+    static func issues(
+        text: String, headline: String, kind: TestRun.Issue.Kind, headlineKind: TestRun.Issue.Kind
+    ) -> [TestRun.Issue] {
+        var issues: [TestRun.Issue] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if let (location, message) = locatedMessage(line) {
+                issues.append(TestRun.Issue(kind: kind, message: String(message), location: location))
+            } else if issues.isEmpty || (line == headline && !issues.contains { firstLine($0.message) == headline }) {
+                // The headline without a location is an issue of its own (a crash, say).
+                issues.append(TestRun.Issue(kind: kind, message: String(line)))
+            } else {
+                issues[issues.count - 1].message += "\n" + line
+            }
+        }
+        if let index = issues.firstIndex(where: { firstLine($0.message) == headline }) ?? issues.indices.first {
+            issues[index].kind = headlineKind
+        }
+        return issues
+    }
+
+    /// `path:line: message` as `JUnitReport.describe` writes it; the path names a Swift file or
+    /// has a folder.
+    private static func locatedMessage(_ line: Substring) -> (TestRun.SourceLocation, Substring)? {
+        var search = line.startIndex
+        while let colon = line[search...].firstIndex(of: ":") {
+            let digits = line[line.index(after: colon)...].prefix { $0.isASCII && $0.isNumber }
+            if !digits.isEmpty, line[digits.endIndex...].hasPrefix(": "), let number = Int(digits) {
+                let path = line[..<colon]
+                guard path.hasSuffix(".swift") || path.contains("/"), !path.hasPrefix(" ") else { return nil }
+                let message = line[line.index(digits.endIndex, offsetBy: 2)...]
+                return (TestRun.SourceLocation(file: String(path), line: number), message)
+            }
+            search = line.index(after: colon)
+        }
+        return nil
+    }
+
+    private static func firstLine(_ text: String) -> Substring {
+        text.prefix { $0 != "\n" && $0 != "\r" }
+    }
+
+    /// Collects suites while the parser walks the document.
+    private final class Delegate: NSObject, XMLParserDelegate {
+        struct Problem {
+            var line: Int
+            var column: Int
+            var message: String
+        }
+
+        var suites: [TestRun.Suite] = []
+        var sawRoot = false
+        var problem: Problem?
+
+        /// A `testsuite` being read.
+        private struct OpenSuite {
+            var name: String
+            var timestamp: String?
+            var seconds: Double?
+            var properties: [String: String] = [:]
+            var cases: [TestRun.Case] = []
+            var output = ""
+        }
+
+        /// A `failure`, `error` or `skipped` element being read.
+        private struct Outcome {
+            var element: String
+            var message: String?
+            var type: String?
+            var text = ""
+        }
+
+        private var openSuites: [OpenSuite] = []
+        private var openCase: TestRun.Case?
+        private var outcome: Outcome?
+        /// The text of the `system-out`/`system-err` element being read.
+        private var captured: String?
+
+        func parser(
+            _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
+            if !sawRoot {
+                sawRoot = true
+                guard element == "testsuites" || element == "testsuite" else {
+                    fail(parser, "not JUnit XML: the root element is <\(element)>, not <testsuites> or <testsuite>")
+                    return
+                }
+            }
+            switch element {
+            case "testsuite":
+                openSuites.append(
+                    OpenSuite(
+                        name: attributes["name"] ?? "", timestamp: attributes["timestamp"],
+                        seconds: attributes["time"].flatMap(Double.init)))
+            case "property":
+                if let name = attributes["name"], let value = attributes["value"], !openSuites.isEmpty {
+                    openSuites[openSuites.count - 1].properties[name] = value
+                }
+            case "testcase":
+                guard !openSuites.isEmpty else {
+                    fail(parser, "not JUnit XML: <testcase> outside any <testsuite>")
+                    return
+                }
+                let name = attributes["name"] ?? ""
+                var testCase = TestRun.Case(
+                    className: attributes["classname"] ?? openSuites[openSuites.count - 1].name, testName: name,
+                    status: .passed,
+                    duration: attributes["time"].flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil })
+                if let file = attributes["file"], let line = attributes["line"].flatMap(Int.init) {
+                    testCase.location = TestRun.SourceLocation(file: file, line: line)
+                }
+                openCase = testCase
+            case "failure", "error", "skipped":
+                if openCase != nil {
+                    outcome = Outcome(element: element, message: attributes["message"], type: attributes["type"])
+                }
+            case "system-out", "system-err":
+                captured = ""
+            default:
+                break
+            }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            if outcome != nil {
+                outcome!.text += string
+            } else if captured != nil {
+                captured! += string
+            }
+        }
+
+        func parser(_ parser: XMLParser, foundCDATA block: Data) {
+            self.parser(parser, foundCharacters: String(decoding: block, as: UTF8.self))
+        }
+
+        func parser(
+            _ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?
+        ) {
+            switch element {
+            case "testsuite":
+                guard let suite = openSuites.popLast() else { return }
+                suites += Self.suites(of: suite)
+            case "testcase":
+                if let testCase = openCase, !openSuites.isEmpty {
+                    openSuites[openSuites.count - 1].cases.append(testCase)
+                }
+                openCase = nil
+            case "failure", "error", "skipped":
+                if let outcome, openCase != nil { apply(outcome, to: &openCase!) }
+                outcome = nil
+            case "system-out", "system-err":
+                guard let text = captured else { return }
+                captured = nil
+                if openCase != nil {
+                    openCase!.output.appendLines(text)
+                } else if !openSuites.isEmpty {
+                    openSuites[openSuites.count - 1].output.appendLines(text)
+                }
+            default:
+                break
+            }
+        }
+
+        private func apply(_ outcome: Outcome, to testCase: inout TestRun.Case) {
+            if outcome.element == "skipped" {
+                // A failure wins over a skip of the same test.
+                guard testCase.status == .passed else { return }
+                testCase.status = .skipped
+                let reason = outcome.message ?? outcome.text
+                if !reason.isEmpty { testCase.skipReason = reason }
+                return
+            }
+            let isError = outcome.element == "error"
+            let headlineKind: TestRun.Issue.Kind =
+                !isError ? .failure : outcome.type == "crash" ? .crash : .error
+            let message = outcome.message ?? ""
+            let text = outcome.text.isEmpty ? message : outcome.text
+            testCase.issues += JUnitXMLReader.issues(
+                text: text, headline: String(JUnitXMLReader.firstLine(message)), kind: .failure,
+                headlineKind: headlineKind)
+            testCase.status = max(testCase.status, isError ? .error : .failed)
+        }
+
+        /// swiftcov's `testsuite` is one suite; SwiftPM's holds many, one per `classname`.
+        private static func suites(of open: OpenSuite) -> [TestRun.Suite] {
+            if let framework = open.properties["framework"].flatMap(TestRun.Framework.init(rawValue:)) {
+                var suite = TestRun.Suite(
+                    name: open.name, displayName: open.properties["displayName"], framework: framework,
+                    timestamp: open.timestamp)
+                suite.reportedDuration = open.seconds
+                suite.cases = open.cases
+                suite.output = open.output
+                return [suite]
+            }
+            var order: [String] = []
+            var byClass: [String: [TestRun.Case]] = [:]
+            for testCase in open.cases {
+                if byClass[testCase.className] == nil { order.append(testCase.className) }
+                byClass[testCase.className, default: []].append(testCase)
+            }
+            var suites = order.map { name in
+                let cases = byClass[name]!
+                let swiftTesting = cases.contains { $0.testName.hasSuffix(")") }
+                var suite = TestRun.Suite(
+                    name: name, framework: swiftTesting ? .swiftTesting : .xctest, timestamp: open.timestamp)
+                suite.cases = cases
+                return suite
+            }
+            if !open.output.isEmpty, !suites.isEmpty { suites[0].output = open.output }
+            return suites
+        }
+
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
+            fail(parser, Self.describe(parseError))
+        }
+
+        func parser(_ parser: XMLParser, validationErrorOccurred validationError: Error) {
+            fail(parser, Self.describe(validationError))
+        }
+
+        /// "not well-formed XML (…)", from libxml2's error code (which FoundationXML passes on).
+        static func describe(_ error: Error?) -> String {
+            guard let code = (error as NSError?)?.code else { return "not well-formed XML" }
+            let known = [
+                4: "the document is empty", 9: "a character XML does not allow", 26: "an undeclared entity",
+                76: "an end tag does not match its start tag",
+            ]
+            return "not well-formed XML (\(known[code] ?? "libxml2 error \(code)"))"
+        }
+
+        private func fail(_ parser: XMLParser, _ message: String) {
+            guard problem == nil else { return }
+            problem = Problem(line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1), message: message)
+            parser.abortParsing()
+        }
+    }
+}
