@@ -24,11 +24,22 @@ enum RunCommand {
                 help: "Where to write html/, junit.xml, coverage.json and the test log. Default: .build/swiftcov."),
             .init(["--config"], value: "FILE", help: "The gate configuration. Default: .swiftcov.json, if any."),
             .init(["--baseline"], value: "FILE", help: "An earlier `swiftcov report --format json`, for the ratchet."),
+            .init(
+                ["--shard"], value: "K/N",
+                help:
+                    "Run only shard K of N of the tests (`swift test list`), for N CI machines; merge their outputs with report -c, junit --tests."
+            ),
+            .init(
+                ["--timings"], value: "FILE",
+                help:
+                    "With --shard: balance the shards by the tests' times in FILE (an earlier junit.xml, or coverage.json of run)."
+            ),
             Terminal.colorOption,
         ] + CoverageOptions.scopeSpecs,
         examples: [
             "swiftcov run",
             "swiftcov run --output coverage -- --filter TriviaGameTests",
+            "swiftcov run --shard 2/4 --timings previous/junit.xml",
         ])
 
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
@@ -39,6 +50,13 @@ enum RunCommand {
         let output = arguments.value("--output") ?? ".build/swiftcov"
         let configuration = try CheckCommand.loadConfiguration(arguments.value("--config"), root: root)
         let baseline = try arguments.value("--baseline").map(CheckCommand.loadBaseline)
+        let shard = try arguments.value("--shard").map { (text: String) throws -> Shard in
+            do throws(Shard.InvalidShard) { return try Shard(parsing: text) } catch {
+                throw UsageError(error.description)
+            }
+        }
+        guard shard != nil || arguments.value("--timings") == nil else { throw UsageError("--timings needs --shard") }
+        let timings = try arguments.value("--timings").map(readTimings)
         let toolchain = try Toolchain.locate()
         try AtomicFile.makeDirectory(output)
 
@@ -46,7 +64,10 @@ enum RunCommand {
         // Testing's event stream beside the log (it names each test's suite and module).
         let (eventStreamPath, eventStreamArguments) = eventStream(arguments.positionals, output: output)
         if !eventStreamArguments.isEmpty { unlink(eventStreamPath) }  // never read a stale one
-        let testArguments = ["test", "--enable-code-coverage"] + eventStreamArguments + arguments.positionals
+        var testArguments = ["test", "--enable-code-coverage"] + eventStreamArguments + arguments.positionals
+        if let shard {
+            testArguments += try shardFilters(shard, timings: timings, output: output, terminal: terminal)
+        }
         terminal.error("swiftcov: running swift \(testArguments.joined(separator: " "))\n")
         var log: [UInt8] = []
         var progress = LiveProgress(terminal: terminal, live: terminal.stderrIsTerminal)
@@ -67,7 +88,15 @@ enum RunCommand {
         }
 
         // 2. Coverage: SwiftPM's export when the tests passed, otherwise made from the raw profiles.
-        let exportPath = try coverageExport(root: root, output: output, toolchain: toolchain, terminal: terminal)
+        var exportPath = try coverageExport(root: root, output: output, toolchain: toolchain, terminal: terminal)
+        // Kept beside the report: what merging this run with others (shards) needs.
+        let keptExport = output + "/" + CoverageInput.runExportName
+        if exportPath != keptExport {
+            try MappedFile(path: exportPath).withUnsafeBytes { bytes in
+                try AtomicFile.write(bytes: bytes.assumingMemoryBound(to: UInt8.self), to: keptExport)
+            }
+            exportPath = keptExport
+        }
         var request = CoverageOptions.scopedRequest(inputs: [exportPath], root: root, from: arguments)
         request.adopt(configuration)
         let report = try request.makeReport(workingDirectory: root)
@@ -106,6 +135,57 @@ enum RunCommand {
         try terminal.out("\n" + GateReport.text(result))
         try CheckCommand.publishOnGitHub(report: report, result: result, terminal: terminal)
         return result.passed && status == 0 ? .success : .gateFailed
+    }
+
+    /// The `--filter` arguments that run `shard`'s tests, from `swift test list` (which builds the
+    /// tests); the shard's tests are written to `OUTPUT/shard-tests.txt`.
+    static func shardFilters(_ shard: Shard, timings: TestTimings?, output: String, terminal: Terminal) throws
+        -> [String]
+    {
+        terminal.error("swiftcov: listing the tests (swift test list)\n")
+        let listed = try Subprocess.capture("swift", ["test", "list", "--enable-code-coverage"])
+        let all = ShardPlan.listedTests(listed.outputText)
+        guard listed.status == 0 else {
+            throw UsageError(
+                "`swift test list` exited with status \(listed.status): \(String(listed.errorText.suffix(2000)).terminalSafe)"
+            )
+        }
+        let plan = ShardPlan(tests: all, count: shard.count, timings: timings)
+        let selected = plan.tests(of: shard)
+        var note = "swiftcov: shard \(shard): \(selected.count) of \(all.count) tests"
+        if timings != nil {
+            note += ", about \(JUnitReport.seconds(plan.expectedSeconds[shard.index - 1])) s by the timings"
+        }
+        terminal.error(note + "\n")
+        try AtomicFile.write(selected.map { $0 + "\n" }.joined(), to: output + "/shard-tests.txt")
+        return ShardPlan.filterArguments(selecting: selected, of: all)
+    }
+
+    /// The tests' times from an earlier run: its JUnit XML (or any test output swiftcov reads), or
+    /// the `coverage.json` that `run` and `report --format json` write (times per suite).
+    static func readTimings(_ path: String) throws -> TestTimings {
+        let bytes = try MappedFile(path: path).withUnsafeBytes { Array($0) }
+        if bytes.first == UInt8(ascii: "{") {
+            let document: JSONValue
+            do {
+                document = try JSONValue.parse(bytes)
+            } catch {
+                let keyPath = bytes.withUnsafeBytes { JSONKeyPath.path(at: error.offset, in: $0) }
+                throw CoverageInputError.malformed(
+                    path: path, offset: error.offset, keyPath: keyPath, message: error.message)
+            }
+            guard case .array(let suites)? = document["tests"]?["suites"] else {
+                throw UsageError("\(path): no \"tests\" with \"suites\" (give a junit.xml or the coverage.json of run)")
+            }
+            return TestTimings(
+                suites: suites.compactMap { suite in
+                    guard case .string(let name)? = suite["name"], case .number(let tests)? = suite["tests"],
+                        case .number(let seconds)? = suite["time"]
+                    else { return nil }
+                    return (name, Int(tests), seconds)
+                })
+        }
+        return TestTimings(try TestResultsReader.read(paths: [path], utcOffset: 0))
     }
 
     /// Where Swift Testing's event stream goes, and the `swift test` arguments that write it there:
