@@ -18,7 +18,7 @@ enum HTMLCommand {
             .init(
                 ["--tests", "-t"], value: "LOG", repeatable: true,
                 help:
-                    "`swift test` output (or a Swift Testing event stream) to summarize, failures linked to their lines."
+                    "`swift test` output, a Swift Testing event stream or JUnit XML (shards' files merge) to summarize, failures linked to their lines."
             ),
         ],
         examples: [
@@ -36,7 +36,9 @@ enum HTMLCommand {
         var tests: TestRun?
         let logs = arguments.all("--tests")
         if !logs.isEmpty {
-            tests = try TestLogInput.readResults(logs).resolving(
+            let run = try TestLogInput.readResults(logs)
+            TestLogInput.warnAboutDuplicates(in: run, command: "html", terminal: terminal)
+            tests = run.resolving(
                 with: TestLogInput.sourceIndex(report: report, workingDirectory: terminal.workingDirectory))
         }
         let extra = try tests.map {

@@ -19,7 +19,7 @@ enum JUnitCommand {
             .init(
                 ["--tests", "-t"], value: "LOG", repeatable: true,
                 help:
-                    "Console output of `swift test`, or a Swift Testing event stream (--experimental-event-stream-output); '-' reads stdin. Several are combined."
+                    "Console output of `swift test`, a Swift Testing event stream (--experimental-event-stream-output), or JUnit XML (swiftcov's, SwiftPM's --xunit-output); '-' reads stdin. Several are combined: shards merge, each test once."
             ),
             .init(
                 ["--output", "-o"], value: "FILE",
@@ -53,6 +53,7 @@ enum JUnitCommand {
         let output = arguments.value("--output")
         let quiet = arguments.has("--quiet")
         var run = try TestLogInput.read(inputs, passThrough: output != nil && !quiet)
+        TestLogInput.warnAboutDuplicates(in: run, command: "junit", terminal: terminal)
         run.resolve(
             with: try TestLogInput.sourceIndex(
                 coverage: arguments.value("--coverage"), root: arguments.value("--root"),
@@ -101,6 +102,18 @@ enum TestLogInput {
             }
         }
         return TestResultsReader.combine(results)
+    }
+
+    /// One warning a test that several inputs report (shards that overlap, a file given twice),
+    /// the first ten of them.
+    static func warnAboutDuplicates(in run: TestRun, command: String, terminal: Terminal) {
+        for duplicate in run.duplicates.prefix(10) {
+            terminal.error("swiftcov \(command): warning: \(duplicate.description.terminalSafe)\n")
+        }
+        if run.duplicates.count > 10 {
+            terminal.error(
+                "swiftcov \(command): warning: … and \(run.duplicates.count - 10) more tests reported twice\n")
+        }
     }
 
     /// The error for inputs with no test result at all, nil when they have some.

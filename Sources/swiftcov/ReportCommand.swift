@@ -22,7 +22,7 @@ enum ReportCommand {
             .init(
                 ["--tests", "-t"], value: "LOG", repeatable: true,
                 help:
-                    "Also (or only) summarize a test run: `swift test` output or a Swift Testing event stream; '-' reads stdin."
+                    "Also (or only) summarize a test run: `swift test` output, a Swift Testing event stream or JUnit XML (shards' files merge); '-' reads stdin."
             ),
         ],
         examples: [
@@ -105,6 +105,7 @@ enum ReportCommand {
     /// The test run the `--tests` logs describe, with file names resolved in the package.
     private static func readTests(_ logs: [String], arguments: ParsedArguments, terminal: Terminal) throws -> TestRun {
         var run = try TestLogInput.readResults(logs)
+        TestLogInput.warnAboutDuplicates(in: run, command: "report", terminal: terminal)
         run.resolve(
             with: try TestLogInput.sourceIndex(
                 coverage: nil, root: arguments.value("--root"), workingDirectory: terminal.workingDirectory))

@@ -30,6 +30,11 @@ enum RunCommand {
                     "Run only shard K of N of the tests (`swift test list`), for N CI machines; merge their outputs with report -c, junit --tests."
             ),
             .init(
+                ["--scratch-path"], value: "DIR",
+                help:
+                    "SwiftPM's build folder for the tests (passed to every `swift` command run makes). The plugin uses its own."
+            ),
+            .init(
                 ["--timings"], value: "FILE",
                 help:
                     "With --shard: balance the shards by the tests' times in FILE (an earlier junit.xml, or coverage.json of run)."
@@ -64,11 +69,17 @@ enum RunCommand {
         // Testing's event stream beside the log (it names each test's suite and module).
         let (eventStreamPath, eventStreamArguments) = eventStream(arguments.positionals, output: output)
         if !eventStreamArguments.isEmpty { unlink(eventStreamPath) }  // never read a stale one
-        var testArguments = ["test", "--enable-code-coverage"] + eventStreamArguments + arguments.positionals
+        let swiftOptions = arguments.value("--scratch-path").map { ["--scratch-path", $0] } ?? []
+        var testArguments =
+            ["test", "--enable-code-coverage"] + swiftOptions + eventStreamArguments + arguments.positionals
+        var shown = "swift " + testArguments.joined(separator: " ")
         if let shard {
-            testArguments += try shardFilters(shard, timings: timings, output: output, terminal: terminal)
+            let filters = try shardFilters(
+                shard, timings: timings, swiftOptions: swiftOptions, output: output, terminal: terminal)
+            testArguments += filters
+            shown += " (and \(filters.count / 2) --filter for the tests in \(output)/shard-tests.txt)"
         }
-        terminal.error("swiftcov: running swift \(testArguments.joined(separator: " "))\n")
+        terminal.error("swiftcov: running \(shown)\n")
         var log: [UInt8] = []
         var progress = LiveProgress(terminal: terminal, live: terminal.stderrIsTerminal)
         let status = try Subprocess.stream("swift", testArguments) { chunk in
@@ -88,7 +99,8 @@ enum RunCommand {
         }
 
         // 2. Coverage: SwiftPM's export when the tests passed, otherwise made from the raw profiles.
-        var exportPath = try coverageExport(root: root, output: output, toolchain: toolchain, terminal: terminal)
+        var exportPath = try coverageExport(
+            root: root, output: output, toolchain: toolchain, swiftOptions: swiftOptions, terminal: terminal)
         // Kept beside the report: what merging this run with others (shards) needs.
         let keptExport = output + "/" + CoverageInput.runExportName
         if exportPath != keptExport {
@@ -139,11 +151,11 @@ enum RunCommand {
 
     /// The `--filter` arguments that run `shard`'s tests, from `swift test list` (which builds the
     /// tests); the shard's tests are written to `OUTPUT/shard-tests.txt`.
-    static func shardFilters(_ shard: Shard, timings: TestTimings?, output: String, terminal: Terminal) throws
-        -> [String]
-    {
+    static func shardFilters(
+        _ shard: Shard, timings: TestTimings?, swiftOptions: [String], output: String, terminal: Terminal
+    ) throws -> [String] {
         terminal.error("swiftcov: listing the tests (swift test list)\n")
-        let listed = try Subprocess.capture("swift", ["test", "list", "--enable-code-coverage"])
+        let listed = try Subprocess.capture("swift", ["test", "list", "--enable-code-coverage"] + swiftOptions)
         let all = ShardPlan.listedTests(listed.outputText)
         guard listed.status == 0 else {
             throw UsageError(
@@ -204,10 +216,11 @@ enum RunCommand {
 
     /// The export for this run: SwiftPM's own when it wrote one during the run, else one made
     /// here from the `.profraw` files (SwiftPM writes none when a test failed).
-    static func coverageExport(root: String, output: String, toolchain: Toolchain, terminal: Terminal) throws -> String
-    {
+    static func coverageExport(
+        root: String, output: String, toolchain: Toolchain, swiftOptions: [String] = [], terminal: Terminal
+    ) throws -> String {
         let codecovJSON =
-            try Subprocess.capture("swift", ["test", "--show-codecov-path", "--enable-code-coverage"])
+            try Subprocess.capture("swift", ["test", "--show-codecov-path", "--enable-code-coverage"] + swiftOptions)
             .outputText.split(separator: "\n").last.map(String.init) ?? ""
         let codecov = String(codecovJSON[..<(codecovJSON.lastIndex(of: "/") ?? codecovJSON.startIndex)])
         let profraws = Terminal.files(in: codecov, withSuffix: ".profraw")
@@ -222,7 +235,7 @@ enum RunCommand {
                 path: codecov, reason: "llvm-profdata: " + merged.errorText.terminalSafe)
         }
         let binPath =
-            try Subprocess.capture("swift", ["build", "--show-bin-path", "--enable-code-coverage"])
+            try Subprocess.capture("swift", ["build", "--show-bin-path", "--enable-code-coverage"] + swiftOptions)
             .outputText.split(separator: "\n").last.map(String.init) ?? ""
         var binaries = Terminal.files(in: binPath, withSuffix: "PackageTests.xctest").map { bundle in
             // On macOS the .xctest is a bundle; the binary is inside.

@@ -108,7 +108,7 @@ package struct ShardPlan: Sendable, Equatable {
 
     /// `swift test` arguments that run exactly `selected` out of `all` (both `swift test list`
     /// identifiers): one anchored `--filter` per test, or one per class or suite when all of its
-    /// tests are selected. With nothing selected, a filter no test matches (without one, `swift
+    /// tests are selected (checked against swift-log's XCTest and Swift Testing tests). With nothing selected, a filter no test matches (without one, `swift
     /// test` would run everything).
     package static func filterArguments(selecting selected: [String], of all: [String]) -> [String] {
         guard !selected.isEmpty else { return ["--filter", "^$"] }
@@ -126,13 +126,17 @@ package struct ShardPlan: Sendable, Equatable {
             let tests = selectedByContainer[container]!
             if tests.count == sizes[container], tests.count > 1 {
                 // The container's own tests, not those of a suite nested in it.
-                arguments += ["--filter", "^" + regexEscaped(container) + "/[^/]*$"]
+                arguments += ["--filter", "^" + regexEscaped(container) + "/[^/]*" + sourceLocation + "$"]
             } else {
-                for test in tests { arguments += ["--filter", "^" + regexEscaped(test) + "$"] }
+                for test in tests { arguments += ["--filter", "^" + regexEscaped(test) + sourceLocation + "$"] }
             }
         }
         return arguments
     }
+
+    /// Swift Testing matches `--filter` against a test's whole identifier, which ends in where the
+    /// test is declared (`Module.Suite/test()/File.swift:12:5`); `swift test list` leaves that out.
+    private static let sourceLocation = "(/[^/]*:[0-9]+:[0-9]+)?"
 
     /// `Module.Class` of `Module.Class/method`; `Module.Suite/Inner` of `Module.Suite/Inner/test()`.
     private static func container(of test: String) -> Substring {
