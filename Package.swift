@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .executable(name: "swiftcov", targets: ["swiftcov"]),
         .library(name: "SwiftCovCore", targets: ["SwiftCovCore"]),
+        // `swift package swiftcov …` in a package that depends on swiftcov.
+        .plugin(name: "SwiftCovPlugin", targets: ["SwiftCovPlugin"]),
     ],
     // swiftcov depends on the Swift toolchain alone: no package resolution, ever.
     dependencies: [],
@@ -14,6 +16,15 @@ let package = Package(
         .target(name: "SwiftCovCore"),
         // The command-line tool: arguments, dispatch, terminal, exit codes.
         .executableTarget(name: "swiftcov", dependencies: ["SwiftCovCore"]),
+        // Runs the command-line tool for a package that depends on swiftcov (README: The SwiftPM plugin).
+        .plugin(
+            name: "SwiftCovPlugin",
+            capability: .command(
+                intent: .custom(verb: "swiftcov", description: "Coverage reports, sharded test runs and the CI gate."),
+                permissions: [
+                    .writeToPackageDirectory(reason: "swiftcov writes its reports into the package (.build/swiftcov).")
+                ]),
+            dependencies: ["swiftcov"]),
         // Measures the export reader and the reports on a given export (build with -c release).
         .executableTarget(name: "swiftcov-benchmark", dependencies: ["SwiftCovCore"]),
 

@@ -149,13 +149,22 @@ enum RunCommand {
         return result.passed && status == 0 ? .success : .gateFailed
     }
 
-    /// The `--filter` arguments that run `shard`'s tests, from `swift test list` (which builds the
-    /// tests); the shard's tests are written to `OUTPUT/shard-tests.txt`.
+    /// The `--filter` arguments that run `shard`'s tests, from `swift test list`; the shard's tests
+    /// are written to `OUTPUT/shard-tests.txt`. The tests are built first as `swift test
+    /// --enable-code-coverage` builds them, and listed from that build (`swift test list` alone
+    /// builds without coverage, and `swift test` would then build everything again).
     static func shardFilters(
         _ shard: Shard, timings: TestTimings?, swiftOptions: [String], output: String, terminal: Terminal
     ) throws -> [String] {
+        terminal.error("swiftcov: building the tests (swift build --build-tests --enable-code-coverage)\n")
+        let built = try Subprocess.stream("swift", ["build", "--build-tests", "--enable-code-coverage"] + swiftOptions)
+        {
+            try? terminal.out(String(decoding: $0, as: UTF8.self))
+        }
+        // A failed build runs no test; `swift test` then shows why, in the log.
+        guard built == 0 else { return ShardPlan.filterArguments(selecting: [], of: []) }
         terminal.error("swiftcov: listing the tests (swift test list)\n")
-        let listed = try Subprocess.capture("swift", ["test", "list", "--enable-code-coverage"] + swiftOptions)
+        let listed = try Subprocess.capture("swift", ["test", "list", "--skip-build"] + swiftOptions)
         let all = ShardPlan.listedTests(listed.outputText)
         guard listed.status == 0 else {
             throw UsageError(

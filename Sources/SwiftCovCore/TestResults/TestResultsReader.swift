@@ -158,22 +158,46 @@ extension TestRun {
     /// Adds `other`'s suites (joining each to a suite of the same name read before: a class run
     /// in several shards), summaries and state; XCTest suites stay before Swift Testing ones.
     /// Suites of one input are never joined: two classes of the same name in two test modules
-    /// are two suites. A test both runs report is kept once, with the worse outcome, and noted
-    /// in `duplicates`.
+    /// are two suites. A test both runs report (the same suite, class and name) is kept once,
+    /// with the worse outcome, and noted in `duplicates`.
     mutating func absorb(_ other: TestRun) {
         func key(_ suite: Suite) -> String { suite.framework.rawValue + "\u{0}" + suite.name }
-        var existing: [String: Int] = [:]
-        for (index, suite) in suites.enumerated() where existing[key(suite)] == nil { existing[key(suite)] = index }
+        func caseKey(_ testCase: Case) -> String { testCase.className + "\u{0}" + testCase.name }
+        // The suites read before, by name (one input may have several of one name).
+        var existing: [String: [Int]] = [:]
+        for (index, suite) in suites.enumerated() { existing[key(suite), default: []].append(index) }
+        var known: [String: [String: (suite: Int, case: Int)]] = [:]
         var newXCTest: [Suite] = []
         var newSwiftTesting: [Suite] = []
         for suite in other.suites {
-            if let index = existing[key(suite)] {
-                duplicates += suites[index].join(suite)
-            } else if suite.framework == .xctest {
-                newXCTest.append(suite)
-            } else {
-                newSwiftTesting.append(suite)
+            guard let indices = existing[key(suite)], let first = indices.first else {
+                if suite.framework == .xctest { newXCTest.append(suite) } else { newSwiftTesting.append(suite) }
+                continue
             }
+            if known[key(suite)] == nil {
+                var places: [String: (suite: Int, case: Int)] = [:]
+                for index in indices {
+                    for (position, testCase) in suites[index].cases.enumerated() {
+                        places[caseKey(testCase)] = (index, position)
+                    }
+                }
+                known[key(suite)] = places
+            }
+            var added = suite
+            added.cases = []
+            for testCase in suite.cases {
+                guard let place = known[key(suite)]![caseKey(testCase)] else {
+                    added.cases.append(testCase)
+                    continue
+                }
+                let earlier = suites[place.suite].cases[place.case].status
+                if testCase.status > earlier { suites[place.suite].cases[place.case] = testCase }
+                duplicates.append(
+                    Duplicate(
+                        suite: suite.name, test: testCase.name, outcomes: [earlier, testCase.status],
+                        kept: max(earlier, testCase.status)))
+            }
+            suites[first].join(added)
         }
         let firstSwiftTesting = suites.firstIndex { $0.framework == .swiftTesting } ?? suites.count
         suites.insert(contentsOf: newXCTest, at: firstSwiftTesting)
@@ -188,26 +212,11 @@ extension TestRun {
 }
 
 extension TestRun.Suite {
-    /// Adds `other`'s cases, output and time. A case this suite already has (the same class
-    /// and name) is not added again: the worse outcome of the two is kept. Returns those cases.
-    mutating func join(_ other: TestRun.Suite) -> [TestRun.Duplicate] {
-        var existing: [String: Int] = [:]
-        for (index, testCase) in cases.enumerated() { existing[testCase.className + "\u{0}" + testCase.name] = index }
-        var duplicates: [TestRun.Duplicate] = []
-        for testCase in other.cases {
-            guard let index = existing[testCase.className + "\u{0}" + testCase.name] else {
-                cases.append(testCase)
-                continue
-            }
-            let first = cases[index].status
-            if testCase.status > first { cases[index] = testCase }
-            duplicates.append(
-                TestRun.Duplicate(
-                    suite: name, test: testCase.name, outcomes: [first, testCase.status], kept: cases[index].status))
-        }
+    /// Adds `other`'s cases, output and time.
+    mutating func join(_ other: TestRun.Suite) {
+        cases += other.cases
         output.appendLines(other.output)
         if let duration = other.reportedDuration { reportedDuration = (reportedDuration ?? 0) + duration }
-        return duplicates
     }
 }
 
