@@ -77,7 +77,7 @@ enum RunCommand {
             let filters = try shardFilters(
                 shard, timings: timings, swiftOptions: swiftOptions, output: output, terminal: terminal)
             testArguments += filters
-            shown += " (and \(filters.count / 2) --filter for the tests in \(output)/shard-tests.txt)"
+            shown += " (and a --filter for the tests in \(output)/shard-tests.txt)"
         }
         terminal.error("swiftcov: running \(shown)\n")
         var log: [UInt8] = []
@@ -165,7 +165,7 @@ enum RunCommand {
         guard built == 0 else { return ShardPlan.filterArguments(selecting: [], of: []) }
         terminal.error("swiftcov: listing the tests (swift test list)\n")
         let listed = try Subprocess.capture("swift", ["test", "list", "--skip-build"] + swiftOptions)
-        let all = ShardPlan.listedTests(listed.outputText)
+        let all = TestList.parse(listed.outputText).tests.map(\.id)
         guard listed.status == 0 else {
             throw UsageError(
                 "`swift test list` exited with status \(listed.status): \(String(listed.errorText.suffix(2000)).terminalSafe)"

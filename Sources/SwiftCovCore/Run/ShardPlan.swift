@@ -107,65 +107,39 @@ package struct ShardPlan: Sendable, Equatable {
     }
 
     /// `swift test` arguments that run exactly `selected` out of `all` (both `swift test list`
-    /// identifiers): one anchored `--filter` per test, or one per class or suite when all of its
-    /// tests are selected (checked against swift-log's XCTest and Swift Testing tests). With nothing selected, a filter no test matches (without one, `swift
+    /// identifiers): one `--filter` whose pattern has a `TestID.filterPattern` per test, or one
+    /// per class or suite when all of its tests are selected (checked against swift-log's Swift
+    /// Testing tests). With nothing selected, a pattern no test matches (without a filter, `swift
     /// test` would run everything).
     package static func filterArguments(selecting selected: [String], of all: [String]) -> [String] {
         guard !selected.isEmpty else { return ["--filter", "^$"] }
         var sizes: [Substring: Int] = [:]
-        for test in Set(all) { sizes[container(of: test), default: 0] += 1 }
-        var selectedByContainer: [Substring: [String]] = [:]
-        var order: [Substring] = []
-        for test in Set(selected).sorted(by: precedes) {
-            let container = container(of: test)
-            if selectedByContainer[container] == nil { order.append(container) }
-            selectedByContainer[container, default: []].append(test)
-        }
-        var arguments: [String] = []
-        for container in order {
-            let tests = selectedByContainer[container]!
-            if tests.count == sizes[container], tests.count > 1 {
-                // The container's own tests, not those of a suite nested in it.
-                arguments += ["--filter", "^" + regexEscaped(container) + "/[^/]*" + sourceLocation + "$"]
-            } else {
-                for test in tests { arguments += ["--filter", "^" + regexEscaped(test) + sourceLocation + "$"] }
+        for test in Set(all) { if let container = container(of: test) { sizes[container, default: 0] += 1 } }
+        var patterns: [String] = []
+        var wholeContainers: Set<Substring> = []
+        let sorted = Set(selected).sorted(by: precedes)
+        var selectedSizes: [Substring: Int] = [:]
+        for test in sorted { if let container = container(of: test) { selectedSizes[container, default: 0] += 1 } }
+        for test in sorted {
+            guard let container = container(of: test), selectedSizes[container] == sizes[container],
+                selectedSizes[container]! > 1
+            else {
+                patterns.append(TestID.filterPattern(of: test))
+                continue
+            }
+            // The container's own tests, not those of a suite nested in it; Swift Testing matches
+            // the identifier followed by where the test is declared (`/File.swift:12:5`).
+            if wholeContainers.insert(container).inserted {
+                patterns.append("^" + TestID.escapedForRegex(String(container)) + "/[^/]*(/[^/]*:[0-9]+:[0-9]+)?$")
             }
         }
-        return arguments
+        return ["--filter", patterns.joined(separator: "|")]
     }
 
-    /// Swift Testing matches `--filter` against a test's whole identifier, which ends in where the
-    /// test is declared (`Module.Suite/test()/File.swift:12:5`); `swift test list` leaves that out.
-    private static let sourceLocation = "(/[^/]*:[0-9]+:[0-9]+)?"
-
-    /// `Module.Class` of `Module.Class/method`; `Module.Suite/Inner` of `Module.Suite/Inner/test()`.
-    private static func container(of test: String) -> Substring {
-        guard let slash = test.lastIndex(of: "/") else { return "" }
-        return test[..<slash]
-    }
-
-    /// `text` with every character a regular expression gives a meaning escaped.
-    package static func regexEscaped<S: StringProtocol>(_ text: S) -> String {
-        var result = ""
-        for character in text {
-            if "\\^$.|?*+()[]{}/-#&~ ".contains(character) { result.append("\\") }
-            result.append(character)
-        }
-        return result
-    }
-
-    /// The identifiers `swift test list` prints, one a line: lines with a `/` before which there
-    /// is no space (Quick's examples have spaces after it); SwiftPM's build messages are left out.
-    package static func listedTests(_ output: String) -> [String] {
-        var tests: [String] = []
-        for line in output.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-            let text = line.hasSuffix("\r") ? line.dropLast() : line
-            guard let slash = text.firstIndex(of: "/"), slash != text.startIndex,
-                !text[..<slash].contains(" "), !text.hasPrefix("[")
-            else { continue }
-            tests.append(String(text))
-        }
-        return tests
+    /// `Module.Class` of `Module.Class/method`; `Module.Suite/Inner` of `Module.Suite/Inner/test()`;
+    /// nil for a test outside any suite (`Module.test()`).
+    private static func container(of test: String) -> Substring? {
+        test.lastIndex(of: "/").map { test[..<$0] }
     }
 }
 

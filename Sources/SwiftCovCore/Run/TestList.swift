@@ -68,7 +68,10 @@ package struct TestID: Hashable, Comparable, Sendable, CustomStringConvertible {
     package var module: Substring { id[..<(id.firstIndex(of: ".") ?? id.endIndex)] }
 
     /// A regular expression matching this test alone in `swift test --filter`.
-    package var filterPattern: String { "^" + Self.escapedForRegex(id) + "(/|$)" }
+    package var filterPattern: String { Self.filterPattern(of: id) }
+
+    /// A regular expression matching the test `id` alone in `swift test --filter`.
+    package static func filterPattern(of id: String) -> String { "^" + escapedForRegex(id) + "(/|$)" }
 
     package static func < (lhs: TestID, rhs: TestID) -> Bool { lhs.id < rhs.id }
 

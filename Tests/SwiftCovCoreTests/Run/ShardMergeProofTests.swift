@@ -71,8 +71,9 @@ struct ShardMergeProofTests {
             let key = testCase.className + "/" + base(testCase.testName)
             outcomes[key] = max(outcomes[key] ?? .passed, testCase.status)
         }
-        let listed = ShardPlan.listedTests(
-            try String(contentsOfFile: ShardFixture.path("swift-log-list.txt"), encoding: .utf8))
+        let listed = TestList.parse(
+            try String(contentsOfFile: ShardFixture.path("swift-log-list.txt"), encoding: .utf8)
+        ).tests.map(\.id)
         var listedTests: [String: Set<String>] = [:]
         for test in listed {
             let slash = test.lastIndex(of: "/")!
