@@ -45,12 +45,7 @@ enum HTMLCommand {
             CoverageOptions.failureFiles(of: $0, report: report, request: try CoverageOptions.request(from: arguments))
         }
         let written = try site.write(report, tests: tests, extraFiles: extra ?? [], options: options)
-        if let first = written.missingSources.first {
-            let count = written.missingSources.count
-            terminal.error(
-                "swiftcov: warning: \(count) source file\(count == 1 ? "" : "s") not shown (their pages list counts "
-                    + "without code), first: \(first.path.terminalSafe): \(first.problem.description.terminalSafe)\n")
-        }
+        for warning in written.warnings { terminal.error("swiftcov: warning: \(warning.terminalSafe)\n") }
         terminal.error("Wrote \(output)/index.html (\(report.files.count) files)\n")
         return .success
     }

@@ -122,10 +122,11 @@ enum RunCommand {
 
         // 4. The files CI keeps.
         let timestamp = Terminal.currentTimestamp()
-        try HTMLSite.write(
+        let written = try HTMLSite.write(
             report, tests: testRun,
             extraFiles: CoverageOptions.failureFiles(of: testRun, report: report, request: request),
             to: output + "/html", options: HTMLReport.Options(generatedAt: timestamp))
+        for warning in written.warnings { terminal.error("swiftcov: warning: \(warning.terminalSafe)\n") }
         let junit = JUnitReport.render(
             testRun,
             options: JUnitReport.Options(hostname: Terminal.hostname(), timestamp: String(timestamp.dropLast())))

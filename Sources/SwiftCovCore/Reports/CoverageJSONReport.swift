@@ -54,6 +54,8 @@ package enum CoverageJSONReport {
                 for (position, function) in file.functions.enumerated() {
                     json.raw(position == 0 ? "\n        {\"name\": " : ",\n        {\"name\": ")
                     json.string(names[nameIndex])
+                    json.raw(", \"displayName\": ")
+                    json.string(SwiftDemangler.displayName(names[nameIndex]))
                     nameIndex += 1
                     json.raw(", \"mangledName\": ")
                     json.string(function.mangledName)

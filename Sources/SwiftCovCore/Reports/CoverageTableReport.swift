@@ -54,7 +54,7 @@ package enum CoverageTableReport {
                 table.add(row("  " + file.displayPath.terminalSafe, count: nil, file.summary))
                 guard options.showFunctions else { continue }
                 for function in file.functions {
-                    let name = "      " + abbreviated(function.name.terminalSafe)
+                    let name = "      " + abbreviated(SwiftDemangler.displayName(function.name).terminalSafe)
                     table.add(row(name, count: String(function.executionCount), function.summary, isFunction: true))
                 }
             }
@@ -68,7 +68,7 @@ package enum CoverageTableReport {
         return text
     }
 
-    /// Long demangled names (generic signatures) are cut for the table; JSON keeps them whole.
+    /// Names still long (closures in closures) are cut for the table; JSON keeps them whole.
     private static func abbreviated(_ name: String) -> String {
         let limit = 72
         guard name.count > limit else { return name }

@@ -135,8 +135,8 @@ package struct OutputBuffer: ~Copyable {
         text.withUTF8 { append(escapingHTML: $0) }
     }
 
-    /// Appends UTF-8 bytes (e.g. a source line) escaped for HTML; control characters become
-    /// U+FFFD, and a line that is not valid UTF-8 is repaired the way `String` decodes it.
+    /// Appends UTF-8 bytes (e.g. a source line) escaped for HTML; control characters but tab and
+    /// newline become U+FFFD, and a line that is not valid UTF-8 is repaired the way `String` decodes it.
     /// Runs of bytes that need no escaping are copied in one go: this is the HTML report's
     /// inner loop.
     package mutating func append(escapingHTML utf8: UnsafeBufferPointer<UInt8>) {
@@ -167,11 +167,12 @@ package struct OutputBuffer: ~Copyable {
         if utf8.count > runStart { append(bytes: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
     }
 
-    /// ASCII bytes that HTML text cannot hold as they are: markup characters and controls but tab.
+    /// ASCII bytes that HTML text cannot hold as they are: markup characters and controls but
+    /// tab and newline (a test failure's message keeps its lines, as `String.htmlEscaped` does).
     @inline(__always)
     private static func needsHTMLEscape(_ byte: UInt8) -> Bool {
         switch byte {
-        case 0x09: false
+        case 0x09, 0x0A: false
         case 0..<0x20, 0x7F, UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""),
             UInt8(ascii: "'"):
             true

@@ -20,6 +20,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
     case glob
     case baseline
     case perTestStore = "per-test-store"
+    case highlight
 
     /// Runs `bytes` through the target. Parse errors are fine; only broken invariants throw.
     /// The gate and diff targets evaluate against `sampleReport` (the trivia package's report).
@@ -34,6 +35,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         case .glob: FuzzTarget.glob(bytes)
         case .baseline: try FuzzTarget.baseline(bytes, sampleReport)
         case .perTestStore: try FuzzTarget.perTestStore(bytes, sampleReport)
+        case .highlight: try FuzzTarget.highlight(bytes)
         }
     }
 
@@ -317,6 +319,50 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
                 try requireWellFormedJSON(json.output, "report --show tests")
             }
         }
+    }
+
+    /// A Swift source file, its lines coloured as a file page colours them (state carried from
+    /// line to line), with never-run column ranges taken from the input: the tokens lie in the
+    /// line, in order; the page shows the same text as without colours, and its spans nest.
+    private static func highlight(_ bytes: [UInt8]) throws(FuzzInvariantFailure) {
+        var highlighter = SwiftHighlighter()
+        var tokens: [SwiftHighlighter.Token] = []
+        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            let seed = Int(line.first ?? 0)
+            let unexecuted = [UInt32(seed % 16 + 1)..<UInt32(seed % 16 + 1 + seed / 16), 20..<UInt32.max]
+            let lineBytes = [UInt8](line)
+            try lineBytes.withUnsafeBufferPointer { (line) throws(FuzzInvariantFailure) in
+                highlighter.tokens(of: line, into: &tokens)
+                var end = 0
+                for token in tokens {
+                    guard token.range.lowerBound >= end, token.range.upperBound > token.range.lowerBound,
+                        token.range.upperBound <= line.count
+                    else { throw FuzzInvariantFailure(description: "tokens out of order or bounds: \(tokens)") }
+                    end = token.range.upperBound
+                }
+                var coloured = OutputBuffer()
+                HTMLReport.appendCode(&coloured, line, tokens: tokens, unexecuted: unexecuted)
+                var plain = OutputBuffer()
+                HTMLReport.appendCode(&plain, line, tokens: [], unexecuted: unexecuted)
+                let html = coloured.text
+                guard text(ofMarkup: html) == text(ofMarkup: plain.text) else {
+                    throw FuzzInvariantFailure(description: "colouring changed the text: \(html)")
+                }
+                guard html.ranges(of: "<span ").count == html.ranges(of: "</span>").count else {
+                    throw FuzzInvariantFailure(description: "spans do not pair up: \(html)")
+                }
+                let rest = html.replacing(/<span class="[a-z]+"( title="never ran")?>/, with: "").replacing(
+                    "</span>", with: "")
+                guard !rest.contains("<") else {
+                    throw FuzzInvariantFailure(description: "markup in the code: \(html)")
+                }
+            }
+        }
+    }
+
+    /// What markup shows as text: its tags removed.
+    private static func text(ofMarkup html: String) -> String {
+        html.replacing(/<[^>]*>/, with: "")
     }
 
     // MARK: Checks

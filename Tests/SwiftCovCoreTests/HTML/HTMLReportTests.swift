@@ -114,7 +114,145 @@ struct HTMLReportTests {
         let html = HTMLReport.filePage(
             file, functionNames: [], segments: segments, source: .text(try #require(SourceText(path: path))),
             options: options)
-        #expect(html.contains(#"guard x else <span class="z" title="never ran">{ return }</span>"#))
+        #expect(
+            html.contains(
+                #"<span class="kw">guard</span> x <span class="kw">else</span> <span class="z" title="never ran">{ "#
+                    + #"<span class="kw">return</span> }</span>"#))
+    }
+
+    @Test("n and p step through blocks: runs of lines that never ran or ran in part, each its own tbody")
+    func uncoveredBlocks() throws {
+        // Lines 1-2 ran, 3-4 never, 5 ran, 6 ran in part, 7 never, 8 not code, 9 never.
+        let segments = [
+            CoverageSegment(line: 1, column: 1, count: 1, hasCount: true, isRegionEntry: true, isGapRegion: false),
+            CoverageSegment(line: 3, column: 1, count: 0, hasCount: true, isRegionEntry: true, isGapRegion: false),
+            CoverageSegment(line: 5, column: 1, count: 1, hasCount: true, isRegionEntry: true, isGapRegion: false),
+            CoverageSegment(line: 6, column: 3, count: 0, hasCount: true, isRegionEntry: true, isGapRegion: false),
+            CoverageSegment(line: 7, column: 10, count: 0, hasCount: false, isRegionEntry: false, isGapRegion: false),
+            CoverageSegment(line: 9, column: 1, count: 0, hasCount: true, isRegionEntry: true, isGapRegion: false),
+            CoverageSegment(line: 9, column: 5, count: 0, hasCount: false, isRegionEntry: false, isGapRegion: false),
+        ]
+        let lines = LineCoverage.lineCounts(of: segments)
+        #expect(lines.map(\.line) == [1, 2, 3, 4, 5, 6, 7, 9])
+        #expect(HTMLReport.uncoveredBlockCount(lines, partial: LineCoverage.unexecutedColumns(in: segments)) == 3)
+        let file = FileCoverage.forTesting(path: "a.swift", segments: segments)
+        let html = HTMLReport.filePage(
+            file, functionNames: [], segments: segments, source: .missing(path: "a.swift"), options: options)
+        let blocks = html.matches(of: /<tbody class="block" id="B(\d+)">\n((?:<tr[^\n]*\n)+)/).map {
+            ($0.output.1, $0.output.2.matches(of: /<tr id="L(\d+)"/).map { Int($0.output.1)! })
+        }
+        #expect(blocks.map(\.0) == ["1", "2", "3"])
+        #expect(blocks.map(\.1) == [[3, 4], [6, 7], [9]])
+        #expect(html.contains("3 blocks never ran"))
+        #expect(html.contains(#"<tr id="L6" class="hit partial">"#))
+    }
+
+    @Test("a failure shows under its line on the file page, with its line breaks")
+    func failureUnderItsLine() throws {
+        let segments = [
+            CoverageSegment(line: 1, column: 1, count: 1, hasCount: true, isRegionEntry: true, isGapRegion: false),
+            CoverageSegment(line: 3, column: 1, count: 0, hasCount: false, isRegionEntry: false, isGapRegion: false),
+        ]
+        let file = FileCoverage.forTesting(path: "Tests/T/ATests.swift", segments: segments)
+        let note = HTMLReport.LineNote(line: 2, title: "ATests › testA", message: "XCTAssertEqual failed\n<b>two</b>")
+        let lost = HTMLReport.LineNote(line: 40, title: "ATests › testB", message: "elsewhere")
+        let html = HTMLReport.filePage(
+            file, functionNames: [], segments: segments, source: .missing(path: file.path), notes: [note, lost],
+            listedInIndex: false, options: options)
+        #expect(
+            html.contains(
+                "<tr class=\"note\"><td></td><td></td><td><div class=\"failure\" role=\"note\"><strong>ATests › testA"
+                    + "</strong>\n<pre>XCTAssertEqual failed\n&lt;b&gt;two&lt;/b&gt;</pre></div></td></tr>"))
+        let rowOfLine2 = try #require(html.firstRange(of: "<tr id=\"L2\""))
+        let noteRow = try #require(html.firstRange(of: "<tr class=\"note\">"))
+        #expect(rowOfLine2.lowerBound < noteRow.lowerBound)
+        #expect(html.contains("Failures at lines this page does not show"))
+        #expect(html.contains("elsewhere"))
+        #expect(!html.contains("\u{FFFD}"))
+        // A test file is not in the index's tree: its breadcrumb leads to the test section.
+        #expect(html.contains("<li><a href=\"../index.html#tests\">Tests</a></li>"))
+    }
+
+    @Test("the index has a folder tree with each folder's totals, and every breadcrumb of a page leads to it")
+    func folderTree() throws {
+        let report = try Fixture(name: "swift-collections").report()
+        let tree = FolderTree(report.files)
+        for folder in tree.folders {
+            var sum = CoverageSummary()
+            func add(_ index: Int) {
+                for file in tree.folders[index].files { sum += tree.files[file].summary }
+                for child in tree.folders[index].folders { add(child) }
+            }
+            add(tree.folders.firstIndex { $0.path == folder.path }!)
+            #expect(folder.summary == sum, "\(folder.path)")
+        }
+        #expect(tree.folders[tree.root].summary == report.totals)
+        let index = HTMLReport.indexPage(report, options: options)
+        let ids = Set(index.matches(of: /id="([^"]*)"/).map { String($0.output.1) })
+        for file in report.files.prefix(20) {
+            let page = try page(file, source: .missing(path: file.displayPath))
+            let targets = page.matches(of: /href="\.\.\/index\.html#([^"]*)"/).map { String($0.output.1) }
+            #expect(targets.count == file.displayPath.split(separator: "/").count - 1)
+            for target in targets { #expect(ids.contains(target), "\(file.displayPath): #\(target)") }
+        }
+        // The tree lists each file once, linked to its page.
+        for file in report.files {
+            #expect(
+                index.ranges(
+                    of:
+                        "<li class=\"file\"><div class=\"row\"><a class=\"name\" href=\"\(HTMLReport.pageName(for: file.displayPath))\""
+                ).count == 1)
+        }
+    }
+
+    @Test("the treemap has a tile for each file with code, linked to its page, inside the picture")
+    func treemap() throws {
+        let report = try Fixture(name: "swift-collections").report()
+        let index = HTMLReport.indexPage(report, options: options)
+        let svg = try #require(index.firstMatch(of: /<svg [^>]*>\n(?s:(.*))<\/svg>/)).output.1
+        let tiles = svg.matches(
+            of:
+                /<a href="([^"]*)" tabindex="-1"><title>[^<]*<\/title><rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" fill="hsl\((\d+),/
+        )
+        let withCode = report.files.filter { $0.summary.lines.count > 0 }
+        #expect(
+            Set(tiles.map { String($0.output.1) }) == Set(withCode.map { HTMLReport.pageName(for: $0.displayPath) }))
+        for tile in tiles {
+            let (x, y, width, height) = (
+                Double(tile.output.2)!, Double(tile.output.3)!, Double(tile.output.4)!, Double(tile.output.5)!
+            )
+            #expect(x >= 0 && y >= 0 && x + width <= 1000.05 && y + height <= 420.05)
+        }
+        // Area follows executable lines: the largest file has the largest tile.
+        let largest = try #require(withCode.max { $0.summary.lines.count < $1.summary.lines.count })
+        let largestTile = try #require(
+            tiles.max { Double($0.output.4)! * Double($0.output.5)! < Double($1.output.4)! * Double($1.output.5)! })
+        #expect(String(largestTile.output.1) == HTMLReport.pageName(for: largest.displayPath))
+        #expect(HTMLReport.treemapColor(0) == "hsl(0,65%,62%)" && HTMLReport.treemapColor(100) == "hsl(120,65%,62%)")
+    }
+
+    @Test("the package's name comes from a plain name: in Package.swift")
+    func packageName() {
+        #expect(
+            PackageManifest.name(
+                inManifest: "// swift-tools-version:5.9\nlet package = Package(\n    name: \"swift-collections\",\n")
+                == "swift-collections")
+        #expect(PackageManifest.name(inManifest: "let package = Package(name: computed)") == nil)
+        #expect(PackageManifest.name(inManifest: "let package = Package(name: \"a\\\"b\")") == nil)
+        #expect(PackageManifest.name(inManifest: "nothing") == nil)
+        #expect(PackageManifest.name(inPackageAt: packageRoot) == "swiftcov")
+    }
+
+    @Test("sources that could not be shown make one warning for the command line to print")
+    func missingSourceWarning() {
+        var written = HTMLSite.Written()
+        #expect(written.warnings.isEmpty)
+        written.missingSources = [("Sources/A/a.swift", .notARegularFile), ("Sources/A/b.swift", .outsideRoot)]
+        #expect(
+            written.warnings == [
+                "2 source files not shown (their pages list counts without code), first: Sources/A/a.swift: "
+                    + "not a regular file"
+            ])
     }
 
     @Test("hostile file and function names cannot inject markup or escape the output folder")

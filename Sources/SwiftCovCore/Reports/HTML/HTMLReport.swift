@@ -8,85 +8,14 @@ package enum HTMLReport {
         package var version: String
         /// Shown in the footer when given; left out by default so that pages are reproducible.
         package var generatedAt: String?
+        /// The package's name, in the index's title (`HTMLSite` reads it from `Package.swift`).
+        package var packageName: String?
 
-        package init(version: String = SwiftCov.version, generatedAt: String? = nil) {
+        package init(version: String = SwiftCov.version, generatedAt: String? = nil, packageName: String? = nil) {
             self.version = version
             self.generatedAt = generatedAt
+            self.packageName = packageName
         }
-    }
-
-    // MARK: Index
-
-    /// The index page: totals, modules and files, sortable and filterable.
-    package static func indexPage(_ report: CoverageReport, tests: TestRun? = nil, options: Options) -> String {
-        indexPageBuffer(report, tests: tests, options: options).text
-    }
-
-    /// The index page as UTF-8 bytes; test failures in files of `linking` (default: the
-    /// report's) link to their lines.
-    package static func indexPageBuffer(
-        _ report: CoverageReport, tests: TestRun? = nil, linking: Set<String>? = nil, options: Options
-    ) -> OutputBuffer {
-        var html = OutputBuffer(reservingCapacity: 4096 + report.files.count * 900)
-        header(&html, title: "Coverage report", assetPrefix: "")
-        html.append(
-            "<nav aria-label=\"Breadcrumb\"><ol class=\"crumbs\"><li aria-current=\"page\">All files</li></ol></nav>\n")
-        html.append("<h1>Coverage report</h1>\n</header>\n<main>\n")
-        html.append("<section aria-labelledby=\"totals\">\n<h2 id=\"totals\">Totals</h2>\n")
-        summaryList(&html, report.totals)
-        html.append("</section>\n")
-        if let tests { testSummary(&html, tests, linking: linking ?? Set(report.files.map(\.displayPath))) }
-
-        html.append("<section aria-labelledby=\"modules\">\n<h2 id=\"modules\">Modules</h2>\n")
-        html.append("<table class=\"sortable\">\n<caption class=\"visually-hidden\">Coverage per module</caption>\n")
-        html.append(
-            "<thead><tr><th scope=\"col\" data-sort=\"text\">Module</th><th scope=\"col\" data-sort=\"number\">Files</th>"
-        )
-        metricHeaders(&html)
-        html.append("</tr></thead>\n<tbody>\n")
-        for module in report.modules {
-            html.append("<tr id=\"module-")
-            html.append(escapingHTML: anchor(module.name))
-            html.append("\"><th scope=\"row\">")
-            html.append(escapingHTML: module.name)
-            html.append("</th><td data-value=\"")
-            html.append(decimal: UInt64(module.fileCount))
-            html.append("\">")
-            html.append(decimal: UInt64(module.fileCount))
-            html.append("</td>")
-            metricCells(&html, module.summary)
-            html.append("</tr>\n")
-        }
-        html.append("</tbody>\n</table>\n</section>\n")
-
-        html.append("<section aria-labelledby=\"files\">\n<h2 id=\"files\">Files</h2>\n")
-        html.append("<p class=\"filter\"><label for=\"filter\">Filter files </label>")
-        html.append("<input id=\"filter\" type=\"search\" placeholder=\"Path or module\" autocomplete=\"off\"></p>\n")
-        html.append(
-            "<table class=\"sortable\" id=\"file-table\">\n<caption class=\"visually-hidden\">Coverage per file</caption>\n"
-        )
-        html.append(
-            "<thead><tr><th scope=\"col\" data-sort=\"text\">File</th><th scope=\"col\" data-sort=\"text\">Module</th>")
-        metricHeaders(&html)
-        html.append("</tr></thead>\n<tbody>\n")
-        for file in report.files {
-            html.append("<tr><th scope=\"row\"><a href=\"")
-            html.append(escapingHTML: pageName(for: file.displayPath))
-            html.append("\">")
-            html.append(escapingHTML: file.displayPath)
-            html.append("</a></th><td>")
-            html.append(escapingHTML: file.module)
-            html.append("</td>")
-            metricCells(&html, file.summary)
-            html.append("</tr>\n")
-        }
-        html.append("</tbody>\n</table>\n")
-        if report.files.isEmpty {
-            html.append("<p>No source files in scope.</p>\n")
-        }
-        html.append("</section>\n</main>\n")
-        footer(&html, options: options, assetPrefix: "")
-        return html
     }
 
     // MARK: File page
@@ -99,16 +28,38 @@ package enum HTMLReport {
         case missing(path: String, reason: String = "")
     }
 
-    /// A source file's page: its numbers, its functions, and its lines with their counts.
-    package static func filePage(
-        _ file: FileCoverage, functionNames: [String], segments: [CoverageSegment], source: Source, options: Options
-    ) -> String {
-        filePageBuffer(file, functionNames: functionNames, segments: segments, source: source, options: options).text
+    /// A message to show under a line of a file page: a test failure recorded there.
+    package struct LineNote: Sendable, Equatable {
+        package var line: Int
+        /// What it is about (`Suite › test`).
+        package var title: String
+        package var message: String
+
+        package init(line: Int, title: String, message: String) {
+            self.line = line
+            self.title = title
+            self.message = message
+        }
     }
 
-    /// A source file's page as UTF-8 bytes.
+    /// A source file's page: its numbers, its lines with their counts, then its functions.
+    package static func filePage(
+        _ file: FileCoverage, functionNames: [String], segments: [CoverageSegment], source: Source,
+        notes: [LineNote] = [], listedInIndex: Bool = true, options: Options
+    ) -> String {
+        filePageBuffer(
+            file, functionNames: functionNames, segments: segments, source: source, notes: notes,
+            listedInIndex: listedInIndex, options: options
+        ).text
+    }
+
+    /// A source file's page as UTF-8 bytes. The source comes first (a toolbar to step through
+    /// the blocks that never ran, a legend), the functions after it. `notes` are shown under
+    /// their lines; a file not `listedInIndex` (a test file a failure points at) links back to
+    /// the index's test section instead of its folders.
     package static func filePageBuffer(
-        _ file: FileCoverage, functionNames: [String], segments: [CoverageSegment], source: Source, options: Options
+        _ file: FileCoverage, functionNames: [String], segments: [CoverageSegment], source: Source,
+        notes: [LineNote] = [], listedInIndex: Bool = true, options: Options
     ) -> OutputBuffer {
         let lineCounts = LineCoverage.lineCounts(of: segments)
         let partial = LineCoverage.unexecutedColumns(in: segments)
@@ -116,12 +67,22 @@ package enum HTMLReport {
         header(&html, title: file.displayPath, assetPrefix: "../")
         html.append(
             "<nav aria-label=\"Breadcrumb\"><ol class=\"crumbs\"><li><a href=\"../index.html\">All files</a></li>")
-        html.append("<li><a href=\"../index.html#module-")
-        html.append(escapingHTML: anchor(file.module))
-        html.append("\">")
-        html.append(escapingHTML: file.module)
-        html.append("</a></li><li aria-current=\"page\">")
-        html.append(escapingHTML: file.displayPath.split(separator: "/").last.map(String.init) ?? file.displayPath)
+        let components = file.displayPath.split(separator: "/")
+        if listedInIndex {
+            var folder = ""
+            for component in components.dropLast() {
+                folder += folder.isEmpty ? String(component) : "/" + component
+                html.append("<li><a href=\"../index.html#")
+                html.append(escapingHTML: folderID(folder))
+                html.append("\">")
+                html.append(escapingHTML: String(component))
+                html.append("</a></li>")
+            }
+        } else {
+            html.append("<li><a href=\"../index.html#tests\">Tests</a></li>")
+        }
+        html.append("<li aria-current=\"page\">")
+        html.append(escapingHTML: components.last.map(String.init) ?? file.displayPath)
         html.append("</li></ol></nav>\n<h1>")
         html.append(escapingHTML: file.displayPath)
         html.append("</h1>\n</header>\n<main>\n")
@@ -150,49 +111,43 @@ package enum HTMLReport {
             html.append("; its executable lines are listed with their counts, without the code.</p>\n")
         }
 
+        html.append("<section aria-labelledby=\"source\">\n<h2 id=\"source\">Source")
         if !file.functions.isEmpty {
-            html.append("<section aria-labelledby=\"functions\">\n<h2 id=\"functions\">Functions</h2>\n")
-            html.append(
-                "<table class=\"sortable\">\n<caption class=\"visually-hidden\">Functions in this file</caption>\n")
-            html.append("<thead><tr><th scope=\"col\" data-sort=\"text\">Function</th>")
-            html.append(
-                "<th scope=\"col\" data-sort=\"number\">Line</th><th scope=\"col\" data-sort=\"number\">Executions</th>"
-            )
-            html.append(
-                "<th scope=\"col\" data-sort=\"number\">Lines</th><th scope=\"col\" data-sort=\"number\">Regions</th>")
-            html.append("</tr></thead>\n<tbody>\n")
-            for (index, function) in file.functions.enumerated() {
-                html.append("<tr><th scope=\"row\"><a href=\"#L")
-                html.append(decimal: UInt64(function.line))
-                html.append("\">")
-                html.append(escapingHTML: index < functionNames.count ? functionNames[index] : function.mangledName)
-                html.append("</a></th><td data-value=\"")
-                html.append(decimal: UInt64(function.line))
-                html.append("\">")
-                html.append(decimal: UInt64(function.line))
-                html.append("</td><td data-value=\"")
-                html.append(decimal: function.executionCount)
-                html.append("\" title=\"")
-                html.append(decimal: function.executionCount)
-                html.append("\">")
-                html.append(unescaped: compactCount(function.executionCount))
-                html.append("</td>")
-                metricCell(&html, function.summary.lines, noun: "lines")
-                metricCell(&html, function.summary.regions, noun: "regions")
-                html.append("</tr>\n")
-            }
-            html.append("</tbody>\n</table>\n</section>\n")
+            let notRun = file.functions.count { $0.executionCount == 0 }
+            html.append(" <a class=\"aside\" href=\"#functions\">")
+            html.append(decimal: UInt64(file.functions.count))
+            html.append(file.functions.count == 1 ? " function" : " functions")
+            html.append(unescaped: notRun > 0 ? ", \(notRun) never ran" : "")
+            html.append(" ↓</a>")
         }
-
-        html.append("<section aria-labelledby=\"source\">\n<h2 id=\"source\">Source</h2>\n")
-        html.append(
-            "<p class=\"keys\"><button type=\"button\" id=\"previous-uncovered\">Previous line not run</button> ")
-        html.append("<button type=\"button\" id=\"next-uncovered\">Next line not run</button> ")
-        html.append("or press <kbd>p</kbd> / <kbd>n</kbd>.</p>\n")
+        html.append("</h2>\n")
+        let blockCount = uncoveredBlockCount(lineCounts, partial: partial)
+        html.append("<div class=\"toolbar\">")
+        html.append("<button type=\"button\" id=\"previous-block\">◀ Previous</button>")
+        html.append("<span id=\"block-status\" aria-live=\"polite\">")
+        html.append(decimal: UInt64(blockCount))
+        html.append(blockCount == 1 ? " block never ran" : " blocks never ran")
+        html.append("</span>")
+        html.append("<button type=\"button\" id=\"next-block\">Next ▶</button>")
+        html.append("<label class=\"keys\"><input type=\"checkbox\" id=\"keys\" checked> ")
+        html.append("keys <kbd>n</kbd> next, <kbd>p</kbd> previous block not run</label></div>\n")
+        html.append("<p class=\"legend\"><span class=\"key hit\">5</span> ran 5 times ")
+        html.append("<span class=\"key miss\">0</span> never ran ")
+        html.append("<span class=\"key partial\">5</span> ran, part never ran: ")
+        html.append("<span class=\"z\">marked</span> ")
+        html.append("<span class=\"key\"> </span> not code</p>\n")
+        html.append("<div class=\"code\" tabindex=\"0\" role=\"region\" aria-label=\"Source code\">\n")
         html.append(
             "<table class=\"source\">\n<caption class=\"visually-hidden\">Source with execution counts</caption>\n")
         html.append("<thead class=\"visually-hidden\"><tr><th scope=\"col\">Line</th><th scope=\"col\">Executions</th>")
         html.append("<th scope=\"col\">Code</th></tr></thead>\n<tbody>\n")
+        var highlighter = SwiftHighlighter()
+        var tokens: [SwiftHighlighter.Token] = []
+        let notesByLine = Dictionary(grouping: notes, by: \.line)
+        var notedLines: Set<Int> = []
+        var blocks = 0
+        var previousLine = 0
+        var inBlock = false
         // A row for every line of the source, and for each line with a count past its end (or
         // without the source): as many rows as the file and its counts have, whatever the line numbers.
         let sourceLines = sourceText?.lineCount ?? 0
@@ -211,6 +166,20 @@ package enum HTMLReport {
                 next += 1
             }
             let ranges = partial[UInt32(line)]
+            // A block: consecutive lines that never ran or ran only in part; each its own tbody.
+            let isUncovered = count == 0 || (count != nil && ranges != nil)
+            if isUncovered != inBlock || (isUncovered && line != previousLine + 1) {
+                inBlock = isUncovered
+                if inBlock {
+                    blocks += 1
+                    html.append("</tbody>\n<tbody class=\"block\" id=\"B")
+                    html.append(decimal: UInt64(blocks))
+                    html.append("\">\n")
+                } else {
+                    html.append("</tbody>\n<tbody>\n")
+                }
+            }
+            previousLine = line
             html.append("<tr id=\"L")
             html.append(decimal: UInt64(line))
             if let count {
@@ -225,44 +194,174 @@ package enum HTMLReport {
             if let count {
                 html.append(" title=\"")
                 html.append(decimal: count)
-                html.append(count == 1 ? " execution\">" : " executions\">")
+                html.append(count == 1 ? " execution" : " executions")
+                html.append(ranges == nil ? "\">" : ", part of the line never ran\">")
                 html.append(unescaped: compactCount(count))
             } else {
                 html.append(">")
             }
             html.append("</td><td class=\"src\">")
             if let sourceText, line <= sourceText.lineCount {
-                sourceText.withLine(line) { bytes in appendCode(&html, bytes, unexecuted: ranges ?? []) }
+                sourceText.withLine(line) { bytes in
+                    highlighter.tokens(of: bytes, into: &tokens)
+                    appendCode(&html, bytes, tokens: tokens, unexecuted: ranges ?? [])
+                }
             } else if sourceText != nil {
                 html.append("(beyond the end of the file)")
             }
             html.append("</td></tr>\n")
+            if let lineNotes = notesByLine[line] {
+                notedLines.insert(line)
+                html.append("<tr class=\"note\"><td></td><td></td><td>")
+                for note in lineNotes { appendNote(&html, note) }
+                html.append("</td></tr>\n")
+            }
         }
-        html.append("</tbody>\n</table>\n</section>\n</main>\n")
+        html.append("</tbody>\n</table>\n</div>\n")
+        let unplaced = notes.filter { !notedLines.contains($0.line) }
+        if !unplaced.isEmpty {
+            html.append("<h3>Failures at lines this page does not show</h3>\n")
+            for note in unplaced { appendNote(&html, note) }
+        }
+        html.append("</section>\n")
+        if !file.functions.isEmpty { functionTable(&html, file, names: functionNames) }
+        html.append("</main>\n")
         footer(&html, options: options, assetPrefix: "../")
         return html
     }
 
-    /// A line's code, with the byte-column ranges that never ran wrapped in `<span class="z">`.
-    private static func appendCode(
-        _ html: inout OutputBuffer, _ bytes: UnsafeBufferPointer<UInt8>, unexecuted: [Range<UInt32>]
+    /// How many blocks of a file never ran: runs of consecutive lines that never ran or ran
+    /// only in part (the `tbody class="block"` of its page, which `n` and `p` step through).
+    package static func uncoveredBlockCount(_ lineCounts: [LineCount], partial: [UInt32: [Range<UInt32>]]) -> Int {
+        var blocks = 0
+        var previous: UInt32?
+        for entry in lineCounts {
+            let isUncovered = entry.count == 0 || partial[entry.line] != nil
+            guard isUncovered else {
+                previous = nil
+                continue
+            }
+            if previous.map({ $0 + 1 != entry.line }) ?? true { blocks += 1 }
+            previous = entry.line
+        }
+        return blocks
+    }
+
+    /// The functions of a file page: short names (the full one on hover), line, count, coverage.
+    private static func functionTable(_ html: inout OutputBuffer, _ file: FileCoverage, names: [String]) {
+        html.append("<section aria-labelledby=\"functions\">\n<h2 id=\"functions\">Functions ")
+        html.append("<a class=\"aside\" href=\"#source\">↑ source</a></h2>\n")
+        html.append("<div class=\"wide\"><table class=\"sortable functions\">\n")
+        html.append("<caption class=\"visually-hidden\">Functions in this file</caption>\n")
+        html.append("<thead><tr><th scope=\"col\" data-sort=\"text\">Function</th>")
+        html.append(
+            "<th scope=\"col\" data-sort=\"number\">Line</th><th scope=\"col\" data-sort=\"number\">Executions</th>")
+        html.append(
+            "<th scope=\"col\" data-sort=\"number\">Lines</th><th scope=\"col\" data-sort=\"number\">Regions</th>")
+        html.append("</tr></thead>\n<tbody>\n")
+        for (index, function) in file.functions.enumerated() {
+            let name = index < names.count ? names[index] : function.mangledName
+            html.append(function.executionCount == 0 ? "<tr class=\"miss\">" : "<tr>")
+            html.append("<th scope=\"row\"><a href=\"#L")
+            html.append(decimal: UInt64(function.line))
+            html.append("\" title=\"")
+            html.append(escapingHTML: name)
+            html.append("\">")
+            html.append(escapingHTML: SwiftDemangler.displayName(name))
+            html.append("</a></th><td data-value=\"")
+            html.append(decimal: UInt64(function.line))
+            html.append("\">")
+            html.append(decimal: UInt64(function.line))
+            html.append("</td><td data-value=\"")
+            html.append(decimal: function.executionCount)
+            html.append("\" title=\"")
+            html.append(decimal: function.executionCount)
+            html.append("\">")
+            html.append(unescaped: compactCount(function.executionCount))
+            html.append("</td>")
+            metricCell(&html, function.summary.lines, noun: "lines")
+            metricCell(&html, function.summary.regions, noun: "regions")
+            html.append("</tr>\n")
+        }
+        html.append("</tbody>\n</table></div>\n</section>\n")
+    }
+
+    /// A test failure under its line, or in a list: what failed and its message, lines kept.
+    private static func appendNote(_ html: inout OutputBuffer, _ note: LineNote) {
+        html.append("<div class=\"failure\" role=\"note\"><strong>")
+        html.append(escapingHTML: note.title)
+        html.append("</strong>\n<pre>")
+        html.append(escapingHTML: note.message)
+        html.append("</pre></div>")
+    }
+
+    /// A line's code, coloured by `tokens`, with the byte-column ranges that never ran wrapped
+    /// in `<span class="z">` (the colours' spans are closed and reopened around them).
+    package static func appendCode(
+        _ html: inout OutputBuffer, _ bytes: UnsafeBufferPointer<UInt8>, tokens: [SwiftHighlighter.Token],
+        unexecuted: [Range<UInt32>]
     ) {
-        guard !unexecuted.isEmpty else {
+        guard !unexecuted.isEmpty || !tokens.isEmpty else {
             html.append(escapingHTML: bytes)
             return
         }
-        var position = 0
+        // The never-run ranges as byte ranges: clamped, in order, not overlapping.
+        var missed: [Range<Int>] = []
+        var end = 0
         for range in unexecuted {
-            let start = min(bytes.count, max(position, Int(range.lowerBound) - 1))
-            let end = range.upperBound == UInt32.max ? bytes.count : min(bytes.count, Int(range.upperBound) - 1)
-            guard end > start else { continue }
-            html.append(escapingHTML: UnsafeBufferPointer(rebasing: bytes[position..<start]))
-            html.append("<span class=\"z\" title=\"never ran\">")
-            html.append(escapingHTML: UnsafeBufferPointer(rebasing: bytes[start..<end]))
-            html.append("</span>")
-            position = end
+            let start = min(bytes.count, max(end, Int(range.lowerBound) - 1))
+            let stop = range.upperBound == UInt32.max ? bytes.count : min(bytes.count, Int(range.upperBound) - 1)
+            guard stop > start else { continue }
+            missed.append(start..<stop)
+            end = stop
         }
-        html.append(escapingHTML: UnsafeBufferPointer(rebasing: bytes[position...]))
+        var position = 0
+        var tokenIndex = 0
+        var missedIndex = 0
+        var openKind: SwiftHighlighter.Kind?
+        var inMissed = false
+        while position < bytes.count {
+            while tokenIndex < tokens.count && tokens[tokenIndex].range.upperBound <= position { tokenIndex += 1 }
+            while missedIndex < missed.count && missed[missedIndex].upperBound <= position { missedIndex += 1 }
+            var stop = bytes.count
+            var kind: SwiftHighlighter.Kind?
+            if tokenIndex < tokens.count {
+                let token = tokens[tokenIndex].range
+                if token.lowerBound <= position {
+                    kind = tokens[tokenIndex].kind
+                    stop = min(stop, token.upperBound)
+                } else {
+                    stop = min(stop, token.lowerBound)
+                }
+            }
+            var missing = false
+            if missedIndex < missed.count {
+                let range = missed[missedIndex]
+                if range.lowerBound <= position {
+                    missing = true
+                    stop = min(stop, range.upperBound)
+                } else {
+                    stop = min(stop, range.lowerBound)
+                }
+            }
+            if kind != openKind || missing != inMissed {
+                if openKind != nil { html.append("</span>") }
+                if missing != inMissed {
+                    html.append(missing ? "<span class=\"z\" title=\"never ran\">" : "</span>")
+                    inMissed = missing
+                }
+                if let kind {
+                    html.append("<span class=\"")
+                    html.append(unescaped: kind.rawValue)
+                    html.append("\">")
+                }
+                openKind = kind
+            }
+            html.append(escapingHTML: UnsafeBufferPointer(rebasing: bytes[position..<stop]))
+            position = stop
+        }
+        if openKind != nil { html.append("</span>") }
+        if inMissed { html.append("</span>") }
     }
 
     /// Why the coverage cannot belong to this version of the file, if it cannot: a segment on a
@@ -286,7 +385,7 @@ package enum HTMLReport {
 
     /// The test run: totals, then every failure with its message, linked to its source line
     /// when the file is in the report.
-    private static func testSummary(_ html: inout OutputBuffer, _ run: TestRun, linking pages: Set<String>) {
+    static func testSummary(_ html: inout OutputBuffer, _ run: TestRun, linking pages: Set<String>) {
         let totals = run.totals
         html.append("<section aria-labelledby=\"tests\">\n<h2 id=\"tests\">Tests</h2>\n<p>")
         html.append(unescaped: "\(totals.tests) tests: \(totals.passed) passed, \(totals.failed) failed, ")
@@ -348,10 +447,12 @@ package enum HTMLReport {
         return "files/" + name + "-" + String(repeating: "0", count: 16 - digits.count) + digits + ".html"
     }
 
-    /// An `id` for a module row.
+    /// The `id` of a folder's row in the index's tree.
+    static func folderID(_ path: String) -> String { "d-" + anchor(path) }
+
     /// A module's name as an id: letters and digits as they are, every other byte as `-` and
     /// two hex digits, so that two names never share an id (`A.B` and `A-B` would, with `-` alone).
-    private static func anchor(_ name: String) -> String {
+    static func anchor(_ name: String) -> String {
         var result = ""
         for byte in name.utf8 {
             switch byte {
@@ -383,7 +484,7 @@ package enum HTMLReport {
         return "\(Int(value.rounded(.down)))\(units[unit])"
     }
 
-    private static func header(_ html: inout OutputBuffer, title: String, assetPrefix: StaticString) {
+    static func header(_ html: inout OutputBuffer, title: String, assetPrefix: StaticString) {
         html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
         html.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
         html.append(escapingHTML: title)
@@ -392,7 +493,7 @@ package enum HTMLReport {
         html.append("swiftcov.css\">\n</head>\n<body>\n<header>\n")
     }
 
-    private static func footer(_ html: inout OutputBuffer, options: Options, assetPrefix: StaticString) {
+    static func footer(_ html: inout OutputBuffer, options: Options, assetPrefix: StaticString) {
         html.append("<footer>Generated by swiftcov ")
         html.append(escapingHTML: options.version)
         if let generatedAt = options.generatedAt {
@@ -404,7 +505,7 @@ package enum HTMLReport {
         html.append("swiftcov.js\"></script>\n</body>\n</html>\n")
     }
 
-    private static func summaryList(_ html: inout OutputBuffer, _ summary: CoverageSummary) {
+    static func summaryList(_ html: inout OutputBuffer, _ summary: CoverageSummary) {
         html.append("<dl class=\"summary\">\n")
         for (label, metric, noun) in [
             ("Lines", summary.lines, "lines"), ("Functions", summary.functions, "functions"),
@@ -424,19 +525,19 @@ package enum HTMLReport {
         html.append("</dl>\n")
     }
 
-    private static func metricHeaders(_ html: inout OutputBuffer) {
+    static func metricHeaders(_ html: inout OutputBuffer) {
         html.append(
             "<th scope=\"col\" data-sort=\"number\">Lines</th><th scope=\"col\" data-sort=\"number\">Functions</th>")
         html.append("<th scope=\"col\" data-sort=\"number\">Regions</th>")
     }
 
-    private static func metricCells(_ html: inout OutputBuffer, _ summary: CoverageSummary) {
+    static func metricCells(_ html: inout OutputBuffer, _ summary: CoverageSummary) {
         metricCell(&html, summary.lines, noun: "lines")
         metricCell(&html, summary.functions, noun: "functions")
         metricCell(&html, summary.regions, noun: "regions")
     }
 
-    private static func metricCell(_ html: inout OutputBuffer, _ metric: Metric, noun: String) {
+    static func metricCell(_ html: inout OutputBuffer, _ metric: Metric, noun: String) {
         html.append("<td class=\"metric\" data-value=\"")
         html.append(unescaped: metric.count == 0 ? "-1" : String(metric.percent))
         html.append("\">")
@@ -445,7 +546,7 @@ package enum HTMLReport {
     }
 
     /// A bar with its percentage and fraction as text; the bar itself is described for screen readers.
-    private static func bar(_ html: inout OutputBuffer, _ metric: Metric, noun: String) {
+    static func bar(_ html: inout OutputBuffer, _ metric: Metric, noun: String) {
         let percent = metric.formattedPercent
         if metric.count > 0 {
             let level = metric.percent >= 80 ? "high" : metric.percent >= 50 ? "medium" : "low"

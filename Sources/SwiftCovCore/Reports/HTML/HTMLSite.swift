@@ -82,6 +82,16 @@ package final class HTMLSite {
     package struct Written: Sendable {
         /// Display paths and why, in page order.
         package var missingSources: [(path: String, problem: SourceText.Problem)] = []
+
+        /// What the user should hear about, one line each (the command line prints them as warnings).
+        package var warnings: [String] {
+            guard let first = missingSources.first else { return [] }
+            let count = missingSources.count
+            return [
+                "\(count) source file\(count == 1 ? "" : "s") not shown (their pages list counts without code), "
+                    + "first: \(first.path): \(first.problem.description)"
+            ]
+        }
     }
 
     /// Writes the site for `report` into `directory`, replacing what is there (see `init`).
@@ -201,6 +211,10 @@ package final class HTMLSite {
         options: HTMLReport.Options
     ) throws(Failure) -> Written {
         let pageFiles = report.files + extraFiles
+        var named = options
+        if named.packageName == nil { named.packageName = PackageManifest.name(inPackageAt: report.scope.root ?? ".") }
+        let options = named
+        let notes = tests.map { lineNotes(of: $0) } ?? [:]
         try makeDirectory(directory + "/files")
         try write(HTMLAssets.stylesheet + "\n", to: directory + "/" + HTMLAssets.stylesheetName)
         try write(HTMLAssets.script + "\n", to: directory + "/" + HTMLAssets.scriptName)
@@ -238,7 +252,9 @@ package final class HTMLSite {
                     }
                     let functionNames = Array(names[firstName[index]..<firstName[index] + file.functions.count])
                     let page = HTMLReport.filePageBuffer(
-                        file, functionNames: functionNames, segments: segments, source: source, options: options)
+                        file, functionNames: functionNames, segments: segments, source: source,
+                        notes: notes[file.displayPath] ?? [], listedInIndex: index < report.files.count,
+                        options: options)
                     try write(page, to: directory + "/" + HTMLReport.pageName(for: file.displayPath), durable: false)
                 } catch {
                     failures.record(error)
@@ -253,6 +269,22 @@ package final class HTMLSite {
             to: directory + "/index.html",
             durable: true)
         return Written(missingSources: missing.inPageOrder)
+    }
+
+    /// The test run's failures by the file (as the log names it) and line they were recorded at.
+    private static func lineNotes(of run: TestRun) -> [String: [HTMLReport.LineNote]] {
+        var notes: [String: [HTMLReport.LineNote]] = [:]
+        for suite in run.suites {
+            for test in suite.cases where test.status == .failed || test.status == .error {
+                for issue in test.failingIssues {
+                    guard let location = issue.location else { continue }
+                    let title = (suite.displayName ?? suite.name) + " › " + test.name
+                    notes[location.file, default: []].append(
+                        HTMLReport.LineNote(line: location.line, title: title, message: issue.message))
+                }
+            }
+        }
+        return notes
     }
 
     private static func write(_ text: String, to path: String) throws(Failure) {
