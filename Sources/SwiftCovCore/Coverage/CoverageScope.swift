@@ -133,9 +133,25 @@ package struct CoverageScope: Sendable {
     /// Whether `normalized(path)` could differ from `path`: it has a `.` or `..` component, an
     /// empty one, or a trailing slash.
     static func needsNormalizing(_ path: String) -> Bool {
-        path.hasSuffix("/") || path.contains("//") || path == "." || path == ".." || path.hasPrefix("./")
-            || path.hasPrefix("../") || path.hasSuffix("/.") || path.hasSuffix("/..") || path.contains("/./")
-            || path.contains("/../")
+        // One pass over the bytes (this runs for every file of an export): an empty component
+        // other than the leading one, a `.` or `..` component, or a trailing slash.
+        var path = path
+        return path.withUTF8 { bytes in
+            guard !bytes.isEmpty else { return false }
+            var componentStart = 0
+            for index in 0...bytes.count {
+                guard index == bytes.count || bytes[index] == UInt8(ascii: "/") else { continue }
+                let length = index - componentStart
+                if length == 0 && (index > 0 || index == bytes.count) { return true }
+                if (length == 1 || length == 2) && bytes[componentStart] == UInt8(ascii: ".")
+                    && bytes[index - 1] == UInt8(ascii: ".")
+                {
+                    return true
+                }
+                componentStart = index + 1
+            }
+            return false
+        }
     }
 
     /// Guesses the package root from the absolute paths of an export: the folder holding the

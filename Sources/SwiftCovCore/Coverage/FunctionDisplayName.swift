@@ -22,16 +22,16 @@ extension SwiftDemangler {
         var level = 0
         while position < bytes.count && level < 64 {
             level += 1
-            let words = DisplayNameWords(bytes, from: position)
+            var words = DisplayNameWords(bytes, from: position)
             guard let first = words.word(0) else { break }
             // `closure #1 SIGNATURE in …`, `implicit closure #2 … in …`, a local `walk #1 … in …`.
             var numbered = 0
-            if text(first, in: bytes) == "implicit", let second = words.word(1), text(second, in: bytes) == "closure" {
+            if equals(first, "implicit", in: bytes), let second = words.word(1), equals(second, "closure", in: bytes) {
                 numbered = 2
             } else if isIdentifier(first, in: bytes) {
                 numbered = 1
             }
-            if isDigits(first, in: bytes), let of = words.word(1), text(of, in: bytes) == "of" {
+            if isDigits(first, in: bytes), let of = words.word(1), equals(of, "of", in: bytes) {
                 output += bytes[first.lowerBound..<of.upperBound]
                 output.append(UInt8(ascii: " "))
                 position = of.upperBound + 1
@@ -45,13 +45,13 @@ extension SwiftDemangler {
                 continue
             }
             // Phrases around the entity they are of: `default argument 0 of …`, `protocol witness for …`.
-            if let phrase = descriptivePhrases.first(where: { bytes[position...].starts(with: $0.utf8) }) {
-                output += phrase.utf8
-                position += phrase.utf8.count
+            if let phrase = descriptivePhrases.first(where: { startsWith($0, at: position, in: bytes) }) {
+                output += phrase
+                position += phrase.count
                 continue
             }
-            if let skipped = ignoredWords.first(where: { bytes[position...].starts(with: $0.utf8) }) {
-                position += skipped.utf8.count
+            if let skipped = ignoredWords.first(where: { startsWith($0, at: position, in: bytes) }) {
+                position += skipped.count
                 continue
             }
             let entity = entityName(first, operatorWord: words.word(1), in: bytes)
@@ -66,8 +66,23 @@ extension SwiftDemangler {
         "default argument ", "variable initialization expression of ", "lazy property initializer of ",
         "property wrapper backing initializer of ", "property wrapper init from projected value of ",
         "protocol witness for ", "key path getter for ", "key path setter for ",
-    ]
-    private static let ignoredWords = ["static ", "class ", "merged ", "@objc ", "dynamic ", "@nonobjc "]
+    ].map { Array($0.utf8) }
+    private static let ignoredWords = ["static ", "class ", "merged ", "@objc ", "dynamic ", "@nonobjc "].map {
+        Array($0.utf8)
+    }
+
+    private static let fixities = ["infix", "prefix", "postfix"].map { Array($0.utf8) }
+
+    private static func startsWith(_ prefix: [UInt8], at position: Int, in bytes: [UInt8]) -> Bool {
+        guard prefix.count <= bytes.count - position, prefix[0] == bytes[position] else { return false }
+        return bytes[position..<position + prefix.count].elementsEqual(prefix)
+    }
+
+    fileprivate static func equals(_ range: Range<Int>, _ text: StaticString, in bytes: [UInt8]) -> Bool {
+        guard range.count == text.utf8CodeUnitCount else { return false }
+        let pattern = UnsafeBufferPointer(start: text.utf8Start, count: range.count)
+        return bytes[range].elementsEqual(pattern)
+    }
     private static let accessors: Set<String> = [
         "getter", "setter", "modify", "read", "_modify", "_read", "didset", "willset", "init",
         "unsafeAddressor", "unsafeMutableAddressor", "nativeOwningAddressor", "nativePinningAddressor",
@@ -76,12 +91,17 @@ extension SwiftDemangler {
 
     /// Where the `Path/File.swift:` prefix of a private function's profile name ends.
     private static func privatePrefixEnd(_ bytes: [UInt8]) -> Int? {
-        let marker = Array(".swift:".utf8)
-        guard bytes.count > marker.count else { return nil }
-        for start in 0...(bytes.count - marker.count) {
-            let byte = bytes[start]
-            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "(") || byte == UInt8(ascii: "<") { return nil }
-            if bytes[start..<start + marker.count].elementsEqual(marker) { return start + marker.count }
+        let suffix: [UInt8] = Array(".swift".utf8)
+        for (index, byte) in bytes.enumerated() {
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "("), UInt8(ascii: "<"): return nil
+            case UInt8(ascii: ":"):
+                guard index >= suffix.count, bytes[(index - suffix.count)..<index].elementsEqual(suffix) else {
+                    return nil
+                }
+                return index + 1
+            default: continue
+            }
         }
         return nil
     }
@@ -90,9 +110,10 @@ extension SwiftDemangler {
     private static func entityName(_ word: Range<Int>, operatorWord: Range<Int>?, in bytes: [UInt8]) -> [UInt8] {
         // An operator: `Swift.Int.+ infix(Swift.Int, Swift.Int)`; its name is the operator characters.
         if let operatorWord,
-            let fixity = ["infix", "prefix", "postfix"].first(where: { bytes[operatorWord].starts(with: $0.utf8) })
+            bytes[operatorWord.lowerBound] == UInt8(ascii: "i") || bytes[operatorWord.lowerBound] == UInt8(ascii: "p"),
+            let fixity = fixities.first(where: { startsWith($0, at: operatorWord.lowerBound, in: bytes) })
         {
-            var open = operatorWord.lowerBound + fixity.utf8.count
+            var open = operatorWord.lowerBound + fixity.count
             if open < operatorWord.upperBound && bytes[open] == UInt8(ascii: "<") {
                 open = (matching(open, in: bytes, until: operatorWord.upperBound) ?? operatorWord.upperBound - 1) + 1
             }
@@ -136,8 +157,8 @@ extension SwiftDemangler {
         if index < range.upperBound, bytes[index] == UInt8(ascii: "("),
             let close = matching(index, in: bytes, until: range.upperBound)
         {
-            let inner = DisplayNameWords(bytes, from: index + 1, until: close)
-            if let first = inner.word(0), let second = inner.word(1), text(second, in: bytes) == "in" {
+            var inner = DisplayNameWords(bytes, from: index + 1, until: close)
+            if let first = inner.word(0), let second = inner.word(1), equals(second, "in", in: bytes) {
                 name += bytes[first]
                 index = close + 1
             }
@@ -243,32 +264,53 @@ extension SwiftDemangler {
 }
 
 /// The words of a demangled name at bracket depth 0: `closure #1 (A, B) -> C in X` has the words
-/// `closure`, `#1`, `(A, B)`, `->`, `C`, `in`, `X`.
+/// `closure`, `#1`, `(A, B)`, `->`, `C`, `in`, `X`. Found as they are asked for: most names need two.
 private struct DisplayNameWords {
     private var words: [Range<Int>] = []
     private let bytes: [UInt8]
+    private let end: Int
+    private var index: Int
+    private var wordStart: Int
+    private var depth = 0
 
     init(_ bytes: [UInt8], from start: Int, until end: Int? = nil) {
         self.bytes = bytes
-        let end = min(end ?? bytes.count, bytes.count)
-        var depth = 0
-        var wordStart = start
-        var index = start
-        while index < end {
-            depth = max(0, depth + SwiftDemangler.bracketDelta(at: index, in: bytes))
-            if depth == 0 && bytes[index] == UInt8(ascii: " ") {
-                if index > wordStart { words.append(wordStart..<index) }
-                wordStart = index + 1
-            }
-            index += 1
-        }
-        if end > wordStart { words.append(wordStart..<end) }
+        self.end = min(end ?? bytes.count, bytes.count)
+        index = start
+        wordStart = start
     }
 
-    func word(_ index: Int) -> Range<Int>? { index < words.count ? words[index] : nil }
+    /// Scans until the next word is found (or the end); false at the end.
+    private mutating func scan() -> Bool {
+        while index < end {
+            depth = max(0, depth + SwiftDemangler.bracketDelta(at: index, in: bytes))
+            let isSpace = depth == 0 && bytes[index] == UInt8(ascii: " ")
+            index += 1
+            if isSpace {
+                defer { wordStart = index }
+                if index - 1 > wordStart {
+                    words.append(wordStart..<(index - 1))
+                    return true
+                }
+            }
+        }
+        guard end > wordStart else { return false }
+        words.append(wordStart..<end)
+        wordStart = end
+        return true
+    }
 
-    func firstWord(equalTo text: String, after index: Int) -> Range<Int>? {
-        guard index < words.count else { return nil }
-        return words[index...].first { bytes[$0].elementsEqual(text.utf8) }
+    mutating func word(_ position: Int) -> Range<Int>? {
+        while words.count <= position { guard scan() else { return nil } }
+        return words[position]
+    }
+
+    mutating func firstWord(equalTo text: StaticString, after position: Int) -> Range<Int>? {
+        var current = position
+        while let word = word(current) {
+            if SwiftDemangler.equals(word, text, in: bytes) { return word }
+            current += 1
+        }
+        return nil
     }
 }

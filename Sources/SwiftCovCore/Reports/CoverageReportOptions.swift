@@ -62,6 +62,9 @@ package enum CoverageFormatting {
     /// `value` with two decimals and a percent sign, exactly as `llvm-cov report` prints it
     /// (printf's `%.2f`, which rounds the binary value, not `value * 100`).
     package static func percent(_ value: Double) -> String {
+        // The two values most functions have, without a trip through printf.
+        if value == 100 { return "100.00%" }
+        if value == 0 { return "0.00%" }
         var buffer = [CChar](repeating: 0, count: 64)
         let written = withVaList([value]) { arguments in
             buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, 64, "%.2f", arguments) }

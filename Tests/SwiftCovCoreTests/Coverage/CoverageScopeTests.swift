@@ -98,4 +98,17 @@ struct CoverageScopeTests {
     func globs(pattern: String, path: String, matches: Bool) {
         #expect(Glob(pattern).matches(path) == matches)
     }
+
+    @Test(
+        "paths that normalizing would change are found in one pass",
+        arguments: [
+            ("", false), ("/", true), (".", true), ("..", true), ("a", false), ("/a/b.swift", false),
+            ("a/", true), ("a//b", true), ("//a", true), ("./a", true), ("../a", true), ("a/.", true),
+            ("a/..", true), ("a/./b", true), ("a/../b", true), (".a/b.", false), ("a/.b/..c", false),
+            ("a/.../b", false), ("Sources/A/B.swift", false),
+        ])
+    func needsNormalizing(path: String, expected: Bool) {
+        #expect(CoverageScope.needsNormalizing(path) == expected)
+        if !expected { #expect(CoverageScope.normalized(path) == path || path.isEmpty) }
+    }
 }

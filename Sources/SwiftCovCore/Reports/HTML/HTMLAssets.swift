@@ -58,6 +58,7 @@ package enum HTMLAssets {
         tbody th { font-weight: normal; overflow-wrap: anywhere; }
         td.metric { white-space: nowrap; }
         table.functions tr.miss th a::before { content: "✗ "; color: var(--low); }
+        table.functions tbody th { overflow-wrap: normal; min-width: 8em; }
         .bar { display: inline-block; width: 64px; height: 8px; background: var(--track); border-radius: 4px;
           vertical-align: middle; overflow: hidden; }
         .bar > span { display: block; height: 100%; }

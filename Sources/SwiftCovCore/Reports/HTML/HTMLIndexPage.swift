@@ -127,9 +127,10 @@ extension HTMLReport {
     }
 
     private static func treeMetrics(_ html: inout OutputBuffer, _ summary: CoverageSummary) {
-        for (metric, noun) in [
+        let metrics: [(Metric, StaticString)] = [
             (summary.lines, "lines"), (summary.functions, "functions"), (summary.regions, "regions"),
-        ] {
+        ]
+        for (metric, noun) in metrics {
             html.append("<span class=\"metric\">")
             bar(&html, metric, noun: noun)
             html.append("</span>")

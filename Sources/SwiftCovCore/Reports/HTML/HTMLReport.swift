@@ -267,7 +267,16 @@ package enum HTMLReport {
             html.append("\" title=\"")
             html.append(escapingHTML: name)
             html.append("\">")
-            html.append(escapingHTML: SwiftDemangler.displayName(name))
+            // Break opportunities after `(` and each label's `:`, so that narrow screens wrap names there.
+            let short = SwiftDemangler.displayName(name)
+            var start = short.startIndex
+            for index in short.indices where short[index] == "(" || short[index] == ":" {
+                let next = short.index(after: index)
+                html.append(escapingHTML: String(short[start..<next]))
+                html.append("<wbr>")
+                start = next
+            }
+            html.append(escapingHTML: String(short[start...]))
             html.append("</a></th><td data-value=\"")
             html.append(decimal: UInt64(function.line))
             html.append("\">")
@@ -507,12 +516,13 @@ package enum HTMLReport {
 
     static func summaryList(_ html: inout OutputBuffer, _ summary: CoverageSummary) {
         html.append("<dl class=\"summary\">\n")
-        for (label, metric, noun) in [
+        let metrics: [(StaticString, Metric, StaticString)] = [
             ("Lines", summary.lines, "lines"), ("Functions", summary.functions, "functions"),
             ("Regions", summary.regions, "regions"),
-        ] {
+        ]
+        for (label, metric, noun) in metrics {
             html.append("<div><dt>")
-            html.append(unescaped: label)
+            html.append(label)
             html.append("</dt><dd>")
             bar(&html, metric, noun: noun)
             html.append("</dd></div>\n")
@@ -537,25 +547,34 @@ package enum HTMLReport {
         metricCell(&html, summary.regions, noun: "regions")
     }
 
-    static func metricCell(_ html: inout OutputBuffer, _ metric: Metric, noun: String) {
+    static func metricCell(_ html: inout OutputBuffer, _ metric: Metric, noun: StaticString) {
         html.append("<td class=\"metric\" data-value=\"")
-        html.append(unescaped: metric.count == 0 ? "-1" : String(metric.percent))
+        if metric.count == 0 {
+            html.append("-1")
+        } else if metric.covered == metric.count {
+            html.append("100.0")
+        } else {
+            html.append(unescaped: String(metric.percent))
+        }
         html.append("\">")
         bar(&html, metric, noun: noun)
         html.append("</td>")
     }
 
     /// A bar with its percentage and fraction as text; the bar itself is described for screen readers.
-    static func bar(_ html: inout OutputBuffer, _ metric: Metric, noun: String) {
+    static func bar(_ html: inout OutputBuffer, _ metric: Metric, noun: StaticString) {
         let percent = metric.formattedPercent
         if metric.count > 0 {
-            let level = metric.percent >= 80 ? "high" : metric.percent >= 50 ? "medium" : "low"
+            let level: StaticString = metric.percent >= 80 ? "high" : metric.percent >= 50 ? "medium" : "low"
             html.append("<span class=\"bar\" role=\"img\" aria-label=\"")
-            html.append(unescaped: "\(percent) of \(noun) covered")
-            html.append("\"><span class=\"")
-            html.append(unescaped: level)
+            html.append(unescaped: percent)
+            html.append(" of ")
+            html.append(noun)
+            html.append(" covered\"><span class=\"")
+            html.append(level)
             html.append("\" style=\"width:")
-            html.append(unescaped: String(percent.dropLast()))
+            var number = percent
+            number.withUTF8 { html.append(bytes: UnsafeBufferPointer(rebasing: $0.dropLast())) }
             html.append("%\"></span></span> ")
         }
         html.append("<span class=\"pct\">")
