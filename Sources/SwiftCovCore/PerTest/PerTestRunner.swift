@@ -169,7 +169,9 @@ package struct PerTestRunner: Sendable {
                 return
             }
             result.profile = profdata
-            var arguments = ["export", "-skip-functions", "-skip-expansions", "-instr-profile", profdata, binary]
+            var arguments = [
+                "export", "-skip-functions", "-skip-expansions", "-num-threads=1", "-instr-profile", profdata, binary,
+            ]
             arguments += ["-sources"] + sources
             let exported = try Subprocess.capture(toolchain.llvmCov, arguments)
             guard exported.status == 0 else {

@@ -148,4 +148,12 @@ struct PerTestStoreTests {
         coverage.recording.dirty = true
         #expect(ImpactedTests.side(of: coverage, baseCommit: "0123abcd") == .changed)
     }
+
+    @Test("run --per-test's output folder is a coverage input: the export beside the store")
+    func outputFolder() throws {
+        let folder = try scratchDirectory()
+        try "{}".write(toFile: folder + "/llvm-cov-export.json", atomically: true, encoding: .utf8)
+        try PerTestStore.write(Self.sample(), to: folder + "/" + PerTestStore.fileName)
+        #expect(try CoverageInput.locateExport(folder) == folder + "/llvm-cov-export.json")
+    }
 }
