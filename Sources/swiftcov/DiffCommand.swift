@@ -98,7 +98,7 @@ enum DiffCommand {
         return .success
     }
 
-    private static func readDiff(_ path: String) throws -> String {
+    static func readDiff(_ path: String) throws -> String {
         let file: MappedFile
         do {
             file = try MappedFile(path: path)
@@ -111,7 +111,7 @@ enum DiffCommand {
     /// `git diff` from the merge base of `ref` and HEAD to the working tree — the changes of a
     /// branch, as a pull request shows them — for the files under `root`, with paths relative
     /// to it. Without a merge base (a shallow clone), from `ref` itself.
-    private static func gitDiff(against ref: String, root: String, terminal: Terminal) throws -> String {
+    static func gitDiff(against ref: String, root: String, terminal: Terminal) throws -> String {
         var base = ref
         let mergeBase = try Git.run(["merge-base", ref, "HEAD"], in: root)
         if mergeBase.status == 0 {

@@ -12,8 +12,10 @@ enum ReportCommand {
                 ["--format", "-f"], value: "FORMAT", choices: ["table", "json", "markdown"],
                 help: "Output format. Default: table."),
             .init(
-                ["--show"], value: "WHAT", choices: ["functions", "lines"], repeatable: true,
-                help: "Also list each file's functions with their execution counts, or (json) its per-line counts."),
+                ["--show"], value: "WHAT", choices: ["functions", "lines", "tests"], repeatable: true,
+                help:
+                    "Also list each file's functions with their execution counts, or (json) its per-line counts, or (json) the tests that ran each line (per-test data of `run --per-test`)."
+            ),
             .init(
                 ["--sort"], value: "ORDER", choices: ["name", "coverage"],
                 help: "Order of modules and files. Default: name."),
@@ -46,6 +48,10 @@ enum ReportCommand {
             throw UsageError(
                 "--show lines adds per-line counts to --format json; for lines on a page, see `swiftcov html`")
         }
+        if arguments.all("--show").contains("tests") && (arguments.value("--format") ?? "table") != "json" {
+            throw UsageError("--show tests adds each line's tests to --format json")
+        }
+        let perTest = try arguments.all("--show").contains("tests") ? perTestCoverage(for: coverageInputs) : nil
         let output = arguments.value("--output")
         let destination = try terminal.output(output)
         let report = try CoverageOptions.report(from: arguments, terminal: terminal, includeFunctions: showsFunctions)
@@ -61,7 +67,7 @@ enum ReportCommand {
         case "json":
             // Streamed: with every function and line the JSON can be many times the export's size.
             var json = JSONWriter(destination.streamingBuffer())
-            try CoverageJSONReport.write(report, options: options, tests: tests, to: &json)
+            try CoverageJSONReport.write(report, options: options, tests: tests, perTest: perTest, to: &json)
             try destination.finish(json.finish())
         case "markdown":
             var text = CoverageMarkdownReport.render(report, options: options)
@@ -79,6 +85,17 @@ enum ReportCommand {
             terminal.append(summary, toFile: summaryFile)
         }
         return .success
+    }
+
+    /// The per-test data beside the inputs (`run --per-test`'s output folder, or its export).
+    private static func perTestCoverage(for inputs: [String]) throws -> PerTestCoverage {
+        for input in inputs where input != "-" {
+            let folder =
+                Terminal.fileSize(input) > 0 ? String(input[..<(input.lastIndex(of: "/") ?? input.startIndex)]) : input
+            let store = (folder.isEmpty ? "." : folder) + "/" + PerTestStore.fileName
+            if Terminal.fileSize(store) > 0 { return try PerTestStore.read(path: store) }
+        }
+        return try ImpactedCommand.loadStore(inputs.first ?? ".build/swiftcov")
     }
 
     /// `report --tests LOG` without coverage: the test-run summary alone.

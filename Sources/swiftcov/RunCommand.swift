@@ -40,11 +40,12 @@ enum RunCommand {
                     "With --shard: balance the shards by the tests' times in FILE (an earlier junit.xml, or coverage.json of run)."
             ),
             Terminal.colorOption,
-        ] + CoverageOptions.scopeSpecs,
+        ] + perTestOptions + CoverageOptions.scopeSpecs,
         examples: [
             "swiftcov run",
             "swiftcov run --output coverage -- --filter TriviaGameTests",
             "swiftcov run --shard 2/4 --timings previous/junit.xml",
+            "swiftcov run --per-test --test-timeout 60",
         ])
 
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
@@ -66,7 +67,18 @@ enum RunCommand {
         try AtomicFile.makeDirectory(output)
 
         // 1. The tests, with live progress on a terminal and the output as it comes otherwise; Swift
-        // Testing's event stream beside the log (it names each test's suite and module).
+        // Testing's event stream beside the log (it names each test's suite and module). With
+        // --per-test each test runs alone, and its lines are recorded.
+        if arguments.has("--per-test") {
+            let (exportPath, status) = try runPerTest(
+                arguments, root: root, output: output, toolchain: toolchain, terminal: terminal)
+            let logPath = output + "/swift-test.log"
+            let testRun = try TestLogInput.read([logPath, output + "/swift-testing-events.jsonl"], passThrough: false)
+            return try finish(
+                arguments, root: root, output: output, exportPath: exportPath, testRun: testRun, status: status,
+                configuration: configuration, baseline: baseline, terminal: &terminal)
+        }
+        if arguments.value("--test-timeout") != nil { throw UsageError("--test-timeout goes with --per-test") }
         let (eventStreamPath, eventStreamArguments) = eventStream(arguments.positionals, output: output)
         if !eventStreamArguments.isEmpty { unlink(eventStreamPath) }  // never read a stale one
         let swiftOptions = arguments.value("--scratch-path").map { ["--scratch-path", $0] } ?? []
@@ -91,7 +103,7 @@ enum RunCommand {
         try log.withUnsafeBufferPointer { try AtomicFile.write(bytes: $0, to: logPath) }
 
         let streamWritten = Terminal.fileSize(eventStreamPath) > 0
-        var testRun = try TestLogInput.read(streamWritten ? [logPath, eventStreamPath] : [logPath], passThrough: false)
+        let testRun = try TestLogInput.read(streamWritten ? [logPath, eventStreamPath] : [logPath], passThrough: false)
         guard testRun.hasTestOutput else {
             terminal.error(
                 "swiftcov: error: `swift test` exited with status \(status) before running tests (see \(logPath))\n")
@@ -109,6 +121,18 @@ enum RunCommand {
             }
             exportPath = keptExport
         }
+        return try finish(
+            arguments, root: root, output: output, exportPath: exportPath, testRun: testRun, status: status,
+            configuration: configuration, baseline: baseline, terminal: &terminal)
+    }
+
+    /// Steps 2 to 5 of a run, from its export and test results: the report, the table and
+    /// summary, the files CI keeps, the gate.
+    private static func finish(
+        _ arguments: ParsedArguments, root: String, output: String, exportPath: String, testRun: TestRun,
+        status: Int32, configuration: GateConfiguration, baseline: CoverageBaseline?, terminal: inout Terminal
+    ) throws -> ExitCode {
+        var testRun = testRun
         var request = CoverageOptions.scopedRequest(inputs: [exportPath], root: root, from: arguments)
         request.adopt(configuration)
         let report = try request.makeReport(workingDirectory: root)

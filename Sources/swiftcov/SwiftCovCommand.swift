@@ -17,6 +17,7 @@ enum SwiftCovCommand {
         (HTMLCommand.spec, HTMLCommand.run),
         (CheckCommand.spec, CheckCommand.run),
         (RunCommand.spec, RunCommand.run),
+        (ImpactedCommand.spec, ImpactedCommand.run),
         (ExportCommand.spec, ExportCommand.run),
         (DiffCommand.spec, DiffCommand.run),
         (JUnitCommand.spec, JUnitCommand.run),

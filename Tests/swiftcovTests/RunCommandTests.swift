@@ -72,3 +72,70 @@ struct RunCommandTests {
         #expect(result.stderr.contains("no Package.swift"))
     }
 }
+
+/// `swiftcov run --per-test` on the tiny package: each test alone, a crash and a hang reported
+/// and the run going on, the per-test data read back by `report --show tests` and `impacted`.
+@Suite("swiftcov run --per-test, end to end", .serialized)
+struct PerTestRunCommandTests {
+    @Test("a crashing and a hanging test: reported, the rest recorded, every output written")
+    func crashAndHang() throws {
+        let package = try temporaryDirectory() + "/TinyPackage"
+        try FileManager.default.copyItem(atPath: packageRoot + "/Tests/Fixtures/TinyPackage", toPath: package)
+        let crashing = try swiftcov(
+            ["run", "--per-test", "--test-timeout", "3", "--output", "out", "--", "--skip", "testPositive"],
+            environment: ["TINY_CRASH": "1"], in: package)
+        #expect(crashing.status == 1, "\(crashing.stderr)")
+        #expect(crashing.stderr.contains("TinyTests.DescribeTests/testMisbehaving crashed"), "\(crashing.stderr)")
+        #expect(crashing.stderr.contains("recorded the lines of 4 tests"))
+        let junit = try String(contentsOfFile: package + "/out/junit.xml", encoding: .utf8)
+        #expect(junit.contains("testMisbehaving"))
+        #expect(!junit.contains("testPositive"))
+        for file in ["html/index.html", "coverage.json", "swift-test.log", "per-test.swiftcov", "llvm-cov-export.json"]
+        {
+            #expect(FileManager.default.fileExists(atPath: package + "/out/" + file), "\(file)")
+        }
+
+        let hanging = try swiftcov(
+            ["run", "--per-test", "--test-timeout", "3", "--output", "out", "--", "--filter", "Misbehaving|negative"],
+            environment: ["TINY_HANG": "1"], in: package)
+        #expect(hanging.status == 1)
+        #expect(hanging.stderr.contains("testMisbehaving timed out"), "\(hanging.stderr)")
+        #expect(hanging.stderr.contains("killed after 3 s (--test-timeout)"))
+
+        // The data read back: every executable line with its tests.
+        let report = try swiftcov(
+            ["report", "out", "--format", "json", "--show", "lines", "--show", "tests"], in: package)
+        #expect(report.status == 0, "\(report.stderr)")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
+        let tests = try #require(json["tests"] as? [[String: Any]])
+        #expect(
+            tests.map { $0["id"] as? String } == ["TinyTests.DescribeTests/testMisbehaving", "TinyTests.negative()"])
+        #expect(tests.map { $0["outcome"] as? String } == ["timed out", "passed"])
+        let file = try #require((json["files"] as? [[String: Any]])?.first)
+        let lineTests = try #require(file["lineTests"] as? [[Any]])
+        let lineCounts = try #require(file["lineCounts"] as? [[Int]])
+        #expect(lineTests.map { $0[0] as? Int } == lineCounts.map { $0[0] })
+        #expect(lineTests.contains { ($0[1] as? [String]) == ["TinyTests.negative()"] })
+
+        // impacted: a rewritten line only negative() ran; --format filter; no data: exit 2.
+        let diff = """
+            diff --git a/Sources/Tiny/Tiny.swift b/Sources/Tiny/Tiny.swift
+            --- a/Sources/Tiny/Tiny.swift
+            +++ b/Sources/Tiny/Tiny.swift
+            @@ -4 +4 @@
+            -        return "negative"
+            +        return "minus"
+
+            """
+        try diff.write(toFile: package + "/change.diff", atomically: true, encoding: .utf8)
+        let impacted = try swiftcov(["impacted", "out", "--diff", "change.diff"], in: package)
+        #expect(impacted.status == 0, "\(impacted.stderr)")
+        #expect(impacted.stdout == "TinyTests.negative()\n")
+        let filter = try swiftcov(["impacted", "out", "--diff", "change.diff", "--format", "filter"], in: package)
+        #expect(filter.stdout == "^TinyTests\\.negative\\(\\)(/|$)\n")
+        let missing = try swiftcov(["impacted", "--diff", "change.diff"], in: package)
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("no per-test data; record it with `swiftcov run --per-test`"))
+    }
+}

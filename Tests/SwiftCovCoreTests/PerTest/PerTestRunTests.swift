@@ -64,7 +64,8 @@ struct PerTestRunTests {
         let tests = try run.listTests()
         #expect(
             tests.map(\.id).sorted() == [
-                "TinyTests.DescribeTests/testPositive", "TinyTests.DescribeTests/testZero",
+                "TinyTests.DescribeTests/testMisbehaving", "TinyTests.DescribeTests/testPositive",
+                "TinyTests.DescribeTests/testZero",
                 "TinyTests.SignTests/minusOne()", "TinyTests.negative()",
             ])
         let binary = try run.testBinary()

@@ -13,6 +13,13 @@ final class DescribeTests: XCTestCase {
         let expected = ProcessInfo.processInfo.environment["TINY_FAIL"] == nil ? "zero" : "nothing"
         XCTAssertEqual(describe(0), expected)
     }
+
+    /// Crashes when TINY_CRASH is set, hangs when TINY_HANG is: `run --per-test` reports it and goes on.
+    func testMisbehaving() {
+        if ProcessInfo.processInfo.environment["TINY_CRASH"] != nil { fatalError("TINY_CRASH") }
+        if ProcessInfo.processInfo.environment["TINY_HANG"] != nil { sleep(600) }
+        XCTAssertEqual(describe(1), "positive")
+    }
 }
 
 @Test func negative() {
