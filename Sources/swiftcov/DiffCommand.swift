@@ -32,13 +32,35 @@ enum DiffCommand {
                 help: "Output format. Default: table."),
             .init(["--output", "-o"], value: "FILE", help: "Write the report to FILE (atomically) instead of stdout."),
             Terminal.colorOption,
+            .init(
+                ["--baseline"], value: "FILE",
+                help:
+                    "Differential coverage: compare with the base revision's coverage (an llvm-cov export, or `swiftcov report --format json --show lines`) and put every line in genhtml's categories (UNC, LBC, GNC, …)."
+            ),
+            .init(
+                ["--fail-on"], value: "CODES",
+                help:
+                    "With --baseline: exit 1 when any line falls into one of these categories, e.g. UNC,LBC. Default: \"failOn\" in .swiftcov.json."
+            ),
+            .init(
+                ["--url-template"], value: "TEMPLATE",
+                help:
+                    "With --baseline: link files and lines in the Markdown; {path} and {line} are replaced, e.g. https://github.com/OWNER/REPO/blob/SHA/{path}#L{line}."
+            ),
         ],
         examples: [
             "swiftcov diff --coverage . --base origin/main --fail-under 80",
+            "swiftcov diff . --baseline main-coverage.json --base origin/main --fail-on UNC,LBC -f markdown",
             "git diff --merge-base origin/main > change.diff; swiftcov diff . --diff change.diff --format markdown",
         ])
 
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
+        for option in ["--fail-on", "--url-template"] where arguments.value(option) != nil {
+            guard arguments.value("--baseline") != nil else { throw UsageError("\(option) needs --baseline FILE") }
+        }
+        if arguments.value("--baseline") != nil && arguments.value("--fail-under") != nil {
+            throw UsageError("--fail-under measures changed lines; with --baseline give --fail-on CODES")
+        }
         if arguments.value("--base") != nil && arguments.value("--diff") != nil {
             throw UsageError("give either --base REF or --diff FILE, not both")
         }
@@ -79,6 +101,11 @@ enum DiffCommand {
         } catch {
             let name = options.diffFile.map { $0 == "-" ? "<stdin>" : $0 } ?? "git diff \(options.base ?? "")"
             throw DiffInputError("\(name):\(error.line): error: \(error.message)")
+        }
+        if let baseline = arguments.value("--baseline") {
+            return try Differential.run(
+                arguments, baseline: baseline, report: report, diff: diff, pathPrefix: prefix, changes: options,
+                root: root, destination: destination, terminal: &terminal)
         }
         let coverage = try ChangedLineCoverage.compute(diff: diff, report: report, pathPrefix: prefix)
 

@@ -299,7 +299,8 @@ extension DifferentialCoverage {
                 try before.map { (file) throws(DifferentialCoverageError) in try readLines(file.lineCounts) } ?? []
             let map = change.map { LineMap(added: $0.addedLines, removed: $0.removedLines) } ?? .unchanged
             try check(
-                path: path, change: change, now: counts, before: beforeCounts, lineCount: change == nil ? nil : lineCount(path),
+                path: path, change: change, now: counts, before: beforeCounts,
+                lineCount: change == nil ? nil : lineCount(path),
                 baseline: baseline.name, hasBaseline: before != nil)
             var entry = File(
                 path: path, basePath: basePath == path ? nil : basePath, module: file.module, status: change?.status,

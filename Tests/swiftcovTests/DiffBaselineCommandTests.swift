@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+/// `swiftcov diff --baseline` on the swift-log two-revision fixture (its categories are checked
+/// line by line in SwiftCovCoreTests): exit codes, formats, the gate and GitHub Actions.
+@Suite("swiftcov diff --baseline, end to end")
+struct DiffBaselineCommandTests {
+    static let fixture = "Tests/SwiftCovCoreTests/Fixtures/differential/"
+    static let arguments = [
+        "diff", fixture + "head.json", "--root", "/ci/head/swift-log", "--baseline", fixture + "base.json", "--diff",
+        fixture + "change.diff",
+    ]
+
+    @Test("the table, and exit 1 when a --fail-on category has lines, 0 when none has")
+    func gate() throws {
+        let failing = try swiftcov(Self.arguments + ["--fail-on", "UNC,LBC"])
+        #expect(failing.status == 1)
+        #expect(failing.stdout.hasPrefix("Differential coverage of the changes in \(Self.fixture)change.diff"))
+        #expect(failing.stdout.contains("Fail on UNC, LBC: FAILED (15 lines)."))
+        let passing = try swiftcov(Self.arguments + ["--fail-on", "UIC,EUB"])
+        #expect(passing.status == 0)
+        let noGate = try swiftcov(Self.arguments)
+        #expect(noGate.status == 0)
+    }
+
+    @Test("JSON to a file; Markdown with links; a baseline made by swiftcov report --show lines")
+    func formats() throws {
+        let directory = try temporaryDirectory()
+        let json = try swiftcov(Self.arguments + ["-f", "json", "-o", directory + "/d.json"])
+        #expect(json.status == 0 && json.stdout.isEmpty)
+        let text = try String(contentsOfFile: directory + "/d.json", encoding: .utf8)
+        #expect(text.contains("\"UNC\": [178, 179, 180, 181, 182, 183, 184]"))
+        let markdown = try swiftcov(
+            Self.arguments + ["-f", "markdown", "--url-template", "https://x.test/{path}#L{line}"])
+        #expect(markdown.stdout.hasPrefix("### 7 new lines no test runs; 8 lines lost their coverage\n"))
+        #expect(markdown.stdout.contains("(https://x.test/Sources/InMemoryLogging/InMemoryLogHandler.swift#L178)"))
+
+        let report = try swiftcov([
+            "report", Self.fixture + "base.json", "--root", "/ci/base/swift-log", "--format", "json", "--show", "lines",
+            "-o", directory + "/base-report.json",
+        ])
+        #expect(report.status == 0)
+        var fromReport = Self.arguments
+        fromReport[5] = directory + "/base-report.json"
+        let viaReport = try swiftcov(fromReport + ["-f", "json"])
+        #expect(viaReport.status == 0)
+        // The same categories and numbers; only the baseline's name differs.
+        #expect(
+            viaReport.stdout.replacing(directory + "/base-report.json", with: "B")
+                == text.replacing(Self.fixture + "base.json", with: "B"))
+    }
+
+    @Test("on GitHub Actions: annotations on UNC and LBC lines, the Markdown in the job summary")
+    func githubActions() throws {
+        let summary = try temporaryDirectory() + "/summary.md"
+        let result = try swiftcov(
+            Self.arguments + ["--fail-on", "UNC", "-o", summary + ".txt"],
+            environment: ["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary])
+        #expect(result.status == 1)
+        let output = result.stdout + result.stderr
+        #expect(
+            output.contains(
+                "::error file=Sources/InMemoryLogging/InMemoryLogHandler.swift,line=178,endLine=184,title=New code no test runs (UNC)::"
+            ))
+        #expect(
+            output.contains("::warning file=Sources/InMemoryLogging/InMemoryLogHandler.swift,line=113,endLine=117,"))
+        let text = try String(contentsOfFile: summary, encoding: .utf8)
+        #expect(text.hasPrefix("### 7 new lines no test runs; 8 lines lost their coverage"))
+    }
+
+    @Test(
+        "bad input exits 2 with one line naming the file, and writes nothing",
+        arguments: [
+            (["--baseline", "SampleReports/coverage.json"], "no file in common with this coverage or the diff"),
+            (["--baseline", "Package.swift"], "Package.swift: error:"),
+            (["--baseline", "missing.json"], "missing.json: error:"),
+            (["--diff", "Tests/SwiftCovCoreTests/Fixtures/diffs/trivia.diff"], "InMemoryLogHandler.swift: error:"),
+            (["--fail-on", "UNC,NOPE"], "unknown category 'NOPE'"),
+        ])
+    func errors(replacing: [String], message: String) throws {
+        var arguments = Self.arguments
+        if replacing[0] == "--fail-on" {
+            arguments += replacing
+        } else {
+            let index = arguments.firstIndex(of: replacing[0])!
+            arguments[index + 1] = replacing[1]
+        }
+        let output = try temporaryDirectory() + "/out.txt"
+        let result = try swiftcov(arguments + ["-o", output])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test("--fail-on and --url-template need --baseline; --fail-under does not go with it")
+    func usage() throws {
+        let withoutBaseline = try swiftcov([
+            "diff", "SampleReports/coverage.json", "--diff", "x.diff", "--fail-on", "UNC",
+        ])
+        #expect(withoutBaseline.status == 2)
+        #expect(withoutBaseline.stderr.contains("--fail-on needs --baseline FILE"))
+        let both = try swiftcov(Self.arguments + ["--fail-under", "80"])
+        #expect(both.status == 2)
+    }
+}
