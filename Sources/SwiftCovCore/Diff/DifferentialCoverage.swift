@@ -432,7 +432,9 @@ extension DifferentialCoverage {
         for file in current.files where current.scope.relativePath(file.path) != nil { add(file.displayPath) }
         for change in changes { change.oldPath.map(add) }
         var votes: [String: Int] = [:]
-        let paths = baseline.files.map { CoverageScope.normalized($0.path) }
+        let paths = baseline.files.map {
+            CoverageScope.needsNormalizing($0.path) ? CoverageScope.normalized($0.path) : $0.path
+        }
         for path in paths {
             let name = path.split(separator: "/").last ?? Substring(path)
             for candidate in known[name] ?? [] where path == candidate || path.hasSuffix("/" + candidate) {

@@ -111,4 +111,23 @@ struct CoverageScopeTests {
         #expect(CoverageScope.needsNormalizing(path) == expected)
         if !expected { #expect(CoverageScope.normalized(path) == path || path.isEmpty) }
     }
+
+    @Test("needsNormalizing agrees with the definition by String.contains it replaced")
+    func needsNormalizingAgreesWithOldDefinition() {
+        // The definition it replaced, as the answer.
+        func expected(_ path: String) -> Bool {
+            path.hasSuffix("/") || path.contains("//") || path == "." || path == ".." || path.hasPrefix("./")
+                || path.hasPrefix("../") || path.hasSuffix("/.") || path.hasSuffix("/..") || path.contains("/./")
+                || path.contains("/../")
+        }
+        let parts = ["", "/", ".", "..", "a", "..a", ".a", "a.", "é", "//", "/./", "/../", "a/b"]
+        for first in parts {
+            for second in parts {
+                for third in ["", "/", ".", "x", "/.."] {
+                    let path = first + second + third
+                    #expect(CoverageScope.needsNormalizing(path) == expected(path), "\(path)")
+                }
+            }
+        }
+    }
 }
