@@ -133,6 +133,7 @@ package enum JUnitXMLReader {
             _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
             attributes: [String: String] = [:]
         ) {
+            guard problem == nil else { return }
             if !sawRoot {
                 sawRoot = true
                 guard element == "testsuites" || element == "testsuite" else {
@@ -176,6 +177,7 @@ package enum JUnitXMLReader {
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
+            guard problem == nil else { return }
             if outcome != nil {
                 outcome!.text += string
             } else if captured != nil {
@@ -190,6 +192,7 @@ package enum JUnitXMLReader {
         func parser(
             _ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?
         ) {
+            guard problem == nil else { return }
             switch element {
             case "testsuite":
                 guard let suite = openSuites.popLast() else { return }
@@ -282,10 +285,11 @@ package enum JUnitXMLReader {
             return "not well-formed XML (\(known[code] ?? "libxml2 error \(code)"))"
         }
 
+        /// Keeps the first problem; the parser reads on, and every later callback is ignored
+        /// (`abortParsing()` from inside libxml2's error callback crashes it: fuzzing found it).
         private func fail(_ parser: XMLParser, _ message: String) {
             guard problem == nil else { return }
             problem = Problem(line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1), message: message)
-            parser.abortParsing()
         }
     }
 }

@@ -25,6 +25,23 @@ struct CoverageInputTests {
         }
     }
 
+    @Test("the output folder of `run`, or its coverage.json report, stands for the export kept beside it")
+    func runOutputFolder() throws {
+        let folder = try TemporaryFolder()
+        let export = folder.path + "/" + CoverageInput.runExportName
+        try FileManager.default.copyItem(atPath: Fixture.sample.path("coverage.json"), toPath: export)
+        let report = folder.path + "/coverage.json"
+        try "{\n  \"schemaVersion\": 1,\n  \"totals\": {}\n}\n".write(toFile: report, atomically: true, encoding: .utf8)
+        #expect(try CoverageInput.locateExport(folder.path) == export)
+        #expect(try CoverageInput.locateExport(report) == export)
+        // An export named coverage.json is itself.
+        #expect(
+            try CoverageInput.locateExport(Fixture.sample.path("coverage.json")) == Fixture.sample.path("coverage.json")
+        )
+        try FileManager.default.removeItem(atPath: export)
+        #expect(try CoverageInput.locateExport(report) == report)
+    }
+
     @Test("a file that is not JSON")
     func notJSON() throws {
         let error = try #require(try readError("hello"))
