@@ -68,8 +68,9 @@ package enum HTMLAssets {
         .filter { margin: 8px 0; }
         .filter input { font: inherit; padding: 4px 8px; width: min(420px, 100%); background: var(--bg); color: var(--fg);
           border: 1px solid var(--border); border-radius: 6px; }
-        .notice { border: 1px solid var(--medium); background: var(--partial); padding: 8px 12px; border-radius: 6px; }
-        .failure { border-left: 3px solid var(--low); padding-left: 8px; margin: 4px 0; }
+        .notice { overflow-wrap: anywhere; border: 1px solid var(--medium); background: var(--partial); padding: 8px 12px; border-radius: 6px; }
+        .failure { border-left: 3px solid var(--low); padding-left: 8px; margin: 4px 0; overflow-wrap: anywhere; }
+        .failure a { text-decoration: underline; }
         .failure pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 4px 0; font-size: 12px; }
         kbd { border: 1px solid var(--border); border-radius: 4px; padding: 0 4px; background: var(--head); }
         .tree-head, .tree .row { display: grid; grid-template-columns: minmax(0, 1fr) repeat(3, 190px); gap: 0 8px;

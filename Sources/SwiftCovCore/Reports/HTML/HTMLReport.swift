@@ -268,15 +268,17 @@ package enum HTMLReport {
             html.append(escapingHTML: name)
             html.append("\">")
             // Break opportunities after `(` and each label's `:`, so that narrow screens wrap names there.
-            let short = SwiftDemangler.displayName(name)
-            var start = short.startIndex
-            for index in short.indices where short[index] == "(" || short[index] == ":" {
-                let next = short.index(after: index)
-                html.append(escapingHTML: String(short[start..<next]))
-                html.append("<wbr>")
-                start = next
+            var short = SwiftDemangler.displayName(name).strippingANSIEscapes
+            short.withUTF8 { bytes in
+                var start = 0
+                for index in 0..<bytes.count
+                where bytes[index] == UInt8(ascii: "(") || bytes[index] == UInt8(ascii: ":") {
+                    html.append(escapingHTML: UnsafeBufferPointer(rebasing: bytes[start...index]))
+                    html.append("<wbr>")
+                    start = index + 1
+                }
+                html.append(escapingHTML: UnsafeBufferPointer(rebasing: bytes[start...]))
             }
-            html.append(escapingHTML: String(short[start...]))
             html.append("</a></th><td data-value=\"")
             html.append(decimal: UInt64(function.line))
             html.append("\">")
