@@ -31,71 +31,125 @@ package enum JUnitReport {
     }
 
     /// Writes `run` as a JUnit XML document into `xml` (which may stream it to a file: a run of
-    /// a million tests is never held as text).
+    /// a million tests is never held as text). Written piece by piece, without building a
+    /// `String` per test.
     package static func write(_ run: TestRun, options: Options, to xml: inout OutputBuffer) {
         let totals = run.totals
-        xml += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"\(options.name.xmlAttributeEscaped)\" tests=\"\(totals.tests)\""
-        xml += " failures=\"\(totals.failed)\" errors=\"\(totals.errors)\" time=\"\(seconds(run.duration))\">\n"
-        for suite in run.suites {
-            let counts = suite.totals
-            xml += "  <testsuite name=\"\(suite.name.xmlAttributeEscaped)\" tests=\"\(counts.tests)\""
-            xml += " failures=\"\(counts.failed)\" errors=\"\(counts.errors)\" skipped=\"\(counts.skipped)\""
-            xml += " time=\"\(seconds(suite.duration))\""
-            xml += " timestamp=\"\((suite.timestamp ?? options.timestamp).xmlAttributeEscaped)\""
-            xml += " hostname=\"\(options.hostname.xmlAttributeEscaped)\">\n"
-            var properties = [("framework", suite.framework.rawValue)]
-            if let displayName = suite.displayName { properties.append(("displayName", displayName)) }
-            xml += "    <properties>\n"
-            for (name, value) in properties {
-                xml += "      <property name=\"\(name)\" value=\"\(value.xmlAttributeEscaped)\"/>\n"
-            }
-            xml += "    </properties>\n"
-            for testCase in suite.cases { write(testCase, strict: options.strict, to: &xml) }
-            if !suite.output.isEmpty {
-                xml += "    <system-out>\(suite.output.xmlEscaped)</system-out>\n"
-            }
-            xml += "  </testsuite>\n"
+        xml.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"")
+        xml.append(escapingXMLAttribute: options.name)
+        xml.append("\" tests=\"")
+        xml.append(decimal: UInt64(totals.tests))
+        xml.append("\" failures=\"")
+        xml.append(decimal: UInt64(totals.failed))
+        xml.append("\" errors=\"")
+        xml.append(decimal: UInt64(totals.errors))
+        xml.append("\" time=\"")
+        append(seconds: run.duration, to: &xml)
+        xml.append("\">\n")
+        for index in run.suites.indices {
+            write(run.suites[index], options: options, to: &xml)
         }
-        xml += "</testsuites>\n"
+        xml.append("</testsuites>\n")
+    }
+
+    private static func write(_ suite: borrowing TestRun.Suite, options: Options, to xml: inout OutputBuffer) {
+        let counts = suite.totals
+        xml.append("  <testsuite name=\"")
+        xml.append(escapingXMLAttribute: suite.name)
+        xml.append("\" tests=\"")
+        xml.append(decimal: UInt64(counts.tests))
+        xml.append("\" failures=\"")
+        xml.append(decimal: UInt64(counts.failed))
+        xml.append("\" errors=\"")
+        xml.append(decimal: UInt64(counts.errors))
+        xml.append("\" skipped=\"")
+        xml.append(decimal: UInt64(counts.skipped))
+        xml.append("\" time=\"")
+        append(seconds: suite.duration, to: &xml)
+        xml.append("\" timestamp=\"")
+        xml.append(escapingXMLAttribute: suite.timestamp ?? options.timestamp)
+        xml.append("\" hostname=\"")
+        xml.append(escapingXMLAttribute: options.hostname)
+        xml.append("\">\n    <properties>\n      <property name=\"framework\" value=\"")
+        xml.append(escapingXMLAttribute: suite.framework.rawValue)
+        xml.append("\"/>\n")
+        if let displayName = suite.displayName {
+            xml.append("      <property name=\"displayName\" value=\"")
+            xml.append(escapingXMLAttribute: displayName)
+            xml.append("\"/>\n")
+        }
+        xml.append("    </properties>\n")
+        for testCase in suite.cases { write(testCase, strict: options.strict, to: &xml) }
+        if !suite.output.isEmpty {
+            xml.append("    <system-out>")
+            xml.append(escapingXML: suite.output)
+            xml.append("</system-out>\n")
+        }
+        xml.append("  </testsuite>\n")
     }
 
     private static func write(_ testCase: TestRun.Case, strict: Bool, to xml: inout OutputBuffer) {
-        xml +=
-            "    <testcase classname=\"\(testCase.className.xmlAttributeEscaped)\" name=\"\(testCase.name.xmlAttributeEscaped)\""
-        if let duration = testCase.duration { xml += " time=\"\(seconds(duration))\"" }
-        if !strict, let location = testCase.primaryLocation {
-            xml += " file=\"\(location.file.xmlAttributeEscaped)\" line=\"\(location.line)\""
+        xml.append("    <testcase classname=\"")
+        xml.append(escapingXMLAttribute: testCase.className)
+        xml.append("\" name=\"")
+        xml.append(escapingXMLAttribute: testCase.arguments == nil ? testCase.testName : testCase.name)
+        xml.append("\"")
+        if let duration = testCase.duration {
+            xml.append(" time=\"")
+            append(seconds: duration, to: &xml)
+            xml.append("\"")
         }
-        var body = ""
-        switch testCase.status {
-        case .failed, .error:
-            let failing = testCase.failingIssues
-            let element = testCase.status == .error ? "error" : "failure"
-            let first = failing.first { $0.kind != .failure } ?? failing.first
-            let type = testCase.status == .error ? (first?.kind == .crash ? "crash" : "error") : "failure"
-            let message = first.map { firstLine($0.message) } ?? ""
-            // Every issue with where it happened: CI shows this text; the attributes keep one line.
-            let text = failing.map(describe).joined(separator: "\n")
-            body +=
-                "      <\(element) message=\"\(message.xmlAttributeEscaped)\" type=\"\(type)\">\(text.xmlEscaped)</\(element)>\n"
-        case .skipped:
-            if let reason = testCase.skipReason {
-                body += "      <skipped message=\"\(reason.xmlAttributeEscaped)\"/>\n"
-            } else {
-                body += "      <skipped/>\n"
-            }
-        case .passed:
-            break
+        if !strict, let location = testCase.primaryLocation {
+            xml.append(" file=\"")
+            xml.append(escapingXMLAttribute: location.file)
+            xml.append("\" line=\"")
+            xml += "\(location.line)"
+            xml.append("\"")
         }
         var output = testCase.output
         for issue in testCase.issues where !issue.isFailing {
             output.appendLines((issue.kind == .warning ? "warning: " : "known issue: ") + describe(issue))
         }
-        if !output.isEmpty {
-            body += "      <system-out>\(output.xmlEscaped)</system-out>\n"
+        if testCase.status == .passed && output.isEmpty {
+            xml.append("/>\n")
+            return
         }
-        xml += body.isEmpty ? "/>\n" : ">\n" + body + "    </testcase>\n"
+        xml.append(">\n")
+        switch testCase.status {
+        case .failed, .error:
+            let failing = testCase.failingIssues
+            let element: StaticString = testCase.status == .error ? "error" : "failure"
+            let first = failing.first { $0.kind != .failure } ?? failing.first
+            let type = testCase.status == .error ? (first?.kind == .crash ? "crash" : "error") : "failure"
+            let message = first.map { firstLine($0.message) } ?? ""
+            // Every issue with where it happened: CI shows this text; the attributes keep one line.
+            let text = failing.map(describe).joined(separator: "\n")
+            xml.append("      <")
+            xml.append(element)
+            xml.append(" message=\"")
+            xml.append(escapingXMLAttribute: message)
+            xml += "\" type=\"\(type)\">"
+            xml.append(escapingXML: text)
+            xml.append("</")
+            xml.append(element)
+            xml.append(">\n")
+        case .skipped:
+            if let reason = testCase.skipReason {
+                xml.append("      <skipped message=\"")
+                xml.append(escapingXMLAttribute: reason)
+                xml.append("\"/>\n")
+            } else {
+                xml.append("      <skipped/>\n")
+            }
+        case .passed:
+            break
+        }
+        if !output.isEmpty {
+            xml.append("      <system-out>")
+            xml.append(escapingXML: output)
+            xml.append("</system-out>\n")
+        }
+        xml.append("    </testcase>\n")
     }
 
     /// `file:line: message`, or the message alone when the location is not known.
@@ -110,9 +164,18 @@ package enum JUnitReport {
 
     /// Seconds with at most three decimals ("0.062"), as JUnit readers parse them.
     package static func seconds(_ value: Double) -> String {
+        var text = OutputBuffer()
+        append(seconds: value, to: &text)
+        return text.text
+    }
+
+    /// Appends `seconds(value)`.
+    static func append(seconds value: Double, to xml: inout OutputBuffer) {
         // Up to a thousand years; anything else (a corrupt duration) is shown as 0.
-        let milliseconds = value.isFinite && value > 0 && value < 3.2e13 ? Int((value * 1000).rounded()) : 0
+        let milliseconds = value.isFinite && value > 0 && value < 3.2e13 ? UInt64((value * 1000).rounded()) : 0
         let fraction = milliseconds % 1000
-        return "\(milliseconds / 1000)." + (fraction < 10 ? "00" : fraction < 100 ? "0" : "") + "\(fraction)"
+        xml.append(decimal: milliseconds / 1000)
+        xml.append(fraction < 10 ? ".00" : fraction < 100 ? ".0" : ".")
+        xml.append(decimal: fraction)
     }
 }

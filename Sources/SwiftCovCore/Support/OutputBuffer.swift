@@ -129,6 +129,66 @@ package struct OutputBuffer: ~Copyable {
         count += length
     }
 
+    /// Appends `text` escaped for XML element content (see `String.xmlEscaped`): copied as it
+    /// is when nothing in it needs escaping, as with most names and messages.
+    package mutating func append(escapingXML text: String) {
+        append(escapingXML: text, attribute: false)
+    }
+
+    /// Appends `text` escaped for an XML attribute value (see `String.xmlAttributeEscaped`).
+    package mutating func append(escapingXMLAttribute text: String) {
+        append(escapingXML: text, attribute: true)
+    }
+
+    private mutating func append(escapingXML text: String, attribute: Bool) {
+        var text = text
+        let done = text.withUTF8 { utf8 -> Bool in
+            if utf8.isInertInXML(attribute: attribute) {
+                append(bytes: utf8)
+                return true
+            }
+            guard !utf8.contains(0x1B) else { return false }  // ANSI codes: see `String.xmlEscaped`
+            append(escapingXML: utf8, attribute: attribute)
+            return true
+        }
+        if !done { append(unescaped: attribute ? text.xmlAttributeEscaped : text.xmlEscaped) }
+    }
+
+    /// Valid UTF-8 without ESC, escaped as `String.xmlEscaped(attribute:)` does, byte by byte:
+    /// runs that need no escaping are copied in one go.
+    private mutating func append(escapingXML utf8: UnsafeBufferPointer<UInt8>, attribute: Bool) {
+        var runStart = 0
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            var replacement: StaticString?
+            var length = 1
+            switch byte {
+            case UInt8(ascii: "&"): replacement = "&amp;"
+            case UInt8(ascii: "<"): replacement = "&lt;"
+            case UInt8(ascii: ">"): replacement = "&gt;"
+            case UInt8(ascii: "\""): replacement = "&quot;"
+            case UInt8(ascii: "'"): replacement = "&apos;"
+            case 0x09: replacement = attribute ? "&#9;" : nil
+            case 0x0A: replacement = attribute ? "&#10;" : nil
+            case 0x0D: replacement = attribute ? "&#13;" : nil
+            case 0..<0x20, 0x7F: replacement = "\u{FFFD}"
+            case 0xC2 where index + 1 < utf8.count && utf8[index + 1] & 0xE0 == 0x80:
+                (replacement, length) = ("\u{FFFD}", 2)  // a C1 control
+            case 0xEF where index + 2 < utf8.count && utf8[index + 1] == 0xBF && utf8[index + 2] >= 0xBE:
+                (replacement, length) = ("\u{FFFD}", 3)  // U+FFFE, U+FFFF
+            default: break
+            }
+            if let replacement {
+                if index > runStart { append(bytes: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+                append(replacement)
+                runStart = index + length
+            }
+            index += length
+        }
+        if utf8.count > runStart { append(bytes: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+    }
+
     /// Appends `text` escaped for HTML content and attributes (see `String.htmlEscaped`).
     package mutating func append(escapingHTML text: String) {
         var text = text.strippingANSIEscapes

@@ -8,6 +8,46 @@ extension Unicode.Scalar {
 }
 
 extension UnsafeBufferPointer<UInt8> {
+    /// Whether no byte of UTF-8 `self` needs escaping in XML element content (or, with
+    /// `attribute`, in an attribute value): see `String.xmlEscaped`.
+    package func isInertInXML(attribute: Bool) -> Bool {
+        guard let base = baseAddress else { return true }
+        // Eight bytes at a time while they are plain printable ASCII other than `" & ' < >`
+        // (most text), then byte by byte from the first that may need escaping.
+        var start = 0
+        while start + 8 <= count {
+            let word = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)
+            if Self.mayNeedXMLEscape(word) { break }
+            start += 8
+        }
+        for byte in UnsafeBufferPointer(rebasing: self[start...]) {
+            switch byte {
+            case 0x26, 0x3C, 0x3E, 0x22, 0x27, 0x7F: return false  // & < > " ' DEL
+            case 0x09, 0x0A, 0x0D: if attribute { return false }
+            case 0..<0x20: return false  // controls, ESC
+            case 0xC2, 0xEF: return false  // may start a C1 control, U+FFFE or U+FFFF
+            default: continue
+            }
+        }
+        return true
+    }
+
+    /// Whether a byte of `word` is not plain printable ASCII, or is one of `" & ' < >`.
+    @inline(__always)
+    private static func mayNeedXMLEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasByte(_ byte: UInt8) -> UInt64 {
+            let matched = word ^ (ones &* UInt64(byte))
+            return (matched &- ones) & ~matched & highs
+        }
+        // A byte below 0x20 (the subtraction borrows), or with the high bit, or DEL.
+        let low = (word &- ones &* 0x20) & ~word & highs
+        return
+            (low | word & highs | hasByte(0x7F) | hasByte(0x22) | hasByte(0x26) | hasByte(0x27) | hasByte(0x3C)
+            | hasByte(0x3E)) != 0
+    }
+
     /// Whether UTF-8 `self` may hold a C1 control (U+0080–U+009F, encoded as C2 80…C2 9F).
     package var mayHoldC1Control: Bool {
         guard count > 1 else { return false }
@@ -61,18 +101,7 @@ extension String {
     /// then written as they are (a byte scan instead of a copy character by character).
     private func isInertInXML(attribute: Bool) -> Bool {
         var copy = self
-        return copy.withUTF8 { bytes in
-            for byte in bytes {
-                switch byte {
-                case 0x26, 0x3C, 0x3E, 0x22, 0x27, 0x7F: return false  // & < > " ' DEL
-                case 0x09, 0x0A, 0x0D: if attribute { return false }
-                case 0..<0x20: return false  // controls, ESC
-                case 0xC2, 0xEF: return false  // may start a C1 control, U+FFFE or U+FFFF
-                default: continue
-                }
-            }
-            return true
-        }
+        return copy.withUTF8 { $0.isInertInXML(attribute: attribute) }
     }
 
     /// The text made safe for HTML element content and double- or single-quoted attribute

@@ -102,164 +102,186 @@ package enum TestLogLine: Sendable, Equatable {
     /// The shape of `line` (without its line break; ANSI codes and a trailing CR are ignored), or
     /// nil when it is not a line `swift test` itself prints.
     package static func parse(_ line: String) -> TestLogLine? {
-        var text = Substring(line.utf8.contains(0x1B) ? line.strippingANSIEscapes : line)
-        if text.hasByteSuffix("\r") { text = text.dropLast() }
-        return parse(plain: text)
+        var text = line.utf8.contains(0x1B) ? line.strippingANSIEscapes : line
+        if text.utf8.last == 0x0D { text.removeLast() }
+        return LineText.with(text) { parse(plain: $0) }
     }
 
-    /// The shape of a line without ANSI codes and line break.
-    static func parse(plain text: Substring) -> TestLogLine? {
-        guard let first = text.unicodeScalars.first else { return nil }
-        if first == "T" {
-            if text.hasBytePrefix("Test Case '") { return parseTestCase(text.dropFirst(11)) }
-            if text.hasBytePrefix("Test Suite '") { return parseTestSuite(text.dropFirst(12)) }
-        }
-        if first == "\t" || first == " " {
-            let trimmed = text.drop { $0 == "\t" || $0 == " " }
-            if trimmed.hasBytePrefix("Executed ") { return parseExecuted(trimmed.dropFirst(9)) }
+    /// The shape of a line without ANSI codes and line break, given as its bytes (valid UTF-8).
+    static func parse(plain text: LineText) -> TestLogLine? {
+        guard let first = text.first else { return nil }
+        switch first {
+        case UInt8(ascii: "T"):
+            if let rest = text.after("Test Case '") { return parseTestCase(rest) }
+            if let rest = text.after("Test Suite '") { return parseTestSuite(rest) }
+        case UInt8(ascii: "\t"), UInt8(ascii: " "):
+            var start = 0
+            while start < text.count, text[start] == UInt8(ascii: "\t") || text[start] == UInt8(ascii: " ") {
+                start += 1
+            }
+            if let rest = text.suffix(from: start).after("Executed ") { return parseExecuted(rest) }
             return nil
+        case UInt8(ascii: "["):
+            return parseProgress(text.dropFirst())
+        case UInt8(ascii: "-"), 0x80...:
+            // Swift Testing's symbols: `-` on Windows, the rest beyond ASCII.
+            if let message = parseSwiftTestingLine(text) { return .swiftTesting(message) }
+        default:
+            break
         }
-        if first == "[" { return parseProgress(text.dropFirst()) }
-        if first.value >= 0x2D, let message = parseSwiftTestingLine(text) { return .swiftTesting(message) }
         // The rest are `place: message` lines.
-        guard text.utf8.contains(UInt8(ascii: ":")) else { return nil }
+        guard text.contains(UInt8(ascii: ":")) else { return nil }
         if let issue = parseIssueOrSkip(text) { return issue }
         return parseCrash(text)
     }
 
     // MARK: XCTest
 
-    private static func parseTestSuite(_ rest: Substring) -> TestLogLine? {
+    private static func parseTestSuite(_ rest: LineText) -> TestLogLine? {
         // The name ends at the last quote: the time after it has none.
-        guard let quote = rest.utf8.lastIndex(of: UInt8(ascii: "'")) else { return nil }
-        let name = rest[..<quote]
-        let tail = rest[quote...]
-        for (marker, passed) in [
-            ("' started at ", nil), ("' passed at ", true), ("' failed at ", false), ("' finished at ", true),
-        ] as [(String, Bool?)] {
-            guard var timestamp = tail.after(prefix: marker) else { continue }
-            if timestamp.hasByteSuffix(".") { timestamp = timestamp.dropLast() }  // macOS ends with a period
-            guard let passed else { return .suiteStarted(name: String(name), timestamp: String(timestamp)) }
-            return .suiteFinished(name: String(name), passed: passed, timestamp: String(timestamp))
+        guard let quote = rest.lastIndex(of: UInt8(ascii: "'")) else { return nil }
+        let name = rest.prefix(quote)
+        let tail = rest.suffix(from: quote)
+        let passed: Bool?
+        let timestampStart: LineText
+        if let after = tail.after("' started at ") {
+            (passed, timestampStart) = (nil, after)
+        } else if let after = tail.after("' passed at ") {
+            (passed, timestampStart) = (true, after)
+        } else if let after = tail.after("' failed at ") {
+            (passed, timestampStart) = (false, after)
+        } else if let after = tail.after("' finished at ") {
+            (passed, timestampStart) = (true, after)
+        } else {
+            return nil
         }
-        return nil
+        var timestamp = timestampStart
+        if timestamp.hasSuffix(".") { timestamp = timestamp.dropLast() }  // macOS ends with a period
+        guard let passed else { return .suiteStarted(name: name.string, timestamp: timestamp.string) }
+        return .suiteFinished(name: name.string, passed: passed, timestamp: timestamp.string)
     }
 
-    private static func parseTestCase(_ rest: Substring) -> TestLogLine? {
-        guard let quote = rest.utf8.lastIndex(of: UInt8(ascii: "'")) else { return nil }
-        guard let name = parseXCTestName(rest[..<quote]) else { return nil }
-        let tail = rest[rest.index(after: quote)...]
-        if tail.hasBytePrefix(" started") { return .testCaseStarted(name) }
+    private static func parseTestCase(_ rest: LineText) -> TestLogLine? {
+        guard let quote = rest.lastIndex(of: UInt8(ascii: "'")) else { return nil }
+        guard let name = parseXCTestName(rest.prefix(quote)) else { return nil }
+        let tail = rest.suffix(from: quote + 1)
+        if tail.hasPrefix(" started") { return .testCaseStarted(name) }
         guard let (status, seconds) = parseCaseEnd(tail.dropFirst()) else { return nil }
         return .testCaseFinished(name, status, seconds: seconds)
     }
 
     /// `passed (0.001 seconds)` (also `failed`, `skipped`), the end of a test case's last line.
-    static func parseCaseEnd(_ tail: Substring) -> (TestRun.Status, Double)? {
-        for (word, status) in [("passed (", TestRun.Status.passed), ("failed (", .failed), ("skipped (", .skipped)]
-        where tail.hasBytePrefix(word) {
-            var number = tail.dropFirst(word.count)
-            guard let space = number.firstIndex(of: " ") else { return nil }
-            number = number[..<space]
-            return (status, Double(number).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? 0)
+    static func parseCaseEnd(_ tail: LineText) -> (TestRun.Status, Double)? {
+        let status: TestRun.Status
+        var number: LineText
+        if let rest = tail.after("passed (") {
+            (status, number) = (.passed, rest)
+        } else if let rest = tail.after("failed (") {
+            (status, number) = (.failed, rest)
+        } else if let rest = tail.after("skipped (") {
+            (status, number) = (.skipped, rest)
+        } else {
+            return nil
         }
-        return nil
+        guard let space = number.firstIndex(of: UInt8(ascii: " ")) else { return nil }
+        number = number.prefix(space)
+        return (status, number.double.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? 0)
     }
 
     /// `Class.method`, `Module.Class.method` or `-[Module.Class method]`. Names may hold spaces,
     /// quotes and any other character (Quick names its tests after their descriptions): in the
     /// Linux form the class is what comes before the first dot when the name has a space, and
     /// before the last dot otherwise; the parser corrects it with the open suite's name.
-    static func parseXCTestName(_ text: Substring) -> XCTestName? {
+    static func parseXCTestName(_ text: LineText) -> XCTestName? {
         guard !text.isEmpty else { return nil }
-        let printed = String(text)
-        if text.hasBytePrefix("-[") || text.hasBytePrefix("+["), text.hasByteSuffix("]") {
+        let printed = text.string
+        if text.hasPrefix("-[") || text.hasPrefix("+["), text.hasSuffix("]") {
             let inner = text.dropFirst(2).dropLast()
-            guard let space = inner.firstIndex(of: " ") else { return nil }
-            let qualified = inner[..<space]
-            let method = inner[inner.index(after: space)...]
+            guard let space = inner.firstIndex(of: UInt8(ascii: " ")) else { return nil }
+            let qualified = inner.prefix(space)
+            let method = inner.suffix(from: space + 1)
             guard !method.isEmpty else { return nil }
-            if let dot = qualified.firstIndex(of: ".") {
+            if let dot = qualified.firstIndex(of: UInt8(ascii: ".")) {
                 return XCTestName(
-                    module: String(qualified[..<dot]), className: String(qualified[qualified.index(after: dot)...]),
-                    method: String(method), printed: printed)
+                    module: qualified.prefix(dot).string, className: qualified.suffix(from: dot + 1).string,
+                    method: method.string, printed: printed)
             }
-            return XCTestName(module: nil, className: String(qualified), method: String(method), printed: printed)
+            return XCTestName(module: nil, className: qualified.string, method: method.string, printed: printed)
         }
-        let hasSpace = text.utf8.contains(0x20)
+        let hasSpace = text.contains(0x20)
         guard
             let dot = hasSpace
-                ? text.utf8.firstIndex(of: UInt8(ascii: ".")) : text.utf8.lastIndex(of: UInt8(ascii: "."))
+                ? text.firstIndex(of: UInt8(ascii: ".")) : text.lastIndex(of: UInt8(ascii: "."))
         else { return nil }
-        let className = text[..<dot]
-        let method = text[text.index(after: dot)...]
+        let className = text.prefix(dot)
+        let method = text.suffix(from: dot + 1)
         // Quick can name an example with nothing: `QuickSpec.`.
-        guard !className.isEmpty, !className.utf8.contains(0x20) else { return nil }
-        return XCTestName(module: nil, className: String(className), method: String(method), printed: printed)
+        guard !className.isEmpty, !className.contains(0x20) else { return nil }
+        return XCTestName(module: nil, className: className.string, method: method.string, printed: printed)
     }
 
-    private static func parseExecuted(_ rest: Substring) -> TestLogLine? {
+    private static func parseExecuted(_ rest: LineText) -> TestLogLine? {
         // "7 tests, with 1 test skipped and 1 failure (0 unexpected) in 0.005 (0.005) seconds"
-        let words = rest.split(separator: " ")
-        guard let tests = Int(words.first ?? ""), words.count > 1, words[1].hasBytePrefix("test"),
-            let inIndex = words.lastIndex(of: "in"), inIndex + 1 < words.count,
-            let seconds = Double(words[inIndex + 1])
+        let words = rest.split(UInt8(ascii: " "))
+        guard let tests = words.first?.int, words.count > 1, words[1].hasPrefix("test"),
+            let inIndex = words.lastIndex(where: { $0 == "in" }), inIndex + 1 < words.count,
+            let seconds = words[inIndex + 1].double
         else { return nil }
-        let wallSeconds = inIndex + 2 < words.count ? Double(words[inIndex + 2].trimmingParentheses) : nil
+        let wallSeconds = inIndex + 2 < words.count ? words[inIndex + 2].trimmingParentheses.double : nil
         var skipped = 0
         var failures = 0
         var unexpected = 0
         for index in words.indices.dropFirst(2) {
             let word = words[index]
-            if word == "skipped", let count = Int(words[index - 2]) { skipped = count }
-            if word.hasBytePrefix("failure"), let count = Int(words[index - 1]) { failures = count }
-            if word == "unexpected)", let count = Int(words[index - 1].trimmingParentheses) { unexpected = count }
+            if word == "skipped", let count = words[index - 2].int { skipped = count }
+            if word.hasPrefix("failure"), let count = words[index - 1].int { failures = count }
+            if word == "unexpected)", let count = words[index - 1].trimmingParentheses.int { unexpected = count }
         }
         return .executed(
             tests: tests, skipped: skipped, failures: failures, unexpected: unexpected, seconds: seconds,
             wallSeconds: wallSeconds ?? seconds)
     }
 
-    private static func parseProgress(_ rest: Substring) -> TestLogLine? {
+    private static func parseProgress(_ rest: LineText) -> TestLogLine? {
         // "3/12] Testing Module.Class/method"
-        guard let close = rest.firstIndex(of: "]") else { return nil }
-        let counts = rest[..<close].split(separator: "/")
-        guard counts.count == 2, let index = Int(counts[0]), let total = Int(counts[1]) else { return nil }
-        let tail = rest[rest.index(after: close)...]
-        guard tail.hasBytePrefix(" Testing ") else { return nil }
-        let qualified = tail.dropFirst(9)
-        guard let slash = qualified.firstIndex(of: "/") else { return nil }
-        let type = qualified[..<slash]
-        let method = qualified[qualified.index(after: slash)...]
-        guard let dot = type.firstIndex(of: "."), !method.isEmpty, !type.contains(" ") else { return nil }
+        guard let close = rest.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+        let counts = rest.prefix(close).split(UInt8(ascii: "/"))
+        guard counts.count == 2, let index = counts[0].int, let total = counts[1].int else { return nil }
+        guard let qualified = rest.suffix(from: close + 1).after(" Testing ") else { return nil }
+        guard let slash = qualified.firstIndex(of: UInt8(ascii: "/")) else { return nil }
+        let type = qualified.prefix(slash)
+        let method = qualified.suffix(from: slash + 1)
+        guard let dot = type.firstIndex(of: UInt8(ascii: ".")), !method.isEmpty, !type.contains(0x20) else {
+            return nil
+        }
         let name = XCTestName(
-            module: String(type[..<dot]), className: String(type[type.index(after: dot)...]), method: String(method),
-            printed: String(qualified))
+            module: type.prefix(dot).string, className: type.suffix(from: dot + 1).string, method: method.string,
+            printed: qualified.string)
         return .parallelProgress(name, index: index, total: total)
     }
 
     /// `path:line: error: Name : message` and `path:line: Name : Test skipped - reason`.
-    private static func parseIssueOrSkip(_ text: Substring) -> TestLogLine? {
-        if let range = text.find(": error: ") {
-            guard let location = parseLocation(text[..<range.lowerBound]) else { return nil }
-            let rest = text[range.upperBound...]
-            guard let separator = rest.find(" : "),
-                let name = parseXCTestName(rest[..<separator.lowerBound])
-            else { return nil }
-            return .testCaseIssue(name, location: location.value, message: String(rest[separator.upperBound...]))
+    private static func parseIssueOrSkip(_ text: LineText) -> TestLogLine? {
+        if let marker = text.find(": error: ") {
+            guard let location = parseLocation(text.prefix(marker)) else { return nil }
+            let rest = text.suffix(from: marker + 9)
+            guard let separator = rest.find(" : "), let name = parseXCTestName(rest.prefix(separator)) else {
+                return nil
+            }
+            return .testCaseIssue(name, location: location.value, message: rest.suffix(from: separator + 3).string)
         }
-        guard let range = text.find(" : Test skipped") else { return nil }
-        let head = text[..<range.lowerBound]
-        guard let colon = head.lastRange(of: ": "), let location = parseLocation(head[..<colon.lowerBound]),
-            let name = parseXCTestName(head[colon.upperBound...])
+        guard let marker = text.find(" : Test skipped") else { return nil }
+        let head = text.prefix(marker)
+        guard let colon = head.lastFind(": "), let location = parseLocation(head.prefix(colon)),
+            let name = parseXCTestName(head.suffix(from: colon + 2))
         else { return nil }
-        var reason = text[range.upperBound...]
-        if reason.hasBytePrefix(" - ") {
-            reason = reason.dropFirst(3)
+        var reason = text.suffix(from: marker + 15)
+        if let rest = reason.after(" - ") {
+            reason = rest
         } else if !reason.isEmpty {
             return nil
         }
-        return .testCaseSkipped(name, location: location.value, reason: reason.isEmpty ? nil : String(reason))
+        return .testCaseSkipped(name, location: location.value, reason: reason.isEmpty ? nil : reason.string)
     }
 
     /// A `path:line` prefix: a location, or one that XCTest could not tell (`<unknown>:0`,
@@ -275,29 +297,30 @@ package enum TestLogLine: Sendable, Equatable {
     }
 
     /// `path:line`, or nil for anything else, including compiler diagnostics' `path:line:column`.
-    static func parseLocation(_ text: Substring) -> LocationMatch? {
-        guard let colon = text.lastIndex(of: ":"), let line = Int(text[text.index(after: colon)...]) else {
+    static func parseLocation(_ text: LineText) -> LocationMatch? {
+        guard let colon = text.lastIndex(of: UInt8(ascii: ":")), let line = text.suffix(from: colon + 1).int else {
             return nil
         }
-        let file = text[..<colon]
+        let file = text.prefix(colon)
         guard !file.isEmpty else { return nil }
-        if let previous = file.lastIndex(of: ":"), Int(file[file.index(after: previous)...]) != nil { return nil }
-        if file.hasBytePrefix("<") && file.hasByteSuffix(">") || line == 0 { return .unknown }
-        return .known(TestRun.SourceLocation(file: String(file), line: line))
+        if let previous = file.lastIndex(of: UInt8(ascii: ":")), file.suffix(from: previous + 1).int != nil {
+            return nil
+        }
+        if file.hasPrefix("<") && file.hasSuffix(">") || line == 0 { return .unknown }
+        return .known(TestRun.SourceLocation(file: file.string, line: line))
     }
 
-    private static func parseCrash(_ text: Substring) -> TestLogLine? {
+    private static func parseCrash(_ text: LineText) -> TestLogLine? {
         // SwiftPM's, on standard error: may follow other output on the same line.
         if let start = text.find("error: Process '"), text.find("' exited with unexpected signal") != nil {
-            return .crash(location: nil, message: String(text[start.lowerBound...].dropFirst(7)))
+            return .crash(location: nil, message: text.suffix(from: start + 7).string)
         }
-        for marker in [": Fatal error", ": Precondition failed", ": Assertion failed"] {
-            guard let range = text.find(marker) else { continue }
-            let location = parseLocation(text[..<range.lowerBound])
-            let message = text[text.index(range.lowerBound, offsetBy: 2)...]
-            return .crash(location: location?.value, message: String(message))
+        for marker: StaticString in [": Fatal error", ": Precondition failed", ": Assertion failed"] {
+            guard let found = text.find(marker) else { continue }
+            let location = parseLocation(text.prefix(found))
+            return .crash(location: location?.value, message: text.suffix(from: found + 2).string)
         }
-        if text.hasBytePrefix("Fatal error: ") { return .crash(location: nil, message: String(text)) }
+        if text.hasPrefix("Fatal error: ") { return .crash(location: nil, message: text.string) }
         return nil
     }
 
@@ -321,281 +344,183 @@ package enum TestLogLine: Sendable, Equatable {
         }
     }
 
-    private static func parseSwiftTestingLine(_ text: Substring) -> SwiftTestingMessage? {
-        var scalars = text.unicodeScalars[...]
-        guard let first = scalars.popFirst(), let kind = symbol(first) else { return nil }
-        if scalars.first == "\u{FE0E}" { scalars.removeFirst() }
-        guard scalars.popFirst() == " " else { return nil }
-        let message = Substring(scalars)
+    private static func parseSwiftTestingLine(_ text: LineText) -> SwiftTestingMessage? {
+        guard let (first, length) = text.firstScalar, let kind = symbol(first) else { return nil }
+        var message = text.dropFirst(length)
+        if let rest = message.after("\u{FE0E}") { message = rest }
+        guard let rest = message.after(" ") else { return nil }
         switch kind {
-        case .details: return .details(String(message))
-        case .message: return parseSwiftTestingMessage(message)
+        case .details: return .details(rest.string)
+        case .message: return parseSwiftTestingMessage(rest)
         }
     }
 
     /// The message of a Swift Testing line without its symbol (also the `text` of the event
     /// stream's `messages`).
     package static func parseSwiftTestingMessage(_ message: Substring) -> SwiftTestingMessage? {
+        LineText.with(String(message)) { parseSwiftTestingMessage($0) }
+    }
+
+    static func parseSwiftTestingMessage(_ message: LineText) -> SwiftTestingMessage? {
         if message == "Test run started." { return .runStarted }
-        if message.hasBytePrefix("Test run with ") { return parseRunEnded(message.dropFirst(14)) }
-        if message.hasBytePrefix("Test case passing "), message.hasByteSuffix(" started.") {
-            return dropArgumentCount(message.dropFirst(18).dropLast(9)).map { .caseStarted(argumentsAndTest: $0) }
+        if let rest = message.after("Test run with ") { return parseRunEnded(rest) }
+        if let rest = message.after("Test case passing "), message.hasSuffix(" started.") {
+            return dropArgumentCount(rest.dropLast(9)).map { .caseStarted(argumentsAndTest: $0) }
         }
-        if message.hasBytePrefix("Passing ") {  // Swift 6.0's form
-            return dropArgumentCount(message.dropFirst(8)).map { .caseStarted(argumentsAndTest: $0) }
+        if let rest = message.after("Passing ") {  // Swift 6.0's form
+            return dropArgumentCount(rest).map { .caseStarted(argumentsAndTest: $0) }
         }
         let isSuite: Bool
-        let rest: Substring
-        if message.hasBytePrefix("Test ") {
-            isSuite = false
-            rest = message.dropFirst(5)
-        } else if message.hasBytePrefix("Suite ") {
-            isSuite = true
-            rest = message.dropFirst(6)
+        let rest: LineText
+        if let after = message.after("Test ") {
+            (isSuite, rest) = (false, after)
+        } else if let after = message.after("Suite ") {
+            (isSuite, rest) = (true, after)
         } else {
             return nil
         }
         if let issue = parseIssue(rest) { return issue }
-        if rest.hasByteSuffix(" skipped.") {
-            return .skipped(isSuite: isSuite, name: String(rest.dropLast(9)), reason: nil)
+        if rest.hasSuffix(" skipped.") {
+            return .skipped(isSuite: isSuite, name: rest.dropLast(9).string, reason: nil)
         }
-        if let range = rest.find(" skipped: \""), rest.hasByteSuffix("\"") {
-            let reason = rest[range.upperBound...].dropLast()
-            return .skipped(isSuite: isSuite, name: String(rest[..<range.lowerBound]), reason: String(reason))
+        if let marker = rest.find(" skipped: \""), rest.hasSuffix("\"") {
+            let reason = rest[marker + 11, max(marker + 11, rest.count - 1)]
+            return .skipped(isSuite: isSuite, name: rest.prefix(marker).string, reason: reason.string)
         }
-        if rest.hasByteSuffix(" started.") { return .started(isSuite: isSuite, name: String(rest.dropLast(9))) }
+        if rest.hasSuffix(" started.") { return .started(isSuite: isSuite, name: rest.dropLast(9).string) }
         return parseEnded(rest, isSuite: isSuite)
     }
 
     /// "1 argument x → 2 to f(x:)" → "x → 2 to f(x:)".
-    private static func dropArgumentCount(_ text: Substring) -> String? {
-        let words = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard words.count == 3, Int(words[0]) != nil, words[1].hasBytePrefix("argument") else { return nil }
-        return String(words[2])
+    private static func dropArgumentCount(_ text: LineText) -> String? {
+        let words = text.split(UInt8(ascii: " "), maxSplits: 2, omittingEmpty: false)
+        guard words.count == 3, words[0].int != nil, words[1].hasPrefix("argument") else { return nil }
+        return words[2].string
     }
 
-    private static func parseIssue(_ rest: Substring) -> SwiftTestingMessage? {
-        let kinds: [(String, TestRun.Issue.Kind)] = [
+    private static func parseIssue(_ rest: LineText) -> SwiftTestingMessage? {
+        var found: (start: Int, end: Int, kind: TestRun.Issue.Kind)?
+        for (marker, kind): (StaticString, TestRun.Issue.Kind) in [
             (" recorded an issue", .failure), (" recorded a known issue", .knownIssue),
             (" recorded a warning", .warning),
-        ]
-        var found: (range: Range<Substring.Index>, kind: TestRun.Issue.Kind)?
-        for (marker, kind) in kinds {
-            if let range = rest.find(marker), found.map({ range.lowerBound < $0.range.lowerBound }) ?? true {
-                found = (range, kind)
+        ] {
+            if let start = rest.find(marker), found.map({ start < $0.start }) ?? true {
+                found = (start, start + marker.utf8CodeUnitCount, kind)
             }
         }
         guard let found else { return nil }
-        let name = String(rest[..<found.range.lowerBound])
-        var tail = rest[found.range.upperBound...]
-        var arguments: Substring?
+        let name = rest.prefix(found.start).string
+        var tail = rest.suffix(from: found.end)
+        var arguments: LineText?
         var location: TestRun.SourceLocation?
         if let (range, parsed) = findSourceLocation(in: tail) {
-            if tail[..<range.lowerBound].hasBytePrefix(" with ") { arguments = tail[..<range.lowerBound] }
+            if tail.prefix(range.lowerBound).hasPrefix(" with ") { arguments = tail.prefix(range.lowerBound) }
             location = parsed
-            tail = tail[range.upperBound...]
-        } else if tail.hasBytePrefix(" with "), let colon = tail.find(": ") {
-            arguments = tail[..<colon.lowerBound]
-            tail = tail[colon.lowerBound...]
+            tail = tail.suffix(from: range.upperBound)
+        } else if tail.hasPrefix(" with "), let colon = tail.find(": ") {
+            arguments = tail.prefix(colon)
+            tail = tail.suffix(from: colon)
         }
-        guard tail.hasBytePrefix(": ") else { return nil }
-        let text = String(tail.dropFirst(2))
+        guard let message = tail.after(": ") else { return nil }
+        let text = message.string
         let argumentText = arguments.flatMap { dropArgumentCount($0.dropFirst(6)) }
-        let kind = found.kind == .failure && text.hasBytePrefix("Caught error") ? .error : found.kind
+        let kind = found.kind == .failure && message.hasPrefix("Caught error") ? .error : found.kind
         return .issue(name: name, arguments: argumentText, location: location, kind: kind, message: text)
     }
 
-    /// The first " at File.swift:12:5" in `text` (followed by ": "), and the location.
-    private static func findSourceLocation(
-        in text: Substring
-    ) -> (Range<Substring.Index>, TestRun.SourceLocation)? {
-        var searchStart = text.startIndex
-        while let range = text[searchStart...].find(" at ") {
-            let after = text[range.upperBound...]
+    /// The first " at File.swift:12:5" in `text` (followed by ": "): its offsets, and the location.
+    private static func findSourceLocation(in text: LineText) -> (Range<Int>, TestRun.SourceLocation)? {
+        var searchStart = 0
+        while let found = text.suffix(from: searchStart).find(" at ") {
+            let start = searchStart + found
+            let after = text.suffix(from: start + 4)
             if let end = after.find(": ") {
-                let parts = after[..<end.lowerBound].split(separator: ":", omittingEmptySubsequences: false)
-                if parts.count == 3, !parts[0].isEmpty, let line = Int(parts[1]), let column = Int(parts[2]) {
+                let parts = after.prefix(end).split(UInt8(ascii: ":"), omittingEmpty: false)
+                if parts.count == 3, !parts[0].isEmpty, let line = parts[1].int, let column = parts[2].int {
                     return (
-                        range.lowerBound..<end.lowerBound,
-                        TestRun.SourceLocation(file: String(parts[0]), line: line, column: column)
+                        start..<(start + 4 + end),
+                        TestRun.SourceLocation(file: parts[0].string, line: line, column: column)
                     )
                 }
             }
-            searchStart = range.upperBound
+            searchStart = start + 4
         }
         return nil
     }
 
-    private static func parseEnded(_ rest: Substring, isSuite: Bool) -> SwiftTestingMessage? {
-        guard rest.hasByteSuffix(".") else { return nil }
+    private static func parseEnded(_ rest: LineText, isSuite: Bool) -> SwiftTestingMessage? {
+        guard rest.hasSuffix(".") else { return nil }
         let body = rest.dropLast()
-        let passedRange = body.lastRange(of: " passed after ")
-        let failedRange = body.lastRange(of: " failed after ")
-        let range: Range<Substring.Index>
+        let passedAt = body.lastFind(" passed after ")
+        let failedAt = body.lastFind(" failed after ")
+        let start: Int
         let passed: Bool
-        switch (passedRange, failedRange) {
-        case (let p?, let f?): (range, passed) = p.lowerBound > f.lowerBound ? (p, true) : (f, false)
-        case (let p?, nil): (range, passed) = (p, true)
-        case (nil, let f?): (range, passed) = (f, false)
+        switch (passedAt, failedAt) {
+        case (let p?, let f?): (start, passed) = p > f ? (p, true) : (f, false)
+        case (let p?, nil): (start, passed) = (p, true)
+        case (nil, let f?): (start, passed) = (f, false)
         case (nil, nil): return nil
         }
-        var name = body[..<range.lowerBound]
+        var name = body.prefix(start)
         var caseCount: Int?
-        if let with = name.lastRange(of: " with "),
-            name.hasByteSuffix(" test case") || name.hasByteSuffix(" test cases")
-        {
-            let words = name[with.upperBound...].split(separator: " ")
-            if let count = Int(words[0]) {
+        if let with = name.lastFind(" with "), name.hasSuffix(" test case") || name.hasSuffix(" test cases") {
+            let words = name.suffix(from: with + 6).split(UInt8(ascii: " "))
+            if let count = words[0].int {
                 caseCount = count
-                name = name[..<with.lowerBound]
+                name = name.prefix(with)
             }
         }
-        guard let (seconds, counts) = parseDuration(body[range.upperBound...]) else { return nil }
+        guard let (seconds, counts) = parseDuration(body.suffix(from: start + 14)) else { return nil }
         return .ended(
-            isSuite: isSuite, name: String(name), caseCount: caseCount, passed: passed, seconds: seconds,
+            isSuite: isSuite, name: name.string, caseCount: caseCount, passed: passed, seconds: seconds,
             counts: counts)
     }
 
-    private static func parseRunEnded(_ rest: Substring) -> SwiftTestingMessage? {
+    private static func parseRunEnded(_ rest: LineText) -> SwiftTestingMessage? {
         // "26 tests in 5 suites failed after 0.065 seconds with 2 issues."
-        guard rest.hasByteSuffix(".") else { return nil }
-        let words = rest.dropLast().split(separator: " ", maxSplits: 5)
-        guard words.count >= 4, let tests = Int(words[0]) else { return nil }
+        guard rest.hasSuffix(".") else { return nil }
+        let words = rest.dropLast().split(UInt8(ascii: " "), maxSplits: 5)
+        guard words.count >= 4, let tests = words[0].int else { return nil }
         var index = 2
         var suites: Int?
-        if words[index] == "in", words.count >= 6, let count = Int(words[index + 1]) {
+        if words[index] == "in", words.count >= 6, let count = words[index + 1].int {
             suites = count
             index += 3
         }
-        let verdict = words[index...].joined(separator: " ")
-        let passed: Bool
-        let tail: Substring
-        if verdict.hasBytePrefix("passed after ") {
-            passed = true
-            tail = Substring(verdict.dropFirst(13))
-        } else if verdict.hasBytePrefix("failed after ") {
-            passed = false
-            tail = Substring(verdict.dropFirst(13))
-        } else {
-            return nil
+        let verdict = words[index...].map(\.string).joined(separator: " ")
+        return LineText.with(verdict) { verdict -> SwiftTestingMessage? in
+            let passed: Bool
+            let tail: LineText
+            if let rest = verdict.after("passed after ") {
+                (passed, tail) = (true, rest)
+            } else if let rest = verdict.after("failed after ") {
+                (passed, tail) = (false, rest)
+            } else {
+                return nil
+            }
+            guard let (seconds, counts) = parseDuration(tail) else { return nil }
+            return .runEnded(tests: tests, suites: suites, passed: passed, seconds: seconds, counts: counts)
         }
-        guard let (seconds, counts) = parseDuration(tail) else { return nil }
-        return .runEnded(tests: tests, suites: suites, passed: passed, seconds: seconds, counts: counts)
     }
 
     /// "0.065 seconds with 9 issues (including 1 warning and 1 known issue)"
-    private static func parseDuration(_ text: Substring) -> (Double, IssueCounts)? {
-        let words = text.split(separator: " ")
-        guard words.count >= 2, let seconds = Double(words[0]), words[1].hasBytePrefix("second") else { return nil }
+    private static func parseDuration(_ text: LineText) -> (Double, IssueCounts)? {
+        let words = text.split(UInt8(ascii: " "))
+        guard words.count >= 2, let seconds = words[0].double, words[1].hasPrefix("second") else { return nil }
         var counts = IssueCounts()
         var explicitTotal: Int?
         for index in words.indices.dropFirst(2) {
-            guard let number = Int(words[index].trimmingParentheses), index + 1 < words.count else { continue }
+            guard let number = words[index].trimmingParentheses.int, index + 1 < words.count else { continue }
             let next = words[index + 1].trimmingParentheses
-            if next.hasBytePrefix("issue") {
+            if next.hasPrefix("issue") {
                 explicitTotal = number
-            } else if next == "known", index + 2 < words.count, words[index + 2].hasBytePrefix("issue") {
+            } else if next == "known", index + 2 < words.count, words[index + 2].hasPrefix("issue") {
                 counts.knownIssues = number
-            } else if next.hasBytePrefix("warning") {
+            } else if next.hasPrefix("warning") {
                 counts.warnings = number
             }
         }
         counts.total = explicitTotal ?? (counts.knownIssues + counts.warnings)
         return (seconds, counts)
-    }
-}
-
-extension StringProtocol {
-    /// Whether the text starts with `prefix`, compared byte by byte (log lines are matched by
-    /// their bytes, which is much faster than comparing characters on every line of a large log).
-    @inline(__always)
-    func hasBytePrefix(_ prefix: String) -> Bool { utf8.starts(with: prefix.utf8) }
-
-    /// Whether the text ends with `suffix`, compared byte by byte.
-    @inline(__always)
-    func hasByteSuffix(_ suffix: String) -> Bool {
-        let count = suffix.utf8.count
-        return utf8.count >= count && utf8.reversed().starts(with: suffix.utf8.reversed())
-    }
-}
-
-extension Substring {
-    /// The rest of the text after `parts`, when it starts with them one after the other
-    /// (compared byte by byte, without joining them).
-    func after(prefix parts: String...) -> Substring? {
-        var rest = utf8[...]
-        for part in parts {
-            guard rest.starts(with: part.utf8) else { return nil }
-            rest = rest.dropFirst(part.utf8.count)
-        }
-        return Substring(rest)
-    }
-
-    /// The first range of `needle` (compared byte by byte, which is all log lines need, and
-    /// much faster than a generic collection search on every line of a large log).
-    func find(_ needle: String) -> Range<Index>? {
-        var needle = needle
-        return needle.withUTF8 { find(bytes: $0) }
-    }
-
-    /// The first range of `pattern`, UTF-8 bytes.
-    func find(bytes pattern: [UInt8]) -> Range<Index>? {
-        pattern.withUnsafeBufferPointer { find(bytes: $0) }
-    }
-
-    /// The first range of `pattern`, UTF-8 bytes (`memmem` over the text's own storage).
-    func find(bytes pattern: UnsafeBufferPointer<UInt8>) -> Range<Index>? {
-        guard let patternStart = pattern.baseAddress, !pattern.isEmpty else { return nil }
-        let bytes = utf8
-        let found: Int?? = bytes.withContiguousStorageIfAvailable { text -> Int? in
-            guard let textStart = text.baseAddress, text.count >= pattern.count else { return nil }
-            // memchr for the first byte, memcmp for the rest.
-            let last = text.count - pattern.count
-            var offset = 0
-            while offset <= last,
-                let hit = memchr(textStart + offset, Int32(patternStart[0]), last - offset + 1)
-            {
-                let position = UnsafeRawPointer(textStart).distance(to: UnsafeRawPointer(hit))
-                if memcmp(textStart + position, patternStart, pattern.count) == 0 { return position }
-                offset = position + 1
-            }
-            return nil
-        }
-        if let found {
-            guard let offset = found else { return nil }
-            let start = bytes.index(bytes.startIndex, offsetBy: offset)
-            return start..<bytes.index(start, offsetBy: pattern.count)
-        }
-        var start = bytes.startIndex
-        while let candidate = bytes[start...].firstIndex(of: pattern[0]) {
-            guard let end = bytes.index(candidate, offsetBy: pattern.count, limitedBy: bytes.endIndex) else {
-                return nil
-            }
-            if bytes[candidate..<end].elementsEqual(pattern) { return candidate..<end }
-            start = bytes.index(after: candidate)
-        }
-        return nil
-    }
-
-    /// The last range of `needle`, searching backwards.
-    func lastRange(of needle: String) -> Range<Index>? {
-        let pattern = Array(needle.utf8)
-        let bytes = utf8
-        guard pattern.count <= bytes.count, !pattern.isEmpty else { return nil }
-        var end = bytes.endIndex
-        while bytes.distance(from: bytes.startIndex, to: end) >= pattern.count {
-            let start = bytes.index(end, offsetBy: -pattern.count)
-            if bytes[start..<end].elementsEqual(pattern) { return start..<end }
-            end = bytes.index(before: end)
-        }
-        return nil
-    }
-
-    /// The text without leading "(" and trailing "),." characters.
-    var trimmingParentheses: Substring {
-        var text = self
-        while text.first == "(" { text = text.dropFirst() }
-        while let last = text.last, last == ")" || last == "," || last == "." { text = text.dropLast() }
-        return text
     }
 }

@@ -1,7 +1,7 @@
 /// Swift Testing's part of the console: tests run in parallel, so lines are matched to the
 /// tests running by name; and crashes, for both libraries.
 extension TestLogParser {
-    mutating func swiftTesting(_ message: TestLogLine.SwiftTestingMessage, line: String) {
+    mutating func swiftTesting(_ message: TestLogLine.SwiftTestingMessage) {
         if case .details(let text) = message {
             switch continuation {
             case .swiftTestingIssue(let test, let issue), .swiftTestingDetails(let test, let issue):
@@ -10,13 +10,13 @@ extension TestLogParser {
             case .swiftTestingNotes:
                 break
             case .none, .xctestIssue:
-                unknown(rawLine)  // an arrow a test printed
+                unknown()  // an arrow a test printed
             }
             return
         }
         if case .runStarted = message {
             guard startsAProcess(.swiftTesting(.runStarted)) else {
-                unknown(rawLine)  // printed while a test was running
+                unknown()  // printed while a test was running
                 return
             }
             startProcess()
@@ -70,7 +70,7 @@ extension TestLogParser {
                 // Ended before: a test printed a line like this one (it can only make it worse).
                 swiftTests[test].status = max(swiftTests[test].status ?? .passed, status)
             } else {
-                unknown(rawLine)  // a test that never started: printed
+                unknown()  // a test that never started: printed
             }
         case .issue(let name, let arguments, let location, let kind, let text):
             let test = swiftTestIndex(named: name)
@@ -199,13 +199,13 @@ extension TestLogParser {
     // MARK: Crashes
 
     /// `Fatal error: …` and the like, or SwiftPM's report that a test process died.
-    mutating func crashReported(location: TestRun.SourceLocation?, message: String, line: String) {
+    mutating func crashReported(location: TestRun.SourceLocation?, message: String) {
         continuation = .none
         let fromSwiftPM = message.hasPrefix("Process '") || message.hasPrefix("Exited with")
         if crash == nil || !fromSwiftPM {
             crash = CrashReport(issue: TestRun.Issue(kind: .crash, message: message, location: location))
         }
-        unknown(rawLine)
+        unknown()
     }
 
     /// Collects the functions on the crashed thread of a backtrace (`Thread 4 "…" crashed:`).
@@ -221,10 +221,15 @@ extension TestLogParser {
             return
         }
         // "  1 [ra]  0x0000564981ce0557 PlainSuite.crashes() + 550 in Tests.xctest at /path:68:13"
-        guard crash!.crashedThreadFrames.count < 64, let address = Substring(line).find(" 0x") else { return }
-        var symbol = line[address.upperBound...].drop { $0.isHexDigit }.drop { $0 == " " }
-        if let end = symbol.find(" + ") ?? symbol.find(" in ") { symbol = symbol[..<end.lowerBound] }
-        crash!.crashedThreadFrames.append(String(symbol))
+        guard crash!.crashedThreadFrames.count < 64, let address = LineText.with(line, { $0.find(" 0x") }) else {
+            return
+        }
+        let start = line.utf8.index(line.utf8.startIndex, offsetBy: address + 3)
+        var symbol = String(line[start...].drop { $0.isHexDigit }.drop { $0 == " " })
+        if let end = LineText.with(symbol, { $0.find(" + ") ?? $0.find(" in ") }) {
+            symbol = LineText.with(symbol) { $0.prefix(end).string }
+        }
+        crash!.crashedThreadFrames.append(symbol)
     }
 
     /// Why a test did not finish. With a crash message, the test whose function is on the

@@ -1,51 +1,58 @@
 /// XCTest's part of the console: suites and test cases, one at a time per process.
 extension TestLogParser {
     static func isRoot(_ name: String) -> Bool {
-        name == "All tests" || name == "Selected tests" || name.hasSuffix(".xctest")
+        name == "All tests" || name == "Selected tests" || LineText.with(name) { $0.hasSuffix(".xctest") }
     }
 
     /// Handles a line while a test case is open; false when the line is for the general
     /// handling (a new test process started: the open test did not finish).
-    mutating func consumeInOpenCase(_ line: String) -> Bool {
-        guard let open = openCase else { return false }
-        let text = Substring(line)
-        let name = open.printedName
-        // `Test Case 'NAME' passed (…)`: the end of this test, and only of this one.
-        if let tail = text.after(prefix: "Test Case '", name, "' "),
-            let (status, seconds) = TestLogLine.parseCaseEnd(tail)
-        {
-            testCaseFinished(status: status, seconds: seconds)
-            return true
-        }
-        // `path:line: error: NAME : message`
-        if let marker = text.find(": error: "), let message = text[marker.upperBound...].after(prefix: name, " : "),
-            let location = TestLogLine.parseLocation(text[..<marker.lowerBound])
-        {
-            testCaseIssue(location: location, message: String(message))
-            return true
-        }
-        // `path:line: NAME : Test skipped - reason` (`: reason` for XCTSkipIf and XCTSkipUnless)
-        if let marker = text.find(" : Test skipped"), text[..<marker.lowerBound].hasByteSuffix(": " + name) {
-            let head = text[..<marker.lowerBound].utf8.dropLast(name.utf8.count + 2)
-            if let location = TestLogLine.parseLocation(Substring(head)) {
-                var reason = text[marker.upperBound...]
-                if reason.hasBytePrefix(" - ") {
-                    reason = reason.dropFirst(3)
-                } else if reason.hasBytePrefix(": ") {
-                    reason = reason.dropFirst(2)
-                }
-                continuation = .none
-                openCase?.value.skipReason = reason.isEmpty ? nil : String(reason)
-                openCase?.value.location = location.value
+    mutating func consumeInOpenCase(_ text: LineText) -> Bool {
+        guard let printedName = openCase?.printedName else { return false }
+        let handled = LineText.with(printedName) { name -> Bool in
+            // `Test Case 'NAME' passed (…)`: the end of this test, and only of this one.
+            if let tail = text.after("Test Case '")?.after(name)?.after("' "),
+                let (status, seconds) = TestLogLine.parseCaseEnd(tail)
+            {
+                testCaseFinished(status: status, seconds: seconds)
                 return true
             }
+            // The rest name the test after a `path:line:` place.
+            guard text.contains(UInt8(ascii: ":")) else { return false }
+            // `path:line: error: NAME : message`
+            if let marker = text.find(": error: "),
+                let message = text.suffix(from: marker + 9).after(name)?.after(" : "),
+                let location = TestLogLine.parseLocation(text.prefix(marker))
+            {
+                testCaseIssue(location: location, message: message.string)
+                return true
+            }
+            // `path:line: NAME : Test skipped - reason` (`: reason` for XCTSkipIf and XCTSkipUnless)
+            if let marker = text.find(" : Test skipped"), text.prefix(marker).hasSuffix(name),
+                text.prefix(marker).dropLast(name.count).hasSuffix(": ")
+            {
+                let head = text.prefix(marker - name.count - 2)
+                if let location = TestLogLine.parseLocation(head) {
+                    var reason = text.suffix(from: marker + 15)
+                    if let rest = reason.after(" - ") {
+                        reason = rest
+                    } else if let rest = reason.after(": ") {
+                        reason = rest
+                    }
+                    continuation = .none
+                    openCase?.value.skipReason = reason.isEmpty ? nil : reason.string
+                    openCase?.value.location = location.value
+                    return true
+                }
+            }
+            return false
         }
+        if handled { return true }
         let parsed = TestLogLine.parse(plain: text)
         if let parsed, startsAProcess(parsed) {
             closeOpenCaseAsCrash()
             return false
         }
-        if case .testCaseFinished(let name, let status, let seconds)? = parsed, open.followsUnsettledEnd,
+        if case .testCaseFinished(let name, let status, let seconds)? = parsed, openCase?.followsUnsettledEnd == true,
             let last = lastClosedCase, name.printed == last.printedName
         {
             // The test that "started" was a line the last test printed after a line like its own
@@ -55,10 +62,10 @@ extension TestLogParser {
             return true
         }
         if case .crash(let location, let message)? = parsed {
-            crashReported(location: location, message: message, line: line)
+            crashReported(location: location, message: message)
             return true
         }
-        unknown(rawLine)
+        unknown()
         return true
     }
 
@@ -80,7 +87,7 @@ extension TestLogParser {
         }
     }
 
-    mutating func suiteStarted(_ name: String, timestamp: String?, line: String) {
+    mutating func suiteStarted(_ name: String, timestamp: String?) {
         run.hasTestOutput = true
         continuation = .none
         var timestamp = timestamp.flatMap(Self.isoTimestamp)
@@ -89,12 +96,12 @@ extension TestLogParser {
         if Self.isRoot(name) {
             if Self.isTopRoot(name) {
                 guard startsAProcess(.suiteStarted(name: name, timestamp: nil)) else {
-                    unknown(rawLine)  // printed while a test or run was going on
+                    unknown()  // printed while a test or run was going on
                     return
                 }
                 startProcess()
             } else if inSwiftTesting {
-                unknown(rawLine)
+                unknown()
                 return
             }
             lastTimestamp = timestamp ?? lastTimestamp
@@ -102,12 +109,16 @@ extension TestLogParser {
             return
         }
         guard currentSuite == nil, !inSwiftTesting else {
-            unknown(rawLine)  // classes do not nest, nor run inside Swift Testing: printed
+            unknown()  // classes do not nest, nor run inside Swift Testing: printed
             return
         }
         lastTimestamp = timestamp ?? lastTimestamp
         suiteStack.append(name)
-        xctestSuites.append(TestRun.Suite(name: name, framework: .xctest, timestamp: timestamp ?? lastTimestamp))
+        var suite = TestRun.Suite(name: name, framework: .xctest, timestamp: timestamp ?? lastTimestamp)
+        // Room for as many cases as the class before had: classes of a run are often alike, so
+        // most suites allocate their cases once.
+        suite.cases.reserveCapacity(lastSuiteCaseCount)
+        xctestSuites.append(suite)
         xctestSuiteOutput.append(PrintedOutput())
         currentSuite = xctestSuites.count - 1
     }
@@ -139,9 +150,9 @@ extension TestLogParser {
         run.isComplete = false
     }
 
-    mutating func suiteFinished(_ name: String, timestamp: String?, line: String) {
+    mutating func suiteFinished(_ name: String, timestamp: String?) {
         guard let top = suiteStack.last, top == name else {
-            unknown(rawLine)  // not the suite that is open: printed
+            unknown()  // not the suite that is open: printed
             return
         }
         continuation = .none
@@ -154,13 +165,16 @@ extension TestLogParser {
             awaitingSummary = currentSuite.map { .suite($0) } ?? .none
             if let suite = currentSuite {
                 // Exactly as many cases as it has: a run of many small classes stays small.
-                xctestSuites[suite].cases = xctestSuites[suite].cases.withUnsafeBufferPointer { Array($0) }
+                lastSuiteCaseCount = xctestSuites[suite].cases.count
+                if xctestSuites[suite].cases.capacity > lastSuiteCaseCount {
+                    xctestSuites[suite].cases = xctestSuites[suite].cases.withUnsafeBufferPointer { Array($0) }
+                }
             }
             currentSuite = nil
         }
     }
 
-    mutating func executed(tests: Int, skipped: Int, failures: Int, unexpected: Int, seconds: Double, line: String) {
+    mutating func executed(tests: Int, skipped: Int, failures: Int, unexpected: Int, seconds: Double) {
         continuation = .none
         switch awaitingSummary {
         case .suite(let index):
@@ -169,14 +183,14 @@ extension TestLogParser {
             run.summaries.append(
                 .xctest(tests: tests, skipped: skipped, failures: failures, unexpected: unexpected, seconds: seconds))
         case .none:
-            unknown(rawLine)
+            unknown()
         }
         awaitingSummary = .none
     }
 
     mutating func testCaseStarted(_ name: TestLogLine.XCTestName) {
         guard !inSwiftTesting else {
-            unknown(rawLine)  // XCTest does not run inside Swift Testing's run: printed
+            unknown()  // XCTest does not run inside Swift Testing's run: printed
             return
         }
         let followsUnsettledEnd = !lastClosedCaseIsSettled
@@ -191,9 +205,9 @@ extension TestLogParser {
             suite = current
             // On Linux the printed name is `Class.method`; the open suite tells where the class ends.
             let className = xctestSuites[current].name
-            if name.module == nil, name.printed.hasPrefix(className + "."), name.printed.count > className.count + 1 {
+            if name.module == nil, let method = Self.method(in: name.printed, ofClass: className) {
                 resolved.className = className
-                resolved.method = String(name.printed.dropFirst(className.count + 1))
+                resolved.method = method
             }
         } else {
             // A test without a suite line (a cut log): its class is its suite.
@@ -210,6 +224,19 @@ extension TestLogParser {
         openCase?.followsUnsettledEnd = followsUnsettledEnd
     }
 
+    /// The method of `printed` (`Class.method`) when it starts with `className` and a dot (the
+    /// class may hold dots, the method spaces and dots).
+    private static func method(in printed: String, ofClass className: String) -> String? {
+        LineText.with(printed) { printed in
+            LineText.with(className) { className in
+                guard printed.count > className.count + 1, printed.hasPrefix(className),
+                    printed[className.count] == UInt8(ascii: ".")
+                else { return nil }
+                return printed.suffix(from: className.count + 1).string
+            }
+        }
+    }
+
     private mutating func testCaseIssue(location: TestLogLine.LocationMatch, message: String) {
         let issue = Self.xctestIssue(location: location.value, message: message)
         openCase?.value.issues.append(issue)
@@ -218,17 +245,15 @@ extension TestLogParser {
 
     /// XCTest counts thrown errors as "unexpected" failures.
     private static func xctestIssue(location: TestRun.SourceLocation?, message: String) -> TestRun.Issue {
-        let kind: TestRun.Issue.Kind =
-            message.hasPrefix("threw error") || message.contains("caught error") ? .error : .failure
+        let caught = LineText.with(message) { $0.hasPrefix("threw error") || $0.find("caught error") != nil }
+        let kind: TestRun.Issue.Kind = caught ? .error : .failure
         return TestRun.Issue(kind: kind, message: message, location: location)
     }
 
     /// A failure line for the test that just ended (its tear-down failed): it still fails it.
-    mutating func lateIssue(
-        _ name: TestLogLine.XCTestName, location: TestRun.SourceLocation?, message: String, line: String
-    ) {
+    mutating func lateIssue(_ name: TestLogLine.XCTestName, location: TestRun.SourceLocation?, message: String) {
         guard let last = lastClosedCase, last.printedName == name.printed, awaitingSummary.isNone else {
-            unknown(rawLine)
+            unknown()
             return
         }
         let issue = Self.xctestIssue(location: location, message: message)
@@ -242,7 +267,7 @@ extension TestLogParser {
         guard var open = openCase else { return }
         openCase = nil
         continuation = .none
-        open.value.output = open.output.text
+        if !open.output.isEmpty { open.value.output = open.output.text }
         Self.settle(&open.value, status: status, seconds: seconds)
         xctestSuites[open.suite].cases.append(open.value)
         lastClosedCase = (open.suite, xctestSuites[open.suite].cases.count - 1, open.printedName)
@@ -270,7 +295,7 @@ extension TestLogParser {
         guard let last = lastClosedCase, last.printedName == name.printed, last.suite == currentSuite,
             awaitingSummary.isNone
         else {
-            unknown(rawLine)  // about no open test: printed
+            unknown()  // about no open test: printed
             return
         }
         continuation = .none
@@ -285,7 +310,7 @@ extension TestLogParser {
         guard var open = openCase else { return }
         openCase = nil
         open.value.status = .error
-        open.value.output = open.output.text
+        if !open.output.isEmpty { open.value.output = open.output.text }
         open.value.issues.append(crashIssue(running: [open.value.testName]))
         xctestSuites[open.suite].cases.append(open.value)
         lastClosedCase = (open.suite, xctestSuites[open.suite].cases.count - 1, open.printedName)
@@ -305,7 +330,9 @@ extension TestLogParser {
     mutating func finishXCTestSuites() -> [TestRun.Suite] {
         var suites = xctestSuites
         xctestSuites = []  // the run owns them now: changes below copy nothing
-        for index in suites.indices { suites[index].output = xctestSuiteOutput[index].text }
+        for index in suites.indices where !xctestSuiteOutput[index].isEmpty {
+            suites[index].output = xctestSuiteOutput[index].text
+        }
         let parallel = !parallelTests.isEmpty
         if parallel {
             // One suite per class (each failed test printed its own); module from the progress lines.
@@ -349,7 +376,7 @@ extension TestLogParser {
             merged.sort { $0.name < $1.name }
             return merged
         }
-        for index in suites.indices {
+        for index in suites.indices where !moduleByClassAndMethod.isEmpty {
             // The macOS form names the module; all of a class's tests are in the same one.
             let modules = Set(
                 suites[index].cases.compactMap { moduleByClassAndMethod[$0.className + "\u{0}" + $0.testName] })
@@ -362,13 +389,15 @@ extension TestLogParser {
 
     /// "2026-11-22 14:03:53.085" → "2026-11-22T14:03:53"; nil for anything else.
     static func isoTimestamp(_ text: String) -> String? {
-        let utf8 = Array(text.utf8.prefix(19))
-        guard utf8.count == 19, utf8[4] == 0x2D, utf8[7] == 0x2D, utf8[10] == 0x20, utf8[13] == 0x3A,
-            utf8[16] == 0x3A, utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
-        else { return nil }
-        var result = utf8
-        result[10] = UInt8(ascii: "T")
-        return String(decoding: result, as: UTF8.self)
+        LineText.with(text) { text in
+            guard text.count >= 19, text[4] == 0x2D, text[7] == 0x2D, text[10] == 0x20, text[13] == 0x3A,
+                text[16] == 0x3A, (0..<19).allSatisfy({ text[$0] >= 0x20 && text[$0] < 0x7F })
+            else { return nil }
+            return String(unsafeUninitializedCapacity: 19) { result in
+                for index in 0..<19 { result[index] = index == 10 ? UInt8(ascii: "T") : text[index] }
+                return 19
+            }
+        }
     }
 }
 

@@ -38,6 +38,8 @@ package struct TestLogParser {
     var suiteStack: [String] = []
     /// The open class suite (an index into `xctestSuites`).
     var currentSuite: Int?
+    /// How many cases the last class that ended had.
+    var lastSuiteCaseCount = 0
     var openCase: OpenCase?
     var lastClosedCase: (suite: Int, index: Int, printedName: String)?
     /// Whether XCTest went on after the last test's end line (the next test, or the suite's
@@ -67,8 +69,8 @@ package struct TestLogParser {
     var pendingRunEnd: TestRun.LogSummary?
 
     var continuation: Continuation = .none
-    /// The line being read, as it came (with its ANSI codes).
-    var rawLine = ""
+    /// The line being read, as it came (with its ANSI codes); empty between lines.
+    var rawLine = LineText(UnsafeRawBufferPointer(start: nil, count: 0))
 
     enum AwaitingSummary {
         case none, suite(Int), root
@@ -142,13 +144,14 @@ package struct TestLogParser {
     }
 
     private mutating func consume(line bytes: UnsafeRawBufferPointer, wasCut: Bool) {
-        let line = String(decoding: bytes, as: UTF8.self)
         if wasCut {
-            consume(line: line + " … (line cut)")
-        } else if bytes.isEmpty || memchr(bytes.baseAddress!, 0x1B, bytes.count) == nil {
-            consume(plainLine: line)
+            consume(line: String(decoding: bytes, as: UTF8.self) + " … (line cut)")
+        } else if LineText.isPlainASCII(bytes) {
+            // Most lines: read as they are, no String made.
+            consume(strippedLine: LineText(bytes), raw: LineText(bytes))
         } else {
-            consume(line: line)
+            // Repaired as a String would be (invalid UTF-8), without ANSI codes.
+            consume(line: String(decoding: bytes, as: UTF8.self))
         }
     }
 
@@ -156,46 +159,46 @@ package struct TestLogParser {
     package mutating func consume(line text: String) {
         var line = text
         if line.utf8.last == 0x0D { line.removeLast() }
-        guard line.utf8.contains(0x1B) else { return consume(plainLine: line) }
-        rawLine = line  // output keeps its colours; the reports decide what to show
-        consume(strippedLine: line.strippingANSIEscapes)
+        guard line.utf8.contains(0x1B) else {
+            return line.withUTF8 { consume(strippedLine: LineText($0), raw: LineText($0)) }
+        }
+        // Output keeps its colours; the reports decide what to show.
+        var stripped = line.strippingANSIEscapes
+        line.withUTF8 { raw in
+            stripped.withUTF8 { consume(strippedLine: LineText($0), raw: LineText(raw)) }
+        }
     }
 
-    /// A line without ANSI codes.
-    private mutating func consume(plainLine line: String) {
-        rawLine = line
-        consume(strippedLine: line)
-    }
-
-    private mutating func consume(strippedLine line: String) {
+    /// A line without ANSI codes, and the line as it came (`raw`, for output).
+    private mutating func consume(strippedLine line: LineText, raw: LineText) {
+        rawLine = raw
+        defer { rawLine = LineText(UnsafeRawBufferPointer(start: nil, count: 0)) }
         if openCase != nil, consumeInOpenCase(line) { return }
-        guard let parsed = TestLogLine.parse(plain: Substring(line)) else {
-            unknown(rawLine)
+        guard let parsed = TestLogLine.parse(plain: line) else {
+            unknown()
             return
         }
         switch parsed {
         case .suiteStarted(let name, let timestamp):
-            suiteStarted(name, timestamp: timestamp, line: line)
+            suiteStarted(name, timestamp: timestamp)
         case .suiteFinished(let name, _, let timestamp):
-            suiteFinished(name, timestamp: timestamp, line: line)
+            suiteFinished(name, timestamp: timestamp)
         case .executed(let tests, let skipped, let failures, let unexpected, _, let wallSeconds):
-            executed(
-                tests: tests, skipped: skipped, failures: failures, unexpected: unexpected, seconds: wallSeconds,
-                line: line)
+            executed(tests: tests, skipped: skipped, failures: failures, unexpected: unexpected, seconds: wallSeconds)
         case .testCaseStarted(let name):
             testCaseStarted(name)
         case .testCaseIssue(let name, let location, let message):
-            lateIssue(name, location: location, message: message, line: line)
+            lateIssue(name, location: location, message: message)
         case .testCaseFinished(let name, let status, let seconds):
             lateFinish(name, status: status, seconds: seconds)
         case .testCaseSkipped:
-            unknown(rawLine)  // about no open test: printed
+            unknown()  // about no open test: printed
         case .parallelProgress(let name, let index, let total):
             parallelProgress(name, index: index, total: total)
         case .crash(let location, let message):
-            crashReported(location: location, message: message, line: line)
+            crashReported(location: location, message: message)
         case .swiftTesting(let message):
-            swiftTesting(message, line: line)
+            swiftTesting(message)
         }
     }
 
@@ -217,65 +220,77 @@ package struct TestLogParser {
 
     // MARK: Output
 
-    /// Lines of output, kept whole up to the limits and joined by line breaks.
+    /// Lines of output, kept whole up to the limits and joined by line breaks: held as bytes
+    /// while the test runs, a `String` once it ends.
     struct PrintedOutput {
-        private(set) var text = ""
+        private var bytes: [UInt8] = []
         private var lines = 0
 
         var isEmpty: Bool { lines == 0 }
 
+        /// The lines joined by line breaks.
+        var text: String { String(decoding: bytes, as: UTF8.self) }
+
         mutating func append(_ line: String) {
+            LineText.with(line) { append($0) }
+        }
+
+        mutating func append(_ line: LineText) {
             guard lines <= TestLogParser.outputLineLimit else { return }
-            if lines == TestLogParser.outputLineLimit || text.utf8.count + line.utf8.count > outputByteLimit {
-                text += (lines == 0 ? "" : "\n") + "… (more output left out)"
+            if lines == TestLogParser.outputLineLimit || bytes.count + line.count > outputByteLimit {
+                if lines > 0 { bytes.append(0x0A) }
+                bytes.append(contentsOf: "… (more output left out)".utf8)
                 lines = TestLogParser.outputLineLimit + 1
                 return
             }
-            if lines > 0 { text += "\n" }
-            text += line
+            if lines > 0 { bytes.append(0x0A) }
+            line.bytes.withMemoryRebound(to: UInt8.self) { bytes.append(contentsOf: $0) }
             lines += 1
         }
     }
 
-    mutating func unknown(_ line: String) {
+    /// The line being read is output (of the open test, suite or run), or continues an issue's
+    /// message.
+    mutating func unknown() {
         switch continuation {
         case .xctestIssue:
             if openCase != nil, let last = openCase?.value.issues.indices.last {
-                Self.extend(&openCase!.value.issues[last].message, with: line)
+                Self.extend(&openCase!.value.issues[last].message, with: rawLine.string)
                 return
             }
             if openCase == nil, let closed = lastClosedCase,
                 let last = xctestSuites[closed.suite].cases[closed.index].issues.indices.last
             {
-                Self.extend(&xctestSuites[closed.suite].cases[closed.index].issues[last].message, with: line)
+                Self.extend(
+                    &xctestSuites[closed.suite].cases[closed.index].issues[last].message, with: rawLine.string)
                 return
             }
         case .swiftTestingIssue(let test, let issue):
-            Self.extend(&swiftTests[test].issues[issue].issue.message, with: line)
+            Self.extend(&swiftTests[test].issues[issue].issue.message, with: rawLine.string)
             return
         case .swiftTestingDetails(let test, let issue):
-            if line.hasPrefix("  ") {
-                Self.extend(&swiftTests[test].issues[issue].issue.message, with: String(line.dropFirst(2)))
+            if rawLine.hasPrefix("  ") {
+                Self.extend(&swiftTests[test].issues[issue].issue.message, with: rawLine.dropFirst(2).string)
                 return
             }
         case .none, .swiftTestingNotes:
             break
         }
         continuation = .none
-        if crash != nil { noteBacktraceLine(line) }
+        if crash != nil { noteBacktraceLine(rawLine.string) }
         if openCase != nil {
-            openCase!.output.append(line)
+            openCase!.output.append(rawLine)
         } else if inSwiftTesting {
             if inFlight.count == 1 {
-                swiftTests[inFlight[0]].output.append(line)
+                swiftTests[inFlight[0]].output.append(rawLine)
             } else {
-                swiftTestingOutput.append(line)
+                swiftTestingOutput.append(rawLine)
             }
         } else if let suite = currentSuite {
-            xctestSuiteOutput[suite].append(line)
+            xctestSuiteOutput[suite].append(rawLine)
         } else {
             // Build output and the like: only the last lines matter (a build error, a crash).
-            run.output.append(line)
+            run.output.append(rawLine.string)
             if run.output.count > 2 * Self.runOutputLineLimit { run.output.removeFirst(Self.runOutputLineLimit) }
         }
     }

@@ -161,6 +161,17 @@ extension TestRun {
     /// are two suites. A test both runs report (the same suite, class and name) is kept once,
     /// with the worse outcome, and noted in `duplicates`.
     mutating func absorb(_ other: TestRun) {
+        summaries += other.summaries
+        isComplete = isComplete && other.isComplete
+        hasTestOutput = hasTestOutput || other.hasTestOutput
+        wasInterrupted = wasInterrupted || other.wasInterrupted
+        output += other.output
+        duplicates += other.duplicates
+        let otherSwiftTesting = other.suites.firstIndex { $0.framework == .swiftTesting } ?? other.suites.count
+        if suites.isEmpty, !other.suites[otherSwiftTesting...].contains(where: { $0.framework == .xctest }) {
+            suites = other.suites  // the first input, XCTest first already: shared, not copied
+            return
+        }
         func key(_ suite: Suite) -> String { suite.framework.rawValue + "\u{0}" + suite.name }
         func caseKey(_ testCase: Case) -> String { testCase.className + "\u{0}" + testCase.name }
         // The suites read before, by name (one input may have several of one name).
@@ -202,12 +213,6 @@ extension TestRun {
         let firstSwiftTesting = suites.firstIndex { $0.framework == .swiftTesting } ?? suites.count
         suites.insert(contentsOf: newXCTest, at: firstSwiftTesting)
         suites += newSwiftTesting
-        summaries += other.summaries
-        isComplete = isComplete && other.isComplete
-        hasTestOutput = hasTestOutput || other.hasTestOutput
-        wasInterrupted = wasInterrupted || other.wasInterrupted
-        output += other.output
-        duplicates += other.duplicates
     }
 }
 
@@ -285,7 +290,9 @@ package struct TestResultsStream {
     package mutating func finish() throws(TestResultsError) -> TestResultsReader.Input {
         if case .undecided(let head) = state { try decide(head) }
         switch state {
-        case .log(var parser): return .log(parser.finish())
+        case .log(var parser):
+            state = .undecided([])  // the parser alone holds its state: the run is not copied
+            return .log(parser.finish())
         case .eventStream(var reader): return .eventStream(try reader.finish())
         case .junit(let document): return .junit(try JUnitXMLReader.read(document, path: path))
         case .undecided: return .log(TestRun())

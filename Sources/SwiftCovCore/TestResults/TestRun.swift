@@ -93,38 +93,55 @@ package struct TestRun: Sendable, Equatable {
         /// The test's name as the log shows it: the XCTest method, or the Swift Testing display
         /// name or function name (without quotes).
         package var testName: String
-        /// How the test case ended.
-        package var status: Status
         /// Seconds, when the log says.
         package var duration: Double?
-        /// The rest, which most tests leave empty: kept apart (and shared until changed) so that
-        /// a run of a million tests holds a few dozen bytes per test.
+        /// How the test case ended. (After `duration`, in the padding of its optional: a case is
+        /// 56 bytes.)
+        package var status: Status
+        /// The rest, which most tests leave empty: kept apart (and shared until changed), and
+        /// only while it holds something, so that a run of a million tests holds a few dozen
+        /// bytes per test.
         private var details: DetailsBox?
 
         /// The arguments of a parameterized test's case ("x → 2"), nil otherwise.
         package var arguments: String? {
             get { details?.value.arguments }
-            _modify { yield &uniqueDetails().value.arguments }
+            _modify {
+                yield &uniqueDetails().value.arguments
+                dropEmptyDetails()
+            }
         }
         /// Everything recorded while it ran: failures, errors, known issues, warnings.
         package var issues: [Issue] {
             get { details?.value.issues ?? [] }
-            _modify { yield &uniqueDetails().value.issues }
+            _modify {
+                yield &uniqueDetails().value.issues
+                dropEmptyDetails()
+            }
         }
         /// Why the test was skipped, when it says.
         package var skipReason: String? {
             get { details?.value.skipReason }
-            _modify { yield &uniqueDetails().value.skipReason }
+            _modify {
+                yield &uniqueDetails().value.skipReason
+                dropEmptyDetails()
+            }
         }
         /// Where the skip was recorded (XCTest) or the test is declared (Swift Testing event stream).
         package var location: SourceLocation? {
             get { details?.value.location }
-            _modify { yield &uniqueDetails().value.location }
+            _modify {
+                yield &uniqueDetails().value.location
+                dropEmptyDetails()
+            }
         }
         /// What the test printed: its lines joined by line breaks (within the parser's limits).
         package var output: String {
             get { details?.value.output ?? "" }
-            _modify { yield &uniqueDetails().value.output }
+            _modify {
+                yield &uniqueDetails().value.output
+                dropEmptyDetails()
+            }
         }
 
         private struct Details: Sendable, Equatable {
@@ -133,6 +150,10 @@ package struct TestRun: Sendable, Equatable {
             var skipReason: String?
             var location: SourceLocation?
             var output = ""
+
+            var isEmpty: Bool {
+                arguments == nil && issues.isEmpty && skipReason == nil && location == nil && output.isEmpty
+            }
         }
 
         /// Copy-on-write storage of `Details`: changed only while uniquely referenced.
@@ -142,6 +163,10 @@ package struct TestRun: Sendable, Equatable {
             init(_ value: Details) { self.value = value }
 
             static func == (lhs: DetailsBox, rhs: DetailsBox) -> Bool { lhs === rhs || lhs.value == rhs.value }
+        }
+
+        private mutating func dropEmptyDetails() {
+            if details?.value.isEmpty == true { details = nil }
         }
 
         private mutating func uniqueDetails() -> DetailsBox {
@@ -300,14 +325,19 @@ package struct TestRun: Sendable, Equatable {
     /// The run's time: XCTest's suites one after the other, plus Swift Testing's run as it states
     /// it (its suites run in parallel, so their times overlap), else the sum of its suites' times.
     package var duration: Double {
-        let xctest = suites.filter { $0.framework == .xctest }.reduce(0) { $0 + $1.duration }
+        var xctest = 0.0
+        var swiftTestingSuites = 0.0
+        for index in suites.indices {  // by index: a run of many suites is not copied
+            if suites[index].framework == .xctest {
+                xctest += suites[index].duration
+            } else {
+                swiftTestingSuites += suites[index].duration
+            }
+        }
         let stated = summaries.compactMap { summary -> Double? in
             if case .swiftTesting(_, _, _, _, _, let seconds) = summary { return seconds }
             return nil
         }
-        let swiftTesting =
-            stated.isEmpty
-            ? suites.filter { $0.framework == .swiftTesting }.reduce(0) { $0 + $1.duration } : stated.reduce(0, +)
-        return xctest + swiftTesting
+        return xctest + (stated.isEmpty ? swiftTestingSuites : stated.reduce(0, +))
     }
 }

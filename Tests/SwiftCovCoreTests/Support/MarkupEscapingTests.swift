@@ -51,6 +51,26 @@ struct MarkupEscapingTests {
         #expect("<\"&'>".xmlAttributeEscaped == "&lt;&quot;&amp;&apos;&gt;")
     }
 
+    /// Texts where each kind of byte that needs escaping sits inside, at the start and end of,
+    /// and across the eight-byte words the fast path reads.
+    static let escapingCases = [
+        "", "plain", "exactly8", "sixteen bytes ok", "a<b", "0123456<", "01234567<", "<01234567", "01234567&890123",
+        "tab\there", "line\nbreak", "cr\rhere", "quote\"", "apos'", "amp&", "gt>", "del\u{7F}x", "nul\u{0}x",
+        "bell\u{7}0123456789", "é and ü", "01234567é", "nbsp\u{A0}x", "c1\u{85}x", "0123456\u{9B}x", "\u{FFFE}",
+        "x\u{FFFF}y", "\u{FFFD}ok", "\u{EFFF}ok", "€uro", "emoji 🎉 <b>", "\u{1B}[31mred\u{1B}[0m <x>",
+        "012345678901234567890123\u{1F}",
+    ]
+
+    @Test("Appending escaped XML to a buffer writes exactly what String's escaping gives", arguments: escapingCases)
+    func bufferXMLEscaping(text: String) {
+        var content = OutputBuffer()
+        content.append(escapingXML: text)
+        #expect(content.text == text.xmlEscaped)
+        var attribute = OutputBuffer()
+        attribute.append(escapingXMLAttribute: text)
+        #expect(attribute.text == text.xmlAttributeEscaped)
+    }
+
     @Test("Markdown: @user cannot mention anyone; the text still reads @user")
     func mentions() {
         let escaped = CoverageMarkdownReport.escape("test_@octocat(x@y.com)")

@@ -187,6 +187,20 @@ struct TestLogParserTests {
         #expect(thrown.status == .error)
         #expect(run.cases.first { $0.name == "testSkipped" }?.skipReason == "not on this platform <yet>")
     }
+
+    @Test("a test case is a few dozen bytes; what most tests leave empty takes no room")
+    func compactCases() {
+        #expect(MemoryLayout<TestRun.Case>.stride <= 56)
+        var testCase = TestRun.Case(className: "C", testName: "t", status: .passed)
+        testCase.output = ""
+        testCase.skipReason = nil
+        testCase.issues = []
+        #expect(testCase == TestRun.Case(className: "C", testName: "t", status: .passed))
+        testCase.output = "printed"
+        #expect(testCase.output == "printed")
+        #expect(testCase != TestRun.Case(className: "C", testName: "t", status: .passed))
+    }
+
 }
 
 /// SwiftPM's `--xunit-output` file: `classname/name` → passed (no `failure` element).

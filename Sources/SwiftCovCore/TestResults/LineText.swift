@@ -1,0 +1,258 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The UTF-8 bytes of a log line, or of a part of one, as the line reader gives them: what the
+/// log parser matches lines on, so that reading a line costs no `String` and only the names and
+/// messages it keeps become strings. Valid only while the bytes it views are (one line's call).
+struct LineText {
+    /// The bytes viewed.
+    let bytes: UnsafeRawBufferPointer
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = UnsafeRawBufferPointer(bytes)
+    }
+
+    var count: Int { bytes.count }
+    var isEmpty: Bool { bytes.isEmpty }
+    var first: UInt8? { bytes.first }
+    var last: UInt8? { bytes.last }
+
+    @inline(__always)
+    subscript(index: Int) -> UInt8 { bytes[index] }
+
+    /// The text as a `String` (a line that is not valid UTF-8 is repaired, as `String` decodes it).
+    var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// The bytes from `start` to `end` (exclusive).
+    @inline(__always)
+    subscript(start: Int, end: Int) -> LineText { LineText(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) }
+
+    func prefix(_ end: Int) -> LineText { self[0, Swift.min(end, count)] }
+    func dropFirst(_ length: Int = 1) -> LineText { self[Swift.min(length, count), count] }
+    func dropLast(_ length: Int = 1) -> LineText { self[0, Swift.max(0, count - length)] }
+    func suffix(from start: Int) -> LineText { self[start, count] }
+
+    /// Whether the text starts with `prefix`'s bytes.
+    @inline(__always)
+    func hasPrefix(_ prefix: StaticString) -> Bool {
+        let length = prefix.utf8CodeUnitCount
+        return count >= length && (length == 0 || memcmp(bytes.baseAddress!, prefix.utf8Start, length) == 0)
+    }
+
+    /// Whether the text ends with `suffix`'s bytes.
+    @inline(__always)
+    func hasSuffix(_ suffix: StaticString) -> Bool {
+        let length = suffix.utf8CodeUnitCount
+        return count >= length
+            && (length == 0 || memcmp(bytes.baseAddress! + (count - length), suffix.utf8Start, length) == 0)
+    }
+
+    /// Whether the text starts with `prefix`.
+    func hasPrefix(_ prefix: LineText) -> Bool {
+        count >= prefix.count
+            && (prefix.isEmpty || memcmp(bytes.baseAddress!, prefix.bytes.baseAddress!, prefix.count) == 0)
+    }
+
+    /// Whether the text ends with `suffix`.
+    func hasSuffix(_ suffix: LineText) -> Bool {
+        count >= suffix.count
+            && (suffix.isEmpty
+                || memcmp(bytes.baseAddress! + (count - suffix.count), suffix.bytes.baseAddress!, suffix.count) == 0)
+    }
+
+    /// Whether the bytes equal `other`'s.
+    static func == (text: LineText, other: StaticString) -> Bool {
+        text.count == other.utf8CodeUnitCount && text.hasPrefix(other)
+    }
+
+    /// The rest after `prefix`, when the text starts with it.
+    func after(_ prefix: StaticString) -> LineText? {
+        hasPrefix(prefix) ? dropFirst(prefix.utf8CodeUnitCount) : nil
+    }
+
+    /// The rest after `prefix`, when the text starts with it.
+    func after(_ prefix: LineText) -> LineText? {
+        hasPrefix(prefix) ? dropFirst(prefix.count) : nil
+    }
+
+    /// The offset of the first `byte`.
+    @inline(__always)
+    func firstIndex(of byte: UInt8) -> Int? {
+        guard let base = bytes.baseAddress, let found = memchr(base, Int32(byte), count) else { return nil }
+        return base.distance(to: UnsafeRawPointer(found))
+    }
+
+    /// Whether the text holds `byte`.
+    func contains(_ byte: UInt8) -> Bool { firstIndex(of: byte) != nil }
+
+    /// The offset of the last `byte`.
+    func lastIndex(of byte: UInt8) -> Int? {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        var index = count - 1
+        while index >= 0 {
+            if base[index] == byte { return index }
+            index -= 1
+        }
+        return nil
+    }
+
+    /// The offset of the first occurrence of `needle`'s bytes.
+    func find(_ needle: StaticString) -> Int? {
+        find(UnsafeRawBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount))
+    }
+
+    /// The offset of the first occurrence of `needle`.
+    func find(_ needle: UnsafeRawBufferPointer) -> Int? {
+        guard let text = bytes.baseAddress, let pattern = needle.baseAddress, !needle.isEmpty,
+            count >= needle.count
+        else { return nil }
+        // memchr for the first byte, memcmp for the rest.
+        let last = count - needle.count
+        var offset = 0
+        let first = Int32(needle[0])
+        while offset <= last, let hit = memchr(text + offset, first, last - offset + 1) {
+            let position = text.distance(to: UnsafeRawPointer(hit))
+            if memcmp(text + position, pattern, needle.count) == 0 { return position }
+            offset = position + 1
+        }
+        return nil
+    }
+
+    /// The offset of the last occurrence of `needle`'s bytes.
+    func lastFind(_ needle: StaticString) -> Int? {
+        let length = needle.utf8CodeUnitCount
+        guard length > 0, count >= length, let text = bytes.baseAddress else { return nil }
+        var start = count - length
+        while start >= 0 {
+            if memcmp(text + start, needle.utf8Start, length) == 0 { return start }
+            start -= 1
+        }
+        return nil
+    }
+
+    /// The pieces between `separator` bytes, as `split(separator:maxSplits:omittingEmptySubsequences:)`
+    /// cuts a collection: at most `maxSplits` cuts, the rest in the last piece.
+    func split(_ separator: UInt8, maxSplits: Int = Int.max, omittingEmpty: Bool = true) -> [LineText] {
+        var pieces: [LineText] = []
+        var start = 0
+        func appendPiece(end: Int) -> Bool {
+            if start == end && omittingEmpty { return false }
+            pieces.append(self[start, end])
+            return true
+        }
+        if maxSplits == 0 || isEmpty {
+            _ = appendPiece(end: count)
+            return pieces
+        }
+        var end = 0
+        while end != count {
+            if bytes[end] == separator {
+                let appended = appendPiece(end: end)
+                end += 1
+                start = end
+                if appended && pieces.count == maxSplits { break }
+                continue
+            }
+            end += 1
+        }
+        if start != count || !omittingEmpty { pieces.append(self[start, count]) }
+        return pieces
+    }
+
+    /// The first Unicode scalar and its length in bytes (the text is valid UTF-8).
+    var firstScalar: (Unicode.Scalar, Int)? {
+        guard let lead = first else { return nil }
+        let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+        guard count >= length else { return nil }
+        var value = length == 1 ? UInt32(lead) : UInt32(lead) & (0xFF >> (length + 1))
+        for index in 1..<length { value = value << 6 | UInt32(bytes[index] & 0x3F) }
+        return Unicode.Scalar(value).map { ($0, length) }
+    }
+
+    /// The text without leading "(" and trailing "),." bytes.
+    var trimmingParentheses: LineText {
+        var start = 0
+        var end = count
+        while start < end, bytes[start] == UInt8(ascii: "(") { start += 1 }
+        while end > start,
+            bytes[end - 1] == UInt8(ascii: ")") || bytes[end - 1] == UInt8(ascii: ",")
+                || bytes[end - 1] == UInt8(ascii: ".")
+        {
+            end -= 1
+        }
+        return self[start, end]
+    }
+
+    /// The text as a decimal integer (`Int`'s own parsing: an optional sign, then digits).
+    var int: Int? { Int(string) }
+
+    /// The text as a floating-point number (`Double`'s own parsing).
+    var double: Double? { plainDecimal ?? Double(string) }
+
+    /// A number like `0.001` (at most 15 digits), computed exactly as `Double` parses it: an
+    /// integer and a power of ten both exact in a `Double` divide to the correctly rounded
+    /// value. Nil for any other text.
+    private var plainDecimal: Double? {
+        guard count > 0, count <= 16 else { return nil }
+        var mantissa: Int64 = 0
+        var digits = 0
+        var fractionDigits = 0
+        var seenPoint = false
+        for index in 0..<count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ".") {
+                guard !seenPoint else { return nil }
+                seenPoint = true
+            } else if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                mantissa = mantissa * 10 + Int64(byte - UInt8(ascii: "0"))
+                digits += 1
+                if seenPoint { fractionDigits += 1 }
+            } else {
+                return nil
+            }
+        }
+        guard digits > 0, digits <= 15 else { return nil }
+        return Double(mantissa) / LineText.powersOfTen[fractionDigits]
+    }
+
+    private static let powersOfTen: [Double] = (0...15).map { power in
+        (0..<power).reduce(1.0) { value, _ in value * 10 }
+    }
+
+    /// Calls `body` with the bytes of `text`.
+    static func with<R>(_ text: String, _ body: (LineText) -> R) -> R {
+        var text = text
+        return text.withUTF8 { body(LineText($0)) }
+    }
+
+    /// Whether `bytes` are all ASCII and hold no ESC: a line that is its own text, needing no
+    /// UTF-8 repair and no removal of terminal escape sequences.
+    static func isPlainASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var index = 0
+        let count = bytes.count
+        while index + 8 <= count {
+            let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            // A byte >= 0x80, or a byte equal to ESC (0x1B): the "has zero byte" test on word ^ ESC.
+            let escaped = word ^ 0x1B1B_1B1B_1B1B_1B1B
+            let hasESC = (escaped &- 0x0101_0101_0101_0101) & ~escaped & 0x8080_8080_8080_8080
+            if (word & 0x8080_8080_8080_8080) | hasESC != 0 { return false }
+            index += 8
+        }
+        while index < count {
+            let byte = base.load(fromByteOffset: index, as: UInt8.self)
+            if byte >= 0x80 || byte == 0x1B { return false }
+            index += 1
+        }
+        return true
+    }
+}

@@ -1,0 +1,82 @@
+import Testing
+
+@testable import SwiftCovCore
+
+@Suite("Log line bytes")
+struct LineTextTests {
+    @Test(
+        "numbers read from bytes equal Double's and Int's own parsing",
+        arguments: [
+            "0.001", "0.005", "1.0", "12.345", "0", "7", "1.", ".5", ".", "", "0.1", "0.3", "123456789012345",
+            "1234567890123456", "0.000000000000001", "99999.99999", "1e3", "-1.5", "+2", "1.2.3", "nan", "inf",
+            "0x10", " 1", "1 ", "00000000000000001", "3.14159265358979", "18446744073709551616",
+        ])
+    func numbers(text: String) {
+        LineText.with(text) { bytes in
+            #expect(bytes.double.map(\.bitPattern) == Double(text).map(\.bitPattern), "\(text)")
+            #expect(bytes.int == Int(text), "\(text)")
+        }
+    }
+
+    @Test("split cuts like the standard library's split, empty pieces and maxSplits included")
+    func split() {
+        for text in ["a b  c", " a b ", "", "   ", "one", "a b c d e f g h"] {
+            for maxSplits in [0, 1, 2, 5, Int.max] {
+                for omitting in [true, false] {
+                    let expected = text.utf8.split(
+                        separator: 0x20, maxSplits: maxSplits, omittingEmptySubsequences: omitting
+                    ).map { String(decoding: $0, as: UTF8.self) }
+                    let pieces = LineText.with(text) {
+                        $0.split(0x20, maxSplits: maxSplits, omittingEmpty: omitting).map(\.string)
+                    }
+                    #expect(pieces == expected, "\(text) \(maxSplits) \(omitting)")
+                }
+            }
+        }
+    }
+
+    @Test("searching: first and last occurrences, prefixes, suffixes")
+    func searching() {
+        LineText.with("a: b: error: c") { text in
+            #expect(text.find(": ") == 1)
+            #expect(text.lastFind(": ") == 11)
+            #expect(text.find(": error: ") == 4)
+            #expect(text.find("missing") == nil)
+            #expect(text.lastIndex(of: UInt8(ascii: ":")) == 11)
+            #expect(text.firstIndex(of: UInt8(ascii: "b")) == 3)
+            #expect(text.hasPrefix("a: ") && text.hasSuffix(": c") && !text.hasSuffix("x"))
+            #expect(text.after("a: ")?.string == "b: error: c")
+            #expect(text.trimmingParentheses.string == "a: b: error: c")
+        }
+        LineText.with("((12),.") { #expect($0.trimmingParentheses.string == "12") }
+        LineText.with("") { text in
+            #expect(text.find(": ") == nil && text.lastFind(": ") == nil && text.lastIndex(of: 0x3A) == nil)
+            #expect(text.firstScalar == nil)
+        }
+    }
+
+    @Test("the first scalar of a line: ASCII, two, three and four bytes")
+    func firstScalar() {
+        for text in ["A", "é", "✔ x", "\u{10065F} x"] {
+            LineText.with(text) { bytes in
+                #expect(bytes.firstScalar?.0 == text.unicodeScalars.first, "\(text)")
+                #expect(bytes.firstScalar?.1 == String(text.unicodeScalars.first!).utf8.count)
+            }
+        }
+    }
+
+    @Test("plain ASCII lines are told from lines with ESC or bytes beyond ASCII, in any position")
+    func plainASCII() {
+        for length in 0..<20 {
+            let plain = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+            #expect(plain.withUnsafeBytes { LineText.isPlainASCII($0) })
+            for position in 0..<length {
+                for odd: UInt8 in [0x1B, 0x80, 0xC3, 0xFF] {
+                    var line = plain
+                    line[position] = odd
+                    #expect(!line.withUnsafeBytes { LineText.isPlainASCII($0) }, "\(length) \(position) \(odd)")
+                }
+            }
+        }
+    }
+}
