@@ -13,17 +13,31 @@ import SwiftCovCore
 enum BenchmarkCommand {
     static let tool = "swiftcov-benchmark"
 
+    static let size = ValueOption<String>(
+        ["--size"], value: "SIZE",
+        help: "Stop once the output reaches SIZE: bytes, or with kB/MB/GB (10^3) or KiB/MiB/GiB.")
+    static let copies = ValueOption<Int>.positiveInteger(
+        ["--copies"], help: "Write exactly N copies (the original counts as one) instead.")
+    static let runs = ValueOption<Int>.positiveInteger(["--runs"], help: "Runs; the best is reported. Default: 5.")
+    static let format = ValueOption<PipelineBenchmark.Format>(
+        ["--format"], value: "FORMAT", help: "The report format to render. Default: json.")
+    static let showLines = FlagOption(
+        ["--show-lines"], help: "Render per-line counts too (`swiftcov report --show lines`).")
+    static let compareFoundation = FlagOption(
+        ["--compare-foundation"], help: "Also time Foundation's JSONSerialization parsing the same bytes.")
+    static let json = FlagOption(["--json"], help: "Print the measurement as JSON.")
+    static let logSize = ValueOption<String>(
+        ["--size"], value: "SIZE",
+        help: "About this large: bytes, or with kB/MB/GB (10^3) or KiB/MiB/GiB. Default: 200MB.")
+    static let testsPerClass = ValueOption<Int>.positiveInteger(
+        ["--tests-per-class"], help: "XCTest methods per class. Default: 6.")
+
     static let replicateSpec = CommandSpec(
         name: "replicate",
         abstract: "Build a large export from a real one by copying its files and functions under new module names.",
         positional: "INPUT OUTPUT",
         positionalHelp: "The export to copy, and the file to write.",
-        options: [
-            .init(
-                ["--size"], value: "SIZE",
-                help: "Stop once the output reaches SIZE: bytes, or with kB/MB/GB (10^3) or KiB/MiB/GiB."),
-            .init(["--copies"], value: "N", help: "Write exactly N copies (the original counts as one) instead."),
-        ],
+        options: [size.spec, copies.spec],
         examples: ["\(tool) replicate coverage.json /tmp/coverage-256MB.json --size 256MB"])
 
     static let measureSpec = CommandSpec(
@@ -31,15 +45,7 @@ enum BenchmarkCommand {
         abstract: "Time `swiftcov report` in-process on an export: each stage, MB/s, peak memory.",
         positional: "EXPORT",
         positionalHelp: "The llvm-cov JSON export to read.",
-        options: [
-            .init(["--runs"], value: "N", help: "Runs; the best is reported. Default: 5."),
-            .init(
-                ["--format"], value: "FORMAT", choices: ["json", "table"],
-                help: "The report format to render. Default: json."),
-            .init(["--show-lines"], help: "Render per-line counts too (`swiftcov report --show lines`)."),
-            .init(["--compare-foundation"], help: "Also time Foundation's JSONSerialization parsing the same bytes."),
-            .init(["--json"], help: "Print the measurement as JSON."),
-        ],
+        options: [runs.spec, format.spec, showLines.spec, compareFoundation.spec, json.spec],
         examples: [
             "\(tool) measure .build/debug/codecov/swiftcov.json",
             "\(tool) measure /tmp/coverage-256MB.json --runs 3 --json",
@@ -51,12 +57,7 @@ enum BenchmarkCommand {
             "Write a large `swift test` console log: many XCTest classes with failures and output, then Swift Testing.",
         positional: "OUTPUT",
         positionalHelp: "The log to write.",
-        options: [
-            .init(
-                ["--size"], value: "SIZE",
-                help: "About this large: bytes, or with kB/MB/GB (10^3) or KiB/MiB/GiB. Default: 200MB."),
-            .init(["--tests-per-class"], value: "N", help: "XCTest methods per class. Default: 6."),
-        ],
+        options: [logSize.spec, testsPerClass.spec],
         examples: ["\(tool) make-log /tmp/swift-test-200MB.log --size 200MB"])
 
     /// Runs the command in `arguments` and returns the exit code: 0, or 2 for bad usage or input.
@@ -93,11 +94,8 @@ enum BenchmarkCommand {
 
     private static func replicate(_ arguments: ParsedArguments) throws {
         guard arguments.positionals.count == 2 else { throw UsageError("expected INPUT and OUTPUT") }
-        let size = try arguments.value("--size").map(ByteCount.parse)
-        let copies = try arguments.value("--copies").map { text throws(UsageError) -> Int in
-            guard let value = Int(text), value >= 1 else { throw UsageError("--copies needs a positive number") }
-            return value
-        }
+        let size = try arguments.value(Self.size).map(ByteCount.parse)
+        let copies = try arguments.value(Self.copies)
         guard (size == nil) != (copies == nil) else { throw UsageError("give either --size or --copies") }
         let replicator = try ExportReplicator(input: arguments.positionals[0])
         let start = ResourceSample.now()
@@ -113,13 +111,8 @@ enum BenchmarkCommand {
 
     private static func makeLog(_ arguments: ParsedArguments) throws {
         guard arguments.positionals.count == 1 else { throw UsageError("expected OUTPUT") }
-        var generator = LogGenerator(targetSize: try ByteCount.parse(arguments.value("--size") ?? "200MB"))
-        if let text = arguments.value("--tests-per-class") {
-            guard let value = Int(text), value >= 1 else {
-                throw UsageError("--tests-per-class needs a positive number")
-            }
-            generator.testsPerClass = value
-        }
+        var generator = LogGenerator(targetSize: try ByteCount.parse(arguments.value(Self.logSize) ?? "200MB"))
+        if let value = try arguments.value(Self.testsPerClass) { generator.testsPerClass = value }
         let summary = try generator.write(to: arguments.positionals[0])
         print(
             "\(arguments.positionals[0]): \(summary.bytes) bytes; XCTest: \(summary.xctestClasses) classes, "
@@ -130,18 +123,15 @@ enum BenchmarkCommand {
     private static func measure(_ arguments: ParsedArguments) throws {
         guard arguments.positionals.count == 1 else { throw UsageError("expected one EXPORT") }
         var benchmark = PipelineBenchmark(path: arguments.positionals[0])
-        if let runs = arguments.value("--runs") {
-            guard let value = Int(runs), value >= 1 else { throw UsageError("--runs needs a positive number") }
-            benchmark.runs = value
-        }
-        benchmark.format = PipelineBenchmark.Format(rawValue: arguments.value("--format") ?? "json") ?? .json
-        benchmark.showLines = arguments.has("--show-lines")
+        if let runs = try arguments.value(Self.runs) { benchmark.runs = runs }
+        benchmark.format = try arguments.value(Self.format) ?? .json
+        benchmark.showLines = arguments.has(Self.showLines)
         var measurement = try benchmark.run()
-        if arguments.has("--compare-foundation") {
+        if arguments.has(Self.compareFoundation) {
             measurement.foundationParse = try FoundationParseBenchmark.run(path: benchmark.path, runs: benchmark.runs)
         }
         print(
-            arguments.has("--json") ? MeasurementReport.json(measurement) : MeasurementReport.table(measurement),
+            arguments.has(Self.json) ? MeasurementReport.json(measurement) : MeasurementReport.table(measurement),
             terminator: "")
     }
 

@@ -21,6 +21,7 @@ enum SwiftCovCommand {
         (ExportCommand.spec, ExportCommand.run),
         (DiffCommand.spec, DiffCommand.run),
         (JUnitCommand.spec, JUnitCommand.run),
+        (ImpactedCommand.spec, ImpactedCommand.run),
     ]
 
     static func main(_ arguments: [String]) -> Int32 {
@@ -45,7 +46,10 @@ enum SwiftCovCommand {
             break
         }
         guard let command = commands.first(where: { $0.spec.name == first }) else {
-            terminal.error("\(tool): error: unknown command '\(first)'; see '\(tool) --help'\n")
+            let names = commands.map(\.spec.name)
+            let close = names.min { $0.editDistance(to: first) < $1.editDistance(to: first) }
+            let suggestion = close.flatMap { $0.editDistance(to: first) <= 2 ? "; did you mean '\($0)'?" : nil }
+            terminal.emit(.usage("unknown command '\(first)'" + (suggestion ?? "; see '\(tool) --help'")))
             return ExitCode.usage.rawValue
         }
         do {
@@ -67,19 +71,11 @@ enum SwiftCovCommand {
         }
     }
 
-    /// One line on stderr for any failure, and the exit code for it: 2, usage or input.
+    /// The error that stopped a command, printed as a diagnostic; its exit code.
     static func report(_ error: Error, command: String, terminal: inout Terminal) -> ExitCode {
-        switch error {
-        case let usage as UsageError:
-            terminal.error("\(tool) \(command): error: \(usage.message)\nUsage: see '\(tool) \(command) --help'\n")
-        case let described as CustomStringConvertible:
-            // Messages quote inputs (names, values): never let them drive the terminal.
-            let message = described.description.terminalSafe
-            terminal.error((message.hasPrefix("error:") ? "\(tool): " : "") + message + "\n")
-        default:
-            terminal.error("\(tool): error: \(error)\n")
-        }
-        return .usage
+        let diagnostic = error.asDiagnostic
+        terminal.emit(diagnostic, command: command.isEmpty ? nil : command)
+        return ExitCode(rawValue: diagnostic.exitCode) ?? .usage
     }
 
     static func overview() -> String {

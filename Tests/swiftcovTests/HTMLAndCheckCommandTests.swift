@@ -39,7 +39,7 @@ struct HTMLAndCheckCommandTests {
         // (Why /dev/stdin is not read depends on what it is here; it is never read.)
         #expect(
             lines.first?.hasPrefix(
-                "swiftcov: warning: 3 source files not shown (their pages list counts without code), first: /dev/stdin: "
+                "/dev/stdin: warning: 3 source files not shown (their pages list counts without code), first this one: "
             ) == true)
         let pages = try FileManager.default.contentsOfDirectory(atPath: site + "/files")
         #expect(pages.count == 3)
@@ -90,7 +90,12 @@ struct HTMLAndCheckCommandTests {
             environment: ["GITHUB_ACTIONS": "true"])
         #expect(configured.status == 1)
         #expect(configured.stderr.contains("warning: files.Sources/Nope/**: matches no file in the report"))
-        #expect(configured.stdout.contains("::error title=Coverage module TriviaCore::functions 86.21%25 < 90.00%25"))
+        // Annotations go to stderr (stdout may be a report); the configuration's warning is one too.
+        #expect(configured.stderr.contains("::error title=Coverage module TriviaCore::functions 86.21%25 < 90.00%25"))
+        #expect(
+            configured.stderr.contains(
+                "::warning file=\(directory)/gate.json,title=swiftcov::files.Sources/Nope/**: matches no file in the report"
+            ))
         let strict = try swiftcov([
             "check", "SampleReports/coverage.json", "--config", directory + "/gate.json", "--strict",
         ])

@@ -21,14 +21,16 @@ struct ReportCommandTests {
                     .utf8)
         }
         let max = Int64.max
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
         // Lines far apart, counts at Int64.max, and a C1 control (CSI) in the file's name.
-        let name = "/p/Sources/M/a\u{9B}2J.swift"
+        let name = root + "/Sources/M/a\u{9B}2J.swift"
         let record =
             #"{"count":\#(max),"filenames":["\#(name)"],"name":"f","regions":[[1,1,4294967295,1,\#(max),0,0,0]]}"#
         let files =
             #"[{"filename":"\#(name)","segments":[[1,1,\#(max),true,true,false],[4294967295,1,0,false,false,false]]}]"#
         let report = try swiftcov(
-            ["report", "-", "--root", "/p", "--show", "functions"],
+            ["report", "-", "--root", root, "--show", "functions"],
             stdin: export(files: files, functions: "[" + record + "]"))
         #expect(report.status == 0)
         #expect(report.stdout.contains("  Sources/M/a\u{FFFD}2J.swift"))
@@ -36,13 +38,13 @@ struct ReportCommandTests {
         #expect(report.stdout.contains("4294967295       0  100.00%"))
         // Its line view would list 4294967295 lines: refused, naming the file.
         let lines = try swiftcov(
-            ["report", "-", "--root", "/p", "-f", "json", "--show", "lines"], stdin: export(files: files))
+            ["report", "-", "--root", root, "-f", "json", "--show", "lines"], stdin: export(files: files))
         #expect(lines.status == 2)
-        #expect(lines.stderr.hasPrefix("/p/Sources/M/a\u{FFFD}2J.swift: error: the coverage data gives this file"))
+        #expect(lines.stderr.hasPrefix(root + "/Sources/M/a\u{FFFD}2J.swift: error: the coverage data gives this file"))
         // A region that ends before it starts.
         let backwards = #"{"count":1,"filenames":["/p/a.swift"],"name":"f","regions":[[9,1,2,1,1,0,0,0]]}"#
         let error = try swiftcov(
-            ["report", "-", "--root", "/p"], stdin: export(files: "[]", functions: "[" + backwards + "]"))
+            ["report", "-", "--root", root], stdin: export(files: "[]", functions: "[" + backwards + "]"))
         #expect(error.status == 2)
         #expect(
             error.stderr

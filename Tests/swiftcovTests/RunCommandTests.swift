@@ -27,7 +27,7 @@ struct RunCommandTests {
         // describe() ran (3 of its 4 returns' lines), unused() never: 2 functions, 1 covered.
         #expect(row.split(separator: " ").filter { !$0.isEmpty }.map(String.init)[4...6] == ["2", "1", "50.00%"])
         #expect(result.stdout.contains("testZero"))
-        #expect(result.stdout.contains("Coverage gate failed"))
+        #expect(result.stdout.contains("Gate failed: 1 test failed; no coverage rule configured."))
         for file in ["html/index.html", "junit.xml", "coverage.json", "swift-test.log"] {
             #expect(FileManager.default.fileExists(atPath: package + "/out/" + file), "\(file)")
         }

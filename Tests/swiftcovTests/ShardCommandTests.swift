@@ -72,7 +72,7 @@ struct ShardCommandTests {
     func differentPackages() throws {
         let yams = "Tests/SwiftCovCoreTests/Fixtures/yams/coverage.json"
         let algorithms = "Tests/SwiftCovCoreTests/Fixtures/swift-algorithms/coverage.json"
-        let result = try swiftcov(["report", "-c", yams, "-c", algorithms, "--root", "/package"])
+        let result = try swiftcov(["report", "-c", yams, "-c", algorithms])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("\(algorithms): error: not an export of the package \(yams) covers"))
         #expect(result.stderr.split(separator: "\n").count == 1)

@@ -7,7 +7,7 @@
 #endif
 
 /// Why a coverage input could not be used. Each names the file and, for JSON, where in it.
-package enum CoverageInputError: Error, Equatable, CustomStringConvertible {
+package enum CoverageInputError: DiagnosticConvertible, Equatable {
     case notFound(path: String)
     case noExport(directory: String, profrawCount: Int)
     case unreadable(path: String, reason: String)
@@ -18,30 +18,34 @@ package enum CoverageInputError: Error, Equatable, CustomStringConvertible {
     /// Coverage data that would give `filename` more executable lines than any source file has.
     case implausibleLines(filename: String, count: Int)
 
-    package var description: String {
+    package var diagnostic: Diagnostic {
         switch self {
         case .notFound(let path):
-            return "\(path): error: no such file or directory"
+            return Diagnostic(file: path, "no such file or directory")
         case .noExport(let directory, let profrawCount):
-            var text = "\(directory): error: no llvm-cov export found (looked for .build/*/codecov/*.json)"
+            var text = "no llvm-cov export found (looked for .build/*/codecov/*.json)"
             if profrawCount > 0 {
                 text += "; \(profrawCount) .profraw file(s) are there: SwiftPM writes no export when a test fails"
             } else {
                 text += "; run `swift test --enable-code-coverage` first"
             }
-            return text
+            return Diagnostic(file: directory, text)
         case .unreadable(let path, let reason):
-            return "\(path): error: cannot read: \(reason)"
+            return Diagnostic(file: path, "cannot read: \(reason)")
         case .malformed(let path, let offset, let keyPath, let message):
-            return "\(path): error: \(message) (byte offset \(offset), at \(keyPath))"
+            return Diagnostic(file: path, at: .byteOffset(offset, keyPath: keyPath), message)
         case .cannotMerge(let error):
-            return "error: \(error.description)"
+            return error.diagnostic
         case .differentPackages(let path, let otherPath):
-            return "\(path): error: not an export of the package \(otherPath) covers (they share no source file), "
-                + "so they cannot be merged"
+            return Diagnostic(
+                file: path,
+                "not an export of the package \(otherPath) covers (they share no source file), so they cannot be merged"
+            )
         case .implausibleLines(let filename, let count):
-            return "\(filename): error: the coverage data gives this file \(count) executable lines, more than "
-                + "\(LineCoverage.maximumExecutableLines); its line numbers cannot be right"
+            return Diagnostic(
+                file: filename,
+                "the coverage data gives this file \(count) executable lines, more than "
+                    + "\(LineCoverage.maximumExecutableLines); its line numbers cannot be right")
         }
     }
 }
@@ -122,23 +126,33 @@ package enum CoverageInput {
         }
     }
 
-    /// The package root to use for `inputs` when none is given: the package folder an input
-    /// lies in or names, else the working directory when the export's paths are under it, else
-    /// the folder the export's absolute paths have in common.
+    /// The package root to use for `inputs` when none is given (see `inferRoot`).
     package static func defaultRoot(for inputs: [String], exportPaths: [String], workingDirectory: String) -> String {
+        inferRoot(for: inputs, exportPaths: exportPaths, workingDirectory: workingDirectory).path
+    }
+
+    /// The package root for `inputs` when none is given, the same from whichever folder swiftcov
+    /// runs in: the package folder an input lies in or names; else the folder holding the
+    /// `Sources`, `Tests` and `.build` folders of the export's absolute paths; else the working
+    /// directory. `guessed` says that the root came from the export's paths and is not the
+    /// working directory (worth telling the user).
+    package static func inferRoot(
+        for inputs: [String], exportPaths: [String], workingDirectory: String
+    ) -> (path: String, guessed: Bool) {
         for input in inputs where input != "-" {
             let absolute = CoverageScope.normalized(input.hasPrefix("/") ? input : workingDirectory + "/" + input)
-            if fileKind(absolute + "/Package.swift") == .file { return absolute }
+            if fileKind(absolute + "/Package.swift") == .file { return (absolute, false) }
             if let range = absolute.firstRange(of: "/.build/")
                 ?? (absolute.hasSuffix("/.build") ? absolute.firstRange(of: "/.build") : nil)
             {
-                return String(absolute[..<range.lowerBound])
+                return (String(absolute[..<range.lowerBound]), false)
             }
         }
         let absolutePaths = exportPaths.filter { $0.hasPrefix("/") }
         let cwd = CoverageScope.normalized(workingDirectory)
-        if absolutePaths.isEmpty || absolutePaths.contains(where: { $0.hasPrefix(cwd + "/") }) { return cwd }
-        return CoverageScope.inferredRoot(from: absolutePaths) ?? cwd
+        guard !absolutePaths.isEmpty else { return (cwd, false) }
+        if let inferred = CoverageScope.inferredRoot(from: absolutePaths) { return (inferred, inferred != cwd) }
+        return (cwd, false)
     }
 
     /// `exports` (of one package, from test shards that may have run in different folders or on

@@ -81,12 +81,14 @@ package struct FunctionCoverage: Sendable {
 }
 
 /// Why several exports could not be combined into one report.
-package struct CoverageMergeError: Error, Equatable, CustomStringConvertible {
+package struct CoverageMergeError: DiagnosticConvertible, Equatable {
     package var filename: String
 
-    package var description: String {
-        "\(filename) appears in several exports, and one of them has no function records "
-            + "(made with -skip-functions or -summary-only), so their counts cannot be added up"
+    package var diagnostic: Diagnostic {
+        Diagnostic(
+            file: filename,
+            "appears in several exports, and one of them has no function records "
+                + "(made with -skip-functions or -summary-only), so their counts cannot be added up")
     }
 }
 

@@ -31,10 +31,11 @@ package struct CoverageRequest: Sendable {
                 try CoverageInput.readExport(path, keepMappings: located.count > 1, names: includeFunctions))
         }
         var resolvedRoot: String
+        var guessed = false
         if let root {
             resolvedRoot = CoverageScope.normalized(root.hasPrefix("/") ? root : workingDirectory + "/" + root)
         } else {
-            resolvedRoot = CoverageInput.defaultRoot(
+            (resolvedRoot, guessed) = CoverageInput.inferRoot(
                 // Shards' exports may come from several folders: the first one's settles it.
                 for: inputs, exportPaths: exports.first?.files.map(\.filename) ?? [],
                 workingDirectory: workingDirectory)
@@ -42,7 +43,8 @@ package struct CoverageRequest: Sendable {
         if exports.count > 1 {
             (exports, resolvedRoot) = try CoverageInput.onOneRoot(exports, root: resolvedRoot, rootIsGiven: root != nil)
         }
-        let scope = CoverageScope(root: resolvedRoot, includes: includes, excludes: excludes, allFiles: allFiles)
+        var scope = CoverageScope(root: resolvedRoot, includes: includes, excludes: excludes, allFiles: allFiles)
+        scope.rootWasGuessed = guessed && resolvedRoot != CoverageScope.normalized(workingDirectory)
         do {
             return try CoverageReport.build(exports: exports, scope: scope, includeFunctions: includeFunctions)
         } catch {

@@ -11,6 +11,9 @@ package struct CoverageScope: Sendable {
     package var excludes: [Glob]
     /// Turns the default exclusions off.
     package var allFiles: Bool
+    /// Whether the root was inferred from the export's paths rather than given or found around
+    /// the inputs (see `CoverageInput.inferRoot`).
+    package var rootWasGuessed = false
 
     package init(root: String?, includes: [Glob] = [], excludes: [Glob] = [], allFiles: Bool = false) {
         self.root = root.map(CoverageScope.normalized)

@@ -217,7 +217,7 @@ package struct DifferentialCoverage: Sendable {
     /// Files the change touches that are not measured, and why.
     package var ignored: [ChangedLineCoverage.IgnoredFile]
     /// Problems that leave the report right (each "path: warning: …").
-    package var warnings: [String]
+    package var warnings: [Diagnostic]
 
     /// The lines of each category over all files.
     package var counts: CategoryCounts { files.reduce(CategoryCounts()) { $0 + $1.lines.counts } }
@@ -226,7 +226,7 @@ package struct DifferentialCoverage: Sendable {
 }
 
 /// Why a change cannot be measured against a baseline. Exit code 2.
-package enum DifferentialCoverageError: Error, Equatable, CustomStringConvertible {
+package enum DifferentialCoverageError: DiagnosticConvertible, Equatable {
     /// No file of the baseline is a file of this coverage or of the diff.
     case noFileInCommon(baseline: String)
     /// A file the diff does not change whose executable lines differ between the two sides.
@@ -238,20 +238,27 @@ package enum DifferentialCoverageError: Error, Equatable, CustomStringConvertibl
     /// The coverage of a side cannot be read.
     case input(CoverageInputError)
 
-    package var description: String {
+    package var diagnostic: Diagnostic {
         switch self {
         case .noFileInCommon(let baseline):
-            "\(baseline): error: no file in common with this coverage or the diff: a baseline of another package?"
+            Diagnostic(
+                file: baseline, "no file in common with this coverage or the diff: a baseline of another package?")
         case .changedWithoutDiff(let path, let baseline):
-            "\(path): error: its executable lines differ from the baseline's (\(baseline)), yet the diff does not "
-                + "change it: the baseline is of another revision than the diff's base"
+            Diagnostic(
+                file: path,
+                "its executable lines differ from the baseline's (\(baseline)), yet the diff does not "
+                    + "change it: the baseline is of another revision than the diff's base")
         case .diffDoesNotApply(let path, let line, let count):
-            "\(path): error: the diff adds line \(line), but the file has \(count) lines: "
-                + "the diff does not apply to the current sources"
+            Diagnostic(
+                file: path,
+                "the diff adds line \(line), but the file has \(count) lines: "
+                    + "the diff does not apply to the current sources")
         case .baselineDoesNotMatch(let path, let line, let count, let baseline):
-            "\(path): error: the baseline (\(baseline)) has an executable line \(line), but the diff's base of the "
-                + "file has \(count) lines: the baseline is of another revision than the diff's base"
-        case .input(let error): error.description
+            Diagnostic(
+                file: path,
+                "the baseline (\(baseline)) has an executable line \(line), but the diff's base of the "
+                    + "file has \(count) lines: the baseline is of another revision than the diff's base")
+        case .input(let error): error.diagnostic
         }
     }
 }
@@ -277,7 +284,7 @@ extension DifferentialCoverage {
         var ignored = outside.map {
             ChangedLineCoverage.IgnoredFile(path: $0.path, status: $0.status, reason: .outsidePackage)
         }
-        var warnings: [String] = []
+        var warnings: [Diagnostic] = []
         var usedBaseline: Set<String> = []
         var currentPaths: Set<String> = []
         for file in current.files {
@@ -291,8 +298,10 @@ extension DifferentialCoverage {
                 !(change.addedLines.isEmpty && change.removedLines.isEmpty)
             {
                 warnings.append(
-                    "\(path): warning: the diff changes it, but the baseline (\(baseline.name)) has no coverage of it: "
-                        + "its unchanged lines count as executable only now (GIC/UIC)")
+                    .warning(
+                        file: path,
+                        "the diff changes it, but the baseline (\(baseline.name)) has no coverage of it: "
+                            + "its unchanged lines count as executable only now (GIC/UIC)"))
             }
             let counts = try readLines(file.lineCounts)
             let beforeCounts =

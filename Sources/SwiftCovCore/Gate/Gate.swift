@@ -38,11 +38,12 @@ package struct CoverageBaseline: Equatable, Sendable {
     package var modules: [String: CoverageSummary]
 
     /// Why a baseline cannot be read.
-    package struct ReadError: Error, Equatable, CustomStringConvertible {
+    package struct ReadError: DiagnosticConvertible, Equatable {
         package var path: String
+        package var location: Diagnostic.Location?
         package var message: String
 
-        package var description: String { "\(path): error: \(message)" }
+        package var diagnostic: Diagnostic { Diagnostic(file: path, at: location, message) }
     }
 
     /// Reads a `--format json` report.
@@ -52,8 +53,8 @@ package struct CoverageBaseline: Equatable, Sendable {
             document = try JSONValue.parse(bytes)
         } catch {
             throw ReadError(
-                path: path,
-                message: "\(GateConfiguration.lineAndColumn(of: error.offset, in: bytes)): \(error.message)")
+                path: path, location: GateConfiguration.lineAndColumn(of: error.offset, in: bytes),
+                message: error.message)
         }
         guard document["schemaVersion"]?.numberValue == Double(CoverageJSONReport.schemaVersion),
             let totals = summary(document["totals"])

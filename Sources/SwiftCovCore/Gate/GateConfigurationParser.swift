@@ -1,21 +1,23 @@
 /// Why a gate configuration cannot be used, with the file and the key path (or line and column
 /// for JSON syntax) of the problem.
-package struct GateConfigurationError: Error, Equatable, CustomStringConvertible {
+package struct GateConfigurationError: DiagnosticConvertible, Equatable {
     package var path: String
-    /// "thresholds.lines", or "3:14" for a syntax error.
-    package var location: String
+    /// The key path of the value ("thresholds.lines"), or the line and column of a syntax error.
+    package var location: Diagnostic.Location
     package var message: String
 
-    package var description: String { "\(path): error: \(location): \(message)" }
+    package var diagnostic: Diagnostic { Diagnostic(file: path, at: location, message) }
 }
 
 /// Something to fix in a configuration that does not stop the gate (an error with `--strict`).
 package struct GateConfigurationWarning: Equatable, Sendable, CustomStringConvertible {
     package var path: String
+    /// The key path of the rule.
     package var location: String
     package var message: String
 
-    package var description: String { "\(path): warning: \(location): \(message)" }
+    package var diagnostic: Diagnostic { .warning(file: path, at: .keyPath(location), message) }
+    package var description: String { diagnostic.description }
 }
 
 extension GateConfiguration {
@@ -34,7 +36,7 @@ extension GateConfiguration {
                 path: path, location: lineAndColumn(of: error.offset, in: bytes), message: error.message)
         }
         func fail(_ location: String, _ message: String) -> GateConfigurationError {
-            GateConfigurationError(path: path, location: location, message: message)
+            GateConfigurationError(path: path, location: .keyPath(location), message: message)
         }
         guard case .object(let members) = document else { throw fail("(root)", "expected an object") }
         var configuration = GateConfiguration()
@@ -194,8 +196,8 @@ extension GateConfiguration {
         return "; expected one of: " + keys.joined(separator: ", ")
     }
 
-    /// "line:column" (1-based) of a byte offset, for JSON syntax errors.
-    package static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> String {
+    /// The line and column (1-based) of a byte offset, for JSON syntax errors.
+    package static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> Diagnostic.Location {
         var line = 1
         var column = 1
         let skipped = bytes.starts(with: JSONValue.byteOrderMark) ? JSONValue.byteOrderMark.count : 0
@@ -207,6 +209,6 @@ extension GateConfiguration {
                 column += 1
             }
         }
-        return "\(line):\(column)"
+        return .line(line, column: column)
     }
 }

@@ -3,7 +3,7 @@
 /// change edits is listed.
 package enum ImpactedTests {
     /// Which side of a diff the per-test data describes.
-    package enum Side: String, Sendable {
+    package enum Side: String, CaseIterable, Sendable {
         /// Recorded at the diff's base (a main-branch artifact): the lines the change removes or
         /// rewrites are the old side's, where the data's line numbers are.
         case base

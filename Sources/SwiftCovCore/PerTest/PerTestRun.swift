@@ -37,9 +37,9 @@ package struct PerTestRun {
     package var storePath: String { output + "/" + PerTestStore.fileName }
 
     /// A bad `--filter` or `--skip` pattern.
-    package struct BadPattern: Error, Equatable, CustomStringConvertible {
+    package struct BadPattern: DiagnosticConvertible, Equatable {
         package var pattern: String
-        package var description: String { "invalid regular expression in --filter or --skip: \(pattern)" }
+        package var diagnostic: Diagnostic { .usage("invalid regular expression in --filter or --skip: \(pattern)") }
     }
 
     /// The arguments that are build options, and the `--filter` / `--skip` patterns.

@@ -15,6 +15,8 @@ package struct CoverageReportOptions: Sendable {
     package var sort = Sort.name
     /// Colour percentages with ANSI codes (terminal only).
     package var colors = false
+    /// The width of the terminal the table is shown on: names are shortened to fit (table only).
+    package var width: Int?
 
     package init(showFunctions: Bool = false, showLines: Bool = false, sort: Sort = .name, colors: Bool = false) {
         self.showFunctions = showFunctions

@@ -61,7 +61,7 @@ package enum CoverageTableReport {
         }
         table.addSeparator()
         table.add(row("TOTAL", count: nil, report.totals))
-        var text = table.render()
+        var text = table.render(maxWidth: options.width)
         if report.files.isEmpty {
             text += "No source files in scope. Use --all-files or --include GLOB to widen it.\n"
         }

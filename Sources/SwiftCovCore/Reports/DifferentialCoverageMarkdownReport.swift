@@ -152,7 +152,7 @@ package enum DifferentialAnnotations {
                 annotation.category == .UNC
                 ? ("New code no test runs (UNC)", "The tests run none of \(lines), which this change adds.")
                 : ("Lost coverage (LBC)", "The tests ran \(lines) before this change and no longer do.")
-            text += GateReport.workflowCommand(
+            text += GitHubAnnotations.workflowCommand(
                 annotation.isError ? "error" : "warning",
                 properties: [
                     ("file", annotation.path), ("line", String(annotation.lines.lowerBound)),

@@ -1,5 +1,5 @@
-/// The gate's verdict for people (one line per rule not met, then the verdict), for GitHub
-/// (workflow-command annotations) and for a job summary (Markdown).
+/// The gate's verdict for people (one line per rule not met, then the verdict) and for a job
+/// summary (Markdown); `GitHubAnnotations` attaches the failures to their lines.
 package enum GateReport {
     /// One line per failed rule — level, name, metric, actual vs. required — and a verdict line.
     package static func text(_ result: GateResult) -> String {
@@ -19,41 +19,31 @@ package enum GateReport {
         return rows + verdict(result) + "\n"
     }
 
-    /// "Coverage gate passed: 12 rules met." or "Coverage gate failed: 2 of 12 rules not met."
+    /// "Coverage gate passed: 12 rules met.", "Coverage gate failed: 2 of 12 rules not met.", or,
+    /// when tests failed, what failed: "Gate failed: 4 tests failed; coverage: 11 rules met."
     package static func verdict(_ result: GateResult) -> String {
         if result.passed {
             return "Coverage gate passed: \(result.rulesChecked) rule\(result.rulesChecked == 1 ? "" : "s") met."
         }
+        let failedTests = Set(result.failures.filter { $0.level == .tests }.map(\.name)).count
         let failedRules = Set(
-            result.failures.map { failure in
-                failure.level == .tests
-                    ? "tests" : "\(failure.level.rawValue)|\(failure.name)|\(failure.metric?.rawValue ?? "")"
+            result.failures.filter { $0.level != .tests }.map { failure in
+                "\(failure.level.rawValue)|\(failure.name)|\(failure.metric?.rawValue ?? "")"
             }
         ).count
-        return "Coverage gate failed: \(failedRules) of \(result.rulesChecked) rules not met."
-    }
-
-    /// GitHub Actions `::error` commands: one per failed file rule and failed test (with their
-    /// location), and one per other failed rule.
-    package static func githubAnnotations(_ result: GateResult) -> String {
-        var text = ""
-        for failure in result.failures {
-            var properties: [(String, String)] = []
-            if let file = failure.file { properties.append(("file", file)) }
-            if let line = failure.line { properties.append(("line", String(line))) }
-            let title =
-                failure.level == .tests
-                ? "Test failed: \(failure.name)" : "Coverage \(failure.level.rawValue) \(failure.name)"
-            properties.append(("title", title))
-            text += workflowCommand("error", properties: properties, message: failure.detail)
+        guard failedTests > 0 else {
+            return "Coverage gate failed: \(failedRules) of \(result.rulesChecked) rules not met."
         }
-        return text
-    }
-
-    /// One GitHub workflow command line: `::error file=…,line=…::message`.
-    package static func workflowCommand(_ command: String, properties: [(String, String)], message: String) -> String {
-        let list = properties.map { $0.0 + "=" + escapeProperty($0.1) }.joined(separator: ",")
-        return "::" + command + " " + list + "::" + escapeData(message) + "\n"
+        // The tests count as one rule of `rulesChecked`; the others are coverage rules.
+        let coverageRules = result.rulesChecked - 1
+        let tests = "\(failedTests) test\(failedTests == 1 ? "" : "s") failed"
+        let coverage =
+            coverageRules == 0
+            ? "no coverage rule configured"
+            : failedRules == 0
+                ? "coverage: \(coverageRules) rule\(coverageRules == 1 ? "" : "s") met"
+                : "coverage: \(failedRules) of \(coverageRules) rules not met"
+        return "Gate failed: \(tests); \(coverage)."
     }
 
     /// The verdict and the failed rules as Markdown, to follow the coverage table in a job summary.
@@ -68,21 +58,11 @@ package enum GateReport {
         }
         return text
     }
-
-    // GitHub's workflow commands escape `%`, CR and LF in messages, and also `:` and `,` in properties.
-    private static func escapeData(_ text: String) -> String {
-        text.strippingANSIEscapes.replacingOccurrences("%", "%25").replacingOccurrences("\r", "%0D")
-            .replacingOccurrences("\n", "%0A")
-    }
-
-    private static func escapeProperty(_ text: String) -> String {
-        escapeData(text).replacingOccurrences(":", "%3A").replacingOccurrences(",", "%2C")
-    }
 }
 
 extension String {
     /// The text on one line: line breaks become " ⏎ ".
-    fileprivate var replacingNewlines: String {
+    package var replacingNewlines: String {
         replacingOccurrences("\r\n", " ⏎ ").replacingOccurrences("\n", " ⏎ ")
     }
 

@@ -12,16 +12,6 @@ package enum TestSummaryJSONReport {
         return json.output
     }
 
-    /// `coverageJSON` (a `CoverageJSONReport` document) with the `tests` object added as its last key.
-    package static func render(_ run: TestRun, addingTo coverageJSON: String) -> String {
-        guard let close = coverageJSON.lastIndex(of: "}") else { return coverageJSON }
-        var head = coverageJSON[..<close]
-        while head.last == "\n" || head.last == " " { head = head.dropLast() }
-        var json = JSONWriter()
-        writeMember(run, to: &json)
-        return head + json.output + "\n}\n"
-    }
-
     /// Writes the `"tests"` member (or `name`) that follows the members of a coverage JSON report.
     package static func writeMember(_ run: TestRun, named name: String = "tests", to json: inout JSONWriter) {
         json.raw(",\n  \"")

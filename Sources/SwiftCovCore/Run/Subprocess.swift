@@ -10,11 +10,11 @@
 /// starts processes. Output is read through pipes; nothing is printed here.
 package enum Subprocess {
     /// Why a program could not be started.
-    package struct LaunchError: Error, Equatable, CustomStringConvertible {
+    package struct LaunchError: DiagnosticConvertible, Equatable {
         package var program: String
         package var reason: String
 
-        package var description: String { "swiftcov: error: cannot run \(program): \(reason)" }
+        package var diagnostic: Diagnostic { Diagnostic("cannot run \(program): \(reason)") }
     }
 
     /// What a finished program printed and how it ended.

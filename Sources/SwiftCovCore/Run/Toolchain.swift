@@ -13,8 +13,10 @@ package struct Toolchain: Sendable {
     package var llvmCov: String
 
     /// Why the tools could not be found.
-    package struct NotFound: Error, Equatable, CustomStringConvertible {
-        package var description: String
+    package struct NotFound: DiagnosticConvertible, Equatable {
+        package var diagnostic: Diagnostic {
+            Diagnostic("llvm-profdata and llvm-cov were not found next to `swift` (or through xcrun)")
+        }
     }
 
     /// Finds the tools; `swift` is looked up in PATH (or `SWIFT_EXEC`'s folder is used).
@@ -32,9 +34,7 @@ package struct Toolchain: Sendable {
                 return Toolchain(llvmProfdata: profdata, llvmCov: cov)
             }
         #endif
-        throw NotFound(
-            description: "swiftcov: error: llvm-profdata and llvm-cov were not found next to `swift` (or through xcrun)"
-        )
+        throw NotFound()
     }
 
     /// `program`'s full path from PATH.

@@ -11,7 +11,7 @@
 /// replaced so; devices, FIFOs and sockets are written straight through (see `Destination`).
 package enum AtomicFile {
     /// Why a file could not be written.
-    package struct WriteError: Error, Equatable, CustomStringConvertible {
+    package struct WriteError: DiagnosticConvertible, Equatable {
         package var path: String
         package var reason: String
 
@@ -25,7 +25,7 @@ package enum AtomicFile {
             self.init(path: path, reason: String(cString: strerror(code)))
         }
 
-        package var description: String { "\(path): error: cannot write: \(reason)" }
+        package var diagnostic: Diagnostic { Diagnostic(file: path, "cannot write: \(reason)") }
     }
 
     /// The process's umask, which new files and folders get their permissions through, as a

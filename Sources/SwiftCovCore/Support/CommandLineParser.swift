@@ -48,31 +48,133 @@ package struct CommandSpec: Sendable {
     }
 }
 
-/// What the user asked for, after validation against a `CommandSpec`.
+/// An option a command declares once, with the type its value converts to: the command reads
+/// it back through `ParsedArguments.value(_:)`, so a misspelt option cannot compile, and the
+/// conversion (a choice, a percentage) and its error message live here, not at each use.
+package struct ValueOption<Value: Sendable>: Sendable {
+    package var spec: CommandSpec.Option
+    private let parse: @Sendable (String) throws(UsageError) -> Value
+
+    /// An option whose value is `convert`'s result; nil from `convert` is a usage error saying
+    /// `expected`.
+    package init(
+        _ names: [String], value: String, repeatable: Bool = false, help: String, expected: String? = nil,
+        choices: [String]? = nil, convert: @escaping @Sendable (String) -> Value?
+    ) {
+        let key = names[0]
+        self.init(names, value: value, repeatable: repeatable, help: help, choices: choices) {
+            (text: String) throws(UsageError) -> Value in
+            guard let value = convert(text) else {
+                throw UsageError("invalid value '\(text)' for '\(key)'" + (expected.map { "; expected \($0)" } ?? ""))
+            }
+            return value
+        }
+    }
+
+    /// An option whose value `parse` reads, throwing the usage error that says what is wrong.
+    package init(
+        _ names: [String], value: String, repeatable: Bool = false, help: String, choices: [String]? = nil,
+        parse: @escaping @Sendable (String) throws(UsageError) -> Value
+    ) {
+        spec = CommandSpec.Option(names, value: value, choices: choices, repeatable: repeatable, help: help)
+        self.parse = parse
+    }
+
+    /// The typed value of `text`, given for this option.
+    package func value(of text: String) throws(UsageError) -> Value {
+        try parse(text)
+    }
+}
+
+extension ValueOption where Value == String {
+    /// An option that takes any text (a path, a glob, a git ref).
+    package init(_ names: [String], value: String, repeatable: Bool = false, help: String) {
+        self.init(names, value: value, repeatable: repeatable, help: help) { $0 }
+    }
+}
+
+extension ValueOption where Value: CaseIterable & RawRepresentable, Value.RawValue == String {
+    /// An option whose value is one of `Value`'s cases, listed in the help and checked by the parser.
+    package init(_ names: [String], value: String, repeatable: Bool = false, help: String) {
+        self.init(
+            names, value: value, repeatable: repeatable, help: help,
+            choices: Value.allCases.map(\.rawValue), convert: Value.init(rawValue:))
+    }
+}
+
+extension ValueOption where Value == Double {
+    /// An option whose value is a percentage from 0 to 100.
+    package static func percentage(_ names: [String], help: String) -> ValueOption<Double> {
+        ValueOption(names, value: "PERCENT", help: help, expected: "a percentage from 0 to 100") { text in
+            guard let percent = Double(text), percent >= 0, percent <= 100 else { return nil }
+            return percent
+        }
+    }
+}
+
+extension ValueOption where Value == Int {
+    /// An option whose value is a whole number from 1 up.
+    package static func positiveInteger(_ names: [String], value: String = "N", help: String) -> ValueOption<Int> {
+        ValueOption(names, value: value, help: help, expected: "a positive whole number") { text in
+            guard let number = Int(text), number >= 1 else { return nil }
+            return number
+        }
+    }
+}
+
+/// A flag a command declares once (see `ValueOption`).
+package struct FlagOption: Sendable {
+    package var spec: CommandSpec.Option
+
+    package init(_ names: [String], help: String) {
+        spec = CommandSpec.Option(names, help: help)
+    }
+}
+
+/// What the user asked for, after validation against a `CommandSpec`; read through the
+/// options the command declared.
 package struct ParsedArguments: Sendable {
-    package var values: [String: [String]] = [:]
-    package var flags: Set<String> = []
+    fileprivate var values: [String: [String]] = [:]
+    fileprivate var flags: Set<String> = []
+    /// The options of the spec parsed against, to catch a command reading one it did not declare.
+    fileprivate var declared: Set<String> = []
     package var positionals: [String] = []
     /// `--help` or `-h` was given.
     package var wantsHelp = false
 
-    /// The last value given for `key` (options that may appear once).
-    package func value(_ key: String) -> String? { values[key]?.last }
-    /// Every value given for `key`, in order.
-    package func all(_ key: String) -> [String] { values[key] ?? [] }
-    /// Whether the flag `key` was given.
-    package func has(_ key: String) -> Bool { flags.contains(key) }
+    package init() {}
+
+    /// The value given for `option` (an option that may appear once), converted; nil when absent.
+    package func value<Value>(_ option: ValueOption<Value>) throws(UsageError) -> Value? {
+        assert(declared.contains(option.spec.key), "\(option.spec.key) is not an option of this command")
+        guard let text = values[option.spec.key]?.last else { return nil }
+        return try option.value(of: text)
+    }
+
+    /// Every value given for `option`, in order, converted.
+    package func values<Value>(_ option: ValueOption<Value>) throws(UsageError) -> [Value] {
+        assert(declared.contains(option.spec.key), "\(option.spec.key) is not an option of this command")
+        var result: [Value] = []
+        for text in values[option.spec.key] ?? [] { result.append(try option.value(of: text)) }
+        return result
+    }
+
+    /// Whether the flag was given.
+    package func has(_ flag: FlagOption) -> Bool {
+        assert(declared.contains(flag.spec.key), "\(flag.spec.key) is not an option of this command")
+        return flags.contains(flag.spec.key)
+    }
 }
 
 /// Wrong usage: unknown option, missing or invalid value. Exit code 2.
-package struct UsageError: Error, Equatable, CustomStringConvertible {
+package struct UsageError: DiagnosticConvertible, Equatable {
     package var message: String
 
     package init(_ message: String) {
         self.message = message
     }
 
-    package var description: String { message }
+    package var diagnostic: Diagnostic { .usage(message) }
 }
 
 /// Parses arguments against a spec.
@@ -81,6 +183,7 @@ package enum CommandLineParser {
     /// `--name value` both work; `--` ends options; `-` is a positional (standard input).
     package static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
+        parsed.declared = Set(spec.options.map(\.key))
         var index = 0
         var optionsEnded = false
         while index < arguments.count {

@@ -51,12 +51,26 @@ package struct TextTable {
         rows.append(.separator)
     }
 
-    /// The table as lines of text, columns separated by two spaces, no trailing spaces.
-    package func render() -> String {
+    /// The table as lines of text, columns separated by two spaces, no trailing spaces. With
+    /// `maxWidth` (a terminal's), the first column, the names, is narrowed so that the table
+    /// fits, its texts shortened in the middle with "…"; numbers are never shortened.
+    package func render(maxWidth: Int? = nil) -> String {
         var widths = columns.map { $0.title.count }
         for case .cells(let cells) in rows {
             for (index, cell) in cells.enumerated() where index < widths.count {
                 widths[index] = max(widths[index], cell.text.count)
+            }
+        }
+        var shortened: Int?
+        if let maxWidth, !widths.isEmpty {
+            let total = widths.reduce(0, +) + 2 * max(0, widths.count - 1)
+            if total > maxWidth {
+                let narrowest = max(columns[0].title.count, 24)
+                let width = max(narrowest, widths[0] - (total - maxWidth))
+                if width < widths[0] {
+                    widths[0] = width
+                    shortened = width
+                }
             }
         }
         let totalWidth = widths.reduce(0, +) + 2 * max(0, widths.count - 1)
@@ -64,7 +78,9 @@ package struct TextTable {
         lines.append(String(repeating: "-", count: totalWidth))
         for row in rows {
             switch row {
-            case .cells(let cells): lines.append(line(cells, widths))
+            case .cells(var cells):
+                if let shortened, !cells.isEmpty { cells[0].text = cells[0].text.shortened(to: shortened) }
+                lines.append(line(cells, widths))
             case .separator: lines.append(String(repeating: "-", count: totalWidth))
             }
         }
@@ -92,5 +108,25 @@ extension String {
         // C1 controls are encoded as C2 80…C2 9F.
         guard utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return self }
         return String(String.UnicodeScalarView(unicodeScalars.map { $0.isControl ? "\u{FFFD}" : $0 }))
+    }
+
+    /// The text in at most `width` characters: the middle replaced by "…" when longer, keeping
+    /// the start (indentation, the folder) and more of the end (the file's or function's name).
+    package func shortened(to width: Int) -> String {
+        guard count > width, width > 1 else { return self }
+        let indentation = prefix { $0 == " " }
+        let room = width - indentation.count - 1
+        guard room > 1 else { return String(prefix(width - 1)) + "…" }
+        // A path keeps its file name whole when it can.
+        let name = split(separator: "/").last?.count ?? 0
+        let tail = max(room * 2 / 3, min(name, room - 2))
+        let head = room - tail
+        return indentation + String(dropFirst(indentation.count).prefix(head)) + "…" + String(suffix(tail))
+    }
+
+    /// `terminalSafe`, line by line: the line breaks stay.
+    package var terminalSafeKeepingLines: String {
+        split(separator: "\n", omittingEmptySubsequences: false).map { String($0).terminalSafe }
+            .joined(separator: "\n")
     }
 }

@@ -1,5 +1,5 @@
 /// Why test results could not be read. Each names the file and, for the event stream, the line.
-package enum TestResultsError: Error, Equatable, CustomStringConvertible {
+package enum TestResultsError: DiagnosticConvertible, Equatable {
     case unreadable(path: String, reason: String)
     case malformedEventStream(path: String, line: Int, message: String)
     /// XML that is not well formed, or not JUnit.
@@ -12,18 +12,18 @@ package enum TestResultsError: Error, Equatable, CustomStringConvertible {
     static let interruptedReason = "the run was interrupted before any test ran"
 
     /// One line: the file, and what is wrong with it.
-    package var description: String {
+    package var diagnostic: Diagnostic {
         switch self {
         case .unreadable(let path, let reason):
-            return "\(path): error: cannot read: \(reason)"
+            return Diagnostic(file: path, "cannot read: \(reason)")
         case .malformedEventStream(let path, let line, let message):
-            return "\(path):\(line): error: not a Swift Testing event stream record: \(message)"
+            return Diagnostic(file: path, at: .line(line), "not a Swift Testing event stream record: \(message)")
         case .malformedJUnit(let path, let line, let column, let message):
-            return "\(path):\(line):\(column): error: \(message)"
+            return Diagnostic(file: path, at: .line(line, column: column), message)
         case .noResults(let paths, let interrupted):
             let reason =
                 interrupted ? Self.interruptedReason : "did the build fail? or it is not the output of `swift test`"
-            return "\(paths.joined(separator: ", ")): error: no test results (\(reason))"
+            return Diagnostic(file: paths.joined(separator: ", "), "no test results (\(reason))")
         }
     }
 }

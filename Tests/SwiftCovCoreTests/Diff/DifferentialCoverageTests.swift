@@ -442,7 +442,7 @@ struct DifferentialCoverageInventedTests {
         ])
         let coverage = try DifferentialCoverage.compute(current: now, baseline: baseline, diff: diff)
         #expect(coverage.warnings.count == 1)
-        #expect(coverage.warnings.first?.hasPrefix("Sources/M/B.swift: warning:") == true)
+        #expect(coverage.warnings.first?.description.hasPrefix("Sources/M/B.swift: warning:") == true)
         let b = try #require(coverage.files.first { $0.path == "Sources/M/B.swift" })
         #expect(b.lines[.GIC] == [1])
         #expect(b.lines[.UNC] == [2])

@@ -210,7 +210,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         let result = Gate.evaluate(report, configuration: configuration)
         _ = GateReport.text(result)
         _ = GateReport.markdown(result)
-        _ = GateReport.githubAnnotations(result)
+        _ = GitHubAnnotations.commands(GitHubAnnotations.failures(of: result))
     }
 
     /// A unified diff, parsed and (when valid) intersected with the report as `swiftcov diff`

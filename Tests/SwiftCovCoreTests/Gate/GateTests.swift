@@ -101,9 +101,7 @@ struct GateTests {
                 FailedTest(name: "GameTests.testWrap", file: "Tests/GameTests.swift", line: 12, message: "1 != 2")
             ])
         #expect(!result.passed)
-        #expect(
-            GateReport.githubAnnotations(result)
-                == "::error file=Tests/GameTests.swift,line=12,title=Test failed%3A GameTests.testWrap::1 != 2\n")
+        #expect(GateReport.verdict(result) == "Gate failed: 1 test failed; no coverage rule configured.")
     }
 
     @Test(
@@ -135,7 +133,7 @@ struct GateTests {
             (#"{"allFiles": "yes"}"#, ".swiftcov.json: error: allFiles: expected true or false"),
             (
                 "{\n  \"thresholds\": {\"lines\": 80,}\n}",
-                ".swiftcov.json: error: 2:30: expected a key string, found '}'"
+                ".swiftcov.json:2:30: error: expected a key string, found '}'"
             ),
             ("[]", ".swiftcov.json: error: (root): expected an object"),
             // Invented hostile values: a number too large for a Double, a string to echo.
@@ -149,7 +147,7 @@ struct GateTests {
             ),
             (
                 "\u{FEFF}{\n  \"thresholds\": {\"lines\": 80,}\n}",
-                ".swiftcov.json: error: 2:30: expected a key string, found '}'"
+                ".swiftcov.json:2:30: error: expected a key string, found '}'"
             ),
         ])
     func badConfiguration(json: String, message: String) {

@@ -36,7 +36,9 @@ struct TestSummaryReportTests {
         #expect(failures.count == run.cases.flatMap(\.failingIssues).count)
 
         let coverage = try CoverageJSONReport.render(Fixture.sample.report(), options: CoverageReportOptions())
-        let combined = TestSummaryJSONReport.render(run, addingTo: coverage)
+        var writer = JSONWriter()
+        try CoverageJSONReport.write(Fixture.sample.report(), options: CoverageReportOptions(), tests: run, to: &writer)
+        let combined = writer.output
         let parsed = try JSONValue.parse(Array(combined.utf8))
         let original = try JSONValue.parse(Array(coverage.utf8))
         guard case .object(let members) = parsed, case .object(let originalMembers) = original else {

@@ -18,19 +18,21 @@ import Dispatch
 /// replaced (`-o ~` must not delete anyone's files). Pages are rendered on all cores.
 package final class HTMLSite {
     /// Why the site could not be written.
-    package enum Failure: Error, Equatable, CustomStringConvertible {
+    package enum Failure: DiagnosticConvertible, Equatable {
         case cannotWrite(AtomicFile.WriteError)
         case malformedSegments(CoverageInputError)
         /// The output folder holds files and no `.swiftcov-site`.
         case notASite(String)
 
-        package var description: String {
+        package var diagnostic: Diagnostic {
             switch self {
-            case .cannotWrite(let error): error.description
-            case .malformedSegments(let error): error.description
+            case .cannotWrite(let error): error.diagnostic
+            case .malformedSegments(let error): error.diagnostic
             case .notASite(let path):
-                "\(path): error: not replacing a folder that is not empty and holds no site of swiftcov's "
-                    + "(no \(HTMLSite.markerName) in it); remove it or choose another folder"
+                Diagnostic(
+                    file: path,
+                    "not replacing a folder that is not empty and holds no site of swiftcov's "
+                        + "(no \(HTMLSite.markerName) in it); remove it or choose another folder")
             }
         }
     }
@@ -83,13 +85,15 @@ package final class HTMLSite {
         /// Display paths and why, in page order.
         package var missingSources: [(path: String, problem: SourceText.Problem)] = []
 
-        /// What the user should hear about, one line each (the command line prints them as warnings).
-        package var warnings: [String] {
+        /// What the user should hear about: one warning naming the first missing source.
+        package var warnings: [Diagnostic] {
             guard let first = missingSources.first else { return [] }
             let count = missingSources.count
             return [
-                "\(count) source file\(count == 1 ? "" : "s") not shown (their pages list counts without code), "
-                    + "first: \(first.path): \(first.problem.description)"
+                .warning(
+                    file: first.path,
+                    "\(count) source file\(count == 1 ? "" : "s") not shown (their pages list counts without code), "
+                        + "first this one: \(first.problem.description)")
             ]
         }
     }

@@ -3,30 +3,28 @@ import SwiftCovCore
 /// `swiftcov run --per-test`: each test alone, its lines recorded (the work is `PerTestRun`'s;
 /// this shows it), and `swiftcov impacted`: the tests a change can affect.
 extension RunCommand {
-    static let perTestOptions: [CommandSpec.Option] = [
-        .init(
-            ["--per-test"],
-            help:
-                "Run each test alone, on every core, and record which lines it executed (per-test.swiftcov in the output folder)."
-        ),
-        .init(
-            ["--test-timeout"], value: "SECONDS",
-            help: "With --per-test: kill a test still running after SECONDS and report it as timed out. Default: 300."),
-    ]
+    static let perTest = FlagOption(
+        ["--per-test"],
+        help:
+            "Run each test alone, on every core, and record which lines it executed (per-test.swiftcov in the output folder)."
+    )
+    static let testTimeout = ValueOption<Double>(
+        ["--test-timeout"], value: "SECONDS",
+        help: "With --per-test: kill a test still running after SECONDS and report it as timed out. Default: 300.",
+        expected: "a number of seconds above 0"
+    ) { text in
+        guard let seconds = Double(text), seconds > 0, seconds.isFinite else { return nil }
+        return seconds
+    }
 
     /// Builds, lists and runs the tests one by one; leaves the log, the event stream and the export
-    /// where a plain run leaves them. Returns the export's path and an exit status for the tests
-    /// (0 when every test passed or was skipped).
+    /// where a plain run leaves them. Returns the export's path, an exit status for the tests (0
+    /// when every test passed or was skipped) and their results.
     static func runPerTest(
-        _ arguments: ParsedArguments, root: String, output: String, toolchain: Toolchain, terminal: Terminal
-    ) throws -> (exportPath: String, status: Int32) {
-        var run = PerTestRun(root: root, output: output, testArguments: arguments.positionals)
-        if let text = arguments.value("--test-timeout") {
-            guard let seconds = Double(text), seconds > 0 else {
-                throw UsageError("--test-timeout takes a number of seconds above 0, not '\(text)'")
-            }
-            run.timeout = seconds
-        }
+        _ options: Options, root: String, toolchain: Toolchain, clock: Clock, terminal: Terminal
+    ) throws -> (exportPath: String, status: Int32, results: TestRun) {
+        var run = PerTestRun(root: root, output: options.output, testArguments: options.testArguments)
+        if let seconds = options.testTimeout { run.timeout = seconds }
         terminal.error("swiftcov: building the tests with coverage\n")
         var buildLog: [UInt8] = []
         let built = try run.build { buildLog.append(contentsOf: $0) }
@@ -34,17 +32,17 @@ extension RunCommand {
             for line in String(decoding: buildLog, as: UTF8.self).split(separator: "\n").suffix(200) {
                 terminal.error(String(line).terminalSafe + "\n")
             }
-            throw PerTestError("swiftcov: error: `swift build --build-tests` exited with status \(built)")
+            throw Diagnostic("`swift build --build-tests` exited with status \(built)")
         }
         let tests = try run.listTests()
-        guard !tests.isEmpty else { throw PerTestError("swiftcov: error: `swift test list` lists no tests to run") }
+        guard !tests.isEmpty else { throw Diagnostic("`swift test list` lists no tests to run") }
         let binary = try run.testBinary()
         terminal.error("swiftcov: running \(tests.count) tests one by one, \(run.jobs) at a time\n")
         let live = terminal.stderrIsTerminal
         let done = Locked(0)
         let (results, coverage) = try run.run(
             tests, toolchain: toolchain, binary: binary,
-            recording: PerTestRun.recording(root: root, date: Terminal.currentTimestamp())
+            recording: PerTestRun.recording(root: root, date: clock.utcTimestamp)
         ) { result in
             let count = done.withLock { count -> Int in
                 count += 1
@@ -66,87 +64,88 @@ extension RunCommand {
             "swiftcov: recorded the lines of \(coverage.tests.count) tests over \(coverage.files.count) files "
                 + "(\(lines) executable lines) in \(run.storePath) (\(Terminal.fileSize(run.storePath)) bytes)\n")
         let passed = results.allSatisfy { $0.outcome == .passed || $0.outcome == .skipped }
-        return (run.exportPath, passed ? 0 : 1)
-    }
-}
-
-/// A per-test run or store that cannot be had. Exit code 2.
-struct PerTestError: Error, CustomStringConvertible {
-    var description: String
-
-    init(_ description: String) {
-        self.description = description
+        let testRun = try CoverageRun(root: root, output: options.output, testArguments: options.testArguments)
+            .readResults(utcOffset: clock.utcOffset)
+        return (run.exportPath, passed ? 0 : 1, testRun)
     }
 }
 
 /// `swiftcov impacted`: the tests that executed a line a change touches, by the per-test data
 /// `swiftcov run --per-test` records.
 enum ImpactedCommand {
+    /// How the impacted tests are printed.
+    enum Format: String, CaseIterable, Sendable {
+        /// One test ID a line.
+        case list
+        /// One regular expression for `swift test --filter`.
+        case filter
+    }
+
+    static let base = ValueOption<String>(
+        ["--base"], value: "REF",
+        help:
+            "The changes since git ref REF (git diff from the merge base of REF and HEAD to the working tree). Default: HEAD, the uncommitted changes."
+    )
+    static let diff = ValueOption<String>(
+        ["--diff"], value: "FILE",
+        help: "Read a unified diff (git diff --relative, diff -u) from FILE, '-' for stdin, instead of running git.")
+    static let recordedAt = ValueOption<ImpactedTests.Side>(
+        ["--recorded-at"], value: "SIDE",
+        help:
+            "The side of the diff the per-test data was recorded at. Default: base when recorded on a clean tree at the diff's base commit (with --diff: on any clean tree), else changed."
+    )
+    static let format = ValueOption<Format>(
+        ["--format", "-f"], value: "FORMAT",
+        help: "list: one test ID a line; filter: one regular expression for `swift test --filter`. Default: list.")
+    static let output = ValueOption<String>(
+        ["--output", "-o"], value: "FILE", help: "Write the list to FILE (atomically) instead of stdout.")
+
     static let spec = CommandSpec(
         name: "impacted",
         abstract: "List the tests that executed a line a change touches (per-test data of `swiftcov run --per-test`).",
         positional: "PATH",
         positionalHelp: "The per-test store, or the folder holding it. Default: .build/swiftcov.",
-        options: [
-            .init(
-                ["--base"], value: "REF",
-                help:
-                    "The changes since git ref REF (git diff from the merge base of REF and HEAD to the working tree). Default: HEAD, the uncommitted changes."
-            ),
-            .init(
-                ["--diff"], value: "FILE",
-                help:
-                    "Read a unified diff (git diff --relative, diff -u) from FILE, '-' for stdin, instead of running git."
-            ),
-            .init(
-                ["--recorded-at"], value: "SIDE", choices: ["base", "changed"],
-                help:
-                    "The side of the diff the per-test data was recorded at. Default: base when recorded on a clean tree at the diff's base commit (with --diff: on any clean tree), else changed."
-            ),
-            .init(
-                ["--format", "-f"], value: "FORMAT", choices: ["list", "filter"],
-                help:
-                    "list: one test ID a line; filter: one regular expression for `swift test --filter`. Default: list."
-            ),
-            .init(["--output", "-o"], value: "FILE", help: "Write the list to FILE (atomically) instead of stdout."),
-        ],
+        options: [base.spec, diff.spec, recordedAt.spec, format.spec, output.spec],
         examples: [
             "swiftcov impacted --base origin/main",
             "swift test --filter \"$(swiftcov impacted --base origin/main --format filter)\"",
             "git diff --relative main > change.diff; swiftcov impacted artifacts/swiftcov --diff change.diff",
         ])
 
-    static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
-        guard arguments.positionals.count <= 1 else { throw UsageError("give one per-test store or folder") }
-        if arguments.value("--base") != nil && arguments.value("--diff") != nil {
-            throw UsageError("give either --base REF or --diff FILE, not both")
+    struct Options {
+        var store: String
+        var change: DiffCommand.ChangeSource
+        var recordedAt: ImpactedTests.Side?
+        var format: Format
+        var output: String?
+
+        init(_ arguments: ParsedArguments) throws(UsageError) {
+            guard arguments.positionals.count <= 1 else { throw UsageError("give one per-test store or folder") }
+            store = arguments.positionals.first ?? ".build/swiftcov"
+            change = try DiffCommand.ChangeSource(arguments, base: ImpactedCommand.base, diff: ImpactedCommand.diff)
+            recordedAt = try arguments.value(ImpactedCommand.recordedAt)
+            format = try arguments.value(ImpactedCommand.format) ?? .list
+            output = try arguments.value(ImpactedCommand.output)
         }
-        let destination = try terminal.output(arguments.value("--output"))
-        let coverage = try loadStore(arguments.positionals.first ?? ".build/swiftcov")
+    }
+
+    static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
+        let options = try Options(arguments)
+        let destination = try terminal.output(options.output)
+        let coverage = try loadStore(options.store)
         let root = terminal.workingDirectory
 
-        let diffText: String
         var baseCommit: String?
-        if let path = arguments.value("--diff") {
-            diffText = try DiffCommand.readDiff(path)
-        } else {
-            let base = arguments.value("--base") ?? "HEAD"
-            diffText = try DiffCommand.gitDiff(against: base, root: root, terminal: terminal)
-            if let result = try? Git.run(["merge-base", base, "HEAD"], in: root), result.status == 0 {
-                baseCommit = result.output.split(separator: "\n").first.map(String.init)
-            }
+        if case .git(let base) = options.change, let result = try? Git.run(["merge-base", base, "HEAD"], in: root),
+            result.status == 0
+        {
+            baseCommit = result.trimmedOutput
         }
-        let diff: UnifiedDiff
-        do {
-            diff = try UnifiedDiff.parse(diffText)
-        } catch {
-            let name = arguments.value("--diff").map { $0 == "-" ? "<stdin>" : $0 } ?? "git diff"
-            throw DiffInputError("\(name):\(error.line): error: \(error.message)")
-        }
+        let diff = try DiffCommand.readChange(options.change, root: root, terminal: terminal).diff
         let side: ImpactedTests.Side
-        if let chosen = arguments.value("--recorded-at").flatMap(ImpactedTests.Side.init(rawValue:)) {
+        if let chosen = options.recordedAt {
             side = chosen
-        } else if arguments.value("--diff") != nil {
+        } else if case .file = options.change {
             // A diff file's base is unknown: data recorded on a clean tree is taken as the base's.
             side = coverage.recording.dirty ? .changed : .base
         } else {
@@ -158,11 +157,12 @@ enum ImpactedCommand {
             "swiftcov: \(tests.count) of \(coverage.tests.count) tests executed a changed line (per-test data of "
                 + "\(commit)\(coverage.recording.dirty ? " with changes" : ""), read as the diff's \(side.rawValue) side)\n"
         )
-        if arguments.value("--format") == "filter" {
+        switch options.format {
+        case .filter:
             // No test: a pattern no test ID matches (an empty one would match them all).
             let pattern = tests.isEmpty ? "^$" : TestList.filterPattern(for: tests.compactMap(TestID.init))
             try destination.finish(writing: pattern + "\n")
-        } else {
+        case .list:
             try destination.finish(writing: tests.map { $0 + "\n" }.joined())
         }
         return .success
@@ -173,8 +173,8 @@ enum ImpactedCommand {
     static func loadStore(_ path: String) throws -> PerTestCoverage {
         let file = Terminal.fileSize(path) > 0 ? path : path + "/" + PerTestStore.fileName
         guard Terminal.fileSize(file) > 0 else {
-            throw PerTestError(
-                "\(file): error: no per-test data; record it with `swiftcov run --per-test` in the package root")
+            throw Diagnostic(
+                file: file, "no per-test data; record it with `swiftcov run --per-test` in the package root")
         }
         return try PerTestStore.read(path: file)
     }

@@ -8,81 +8,6 @@ import SwiftCovCore
     import Darwin
 #endif
 
-/// `swiftcov junit`: JUnit XML from `swift test` output, for CI.
-enum JUnitCommand {
-    static let spec = CommandSpec(
-        name: "junit",
-        abstract: "Write JUnit XML from `swift test` output (XCTest, Swift Testing, --parallel) for CI.",
-        positional: "LOG…",
-        positionalHelp: "Same as --tests LOG.",
-        options: [
-            .init(
-                ["--tests", "-t"], value: "LOG", repeatable: true,
-                help:
-                    "Console output of `swift test`, a Swift Testing event stream (--experimental-event-stream-output), or JUnit XML (swiftcov's, SwiftPM's --xunit-output); '-' reads stdin. Several are combined: shards merge, each test once."
-            ),
-            .init(
-                ["--output", "-o"], value: "FILE",
-                help: "Write the XML to FILE (atomically). With --tests -, stdin is passed through to stdout meanwhile."
-            ),
-            .init(["--strict"], help: "Valid against Jenkins' xUnit schema (junit-10.xsd): no file/line on testcase."),
-            .init(["--no-fail"], help: "Exit 0 even when tests failed or the run was cut off."),
-            .init(
-                ["--coverage", "-c"], value: "PATH",
-                help:
-                    "An llvm-cov export (or a folder with one) whose file list resolves locations given as a file name."
-            ),
-            .init(
-                ["--root"], value: "DIR",
-                help:
-                    "The package root: resolves file names and XCTest modules. Default: the current folder, if a package."
-            ),
-            .init(["--quiet", "-q"], help: "Neither pass stdin through nor print the one-line summary on stderr."),
-        ],
-        examples: [
-            "swift test 2>&1 | swiftcov junit --tests - --output junit.xml",
-            "swiftcov junit SampleReports/swift-test-failing.log SampleReports/swift-testing-events.jsonl -o junit.xml",
-            "swiftcov junit --tests swift-test.log --strict --no-fail > junit.xml",
-        ])
-
-    static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
-        let inputs = arguments.all("--tests") + arguments.positionals
-        guard !inputs.isEmpty else {
-            throw UsageError("no test output; give a `swift test` log with --tests LOG ('-' for standard input)")
-        }
-        let output = arguments.value("--output")
-        let quiet = arguments.has("--quiet")
-        var run = try TestLogInput.read(inputs, passThrough: output != nil && !quiet)
-        TestLogInput.warnAboutDuplicates(in: run, command: "junit", terminal: terminal)
-        run.resolve(
-            with: try TestLogInput.sourceIndex(
-                coverage: arguments.value("--coverage"), root: arguments.value("--root"),
-                workingDirectory: terminal.workingDirectory))
-        var status: ExitCode = run.totals.hasFailures || !run.isComplete ? .gateFailed : .success
-        if let missing = TestLogInput.missingResults(run, inputs: inputs) {
-            // CI still gets a file, with one error that says why.
-            run = TestResultsReader.missingResults(
-                sources: inputs.map(TestLogInput.displayName), output: run.output, interrupted: run.wasInterrupted)
-            terminal.error("swiftcov junit: \(missing)\n")
-            status = .usage
-        }
-        let destination = try terminal.output(output)
-        var xml = destination.streamingBuffer()
-        JUnitReport.write(
-            run,
-            options: JUnitReport.Options(
-                strict: arguments.has("--strict"), hostname: TestLogInput.hostname(), timestamp: TestLogInput.now()),
-            to: &xml)
-        try destination.finish(xml)
-        if !quiet, status != .usage {
-            terminal.error(
-                "swiftcov junit: \(run.totals.sentence(seconds: run.duration))\(output.map { " → \($0)" } ?? "")\n")
-        }
-        if status == .gateFailed && arguments.has("--no-fail") { return .success }
-        return status
-    }
-}
-
 /// Reads `--tests` inputs for `junit` and `report`: files whole, standard input as it arrives
 /// (passed through to standard output when asked, so a piped `swift test` still shows its
 /// progress), and the package files that complete what the logs leave out.
@@ -92,7 +17,7 @@ enum TestLogInput {
         guard inputs.filter({ $0 == "-" }).count <= 1 else {
             throw UsageError("standard input ('-') can be read only once")
         }
-        let offset = utcOffset()
+        let offset = Clock.system().utcOffset
         var results: [TestResultsReader.Input] = []
         for input in inputs {
             if input == "-" {
@@ -107,12 +32,9 @@ enum TestLogInput {
     /// One warning a test that several inputs report (shards that overlap, a file given twice),
     /// the first ten of them.
     static func warnAboutDuplicates(in run: TestRun, command: String, terminal: Terminal) {
-        for duplicate in run.duplicates.prefix(10) {
-            terminal.error("swiftcov \(command): warning: \(duplicate.description.terminalSafe)\n")
-        }
+        for duplicate in run.duplicates.prefix(10) { terminal.emit(.warning(duplicate.description), command: command) }
         if run.duplicates.count > 10 {
-            terminal.error(
-                "swiftcov \(command): warning: … and \(run.duplicates.count - 10) more tests reported twice\n")
+            terminal.emit(.warning("… and \(run.duplicates.count - 10) more tests reported twice"), command: command)
         }
     }
 
@@ -221,26 +143,6 @@ enum TestLogInput {
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
-    }
-
-    /// This machine's name, for JUnit's `hostname`.
-    static func hostname() -> String {
-        var name = [CChar](repeating: 0, count: 256)
-        guard gethostname(&name, name.count - 1) == 0 else { return "localhost" }
-        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// The local time zone's offset from UTC, in seconds.
-    static func utcOffset() -> Int {
-        var now = time(nil)
-        var parts = tm()
-        guard localtime_r(&now, &parts) != nil else { return 0 }
-        return Int(parts.tm_gmtoff)
-    }
-
-    /// Now, in local time, as JUnit timestamps are written.
-    static func now() -> String {
-        SwiftTestingEventStream.timestamp(Double(time(nil)), utcOffset: utcOffset()) ?? "1970-01-01T00:00:00"
     }
 }
 

@@ -18,21 +18,6 @@ struct Terminal {
         return true
     }
 
-    /// The `--color` option every command that prints a table accepts.
-    static let colorOption = CommandSpec.Option(
-        ["--color"], value: "WHEN", choices: ["auto", "always", "never"],
-        help: "Colour percentages. Default: auto (terminal, no NO_COLOR).")
-
-    /// Whether to colour output, as `--color` asks: `auto` colours only what goes to a terminal
-    /// that may be coloured, never what goes to a file (`writesToFile`).
-    func usesColor(_ arguments: ParsedArguments, writesToFile: Bool = false) -> Bool {
-        switch arguments.value("--color") ?? "auto" {
-        case "always": true
-        case "never": false
-        default: !writesToFile && stdoutSupportsColor
-        }
-    }
-
     /// Whether standard error is a terminal (progress is only shown there).
     var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
@@ -66,19 +51,6 @@ struct Terminal {
         getenv(name).map { String(cString: $0) }
     }
 
-    /// Appends `text` to a file that others append to as well (GitHub's job summary).
-    func append(_ text: String, toFile path: String) {
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
-        guard descriptor >= 0 else {
-            error("swiftcov: warning: cannot write the job summary to \(path)\n")
-            return
-        }
-        var text = text
-        let failure = text.withUTF8 { FileDescriptor.write($0, to: descriptor) }
-        close(descriptor)
-        if failure != 0 { error("swiftcov: warning: cannot write the job summary to \(path)\n") }
-    }
-
     /// The size of a regular file, 0 for anything else.
     static func fileSize(_ path: String) -> Int {
         var info = stat()
@@ -86,42 +58,71 @@ struct Terminal {
         return Int(info.st_size)
     }
 
-    /// Now, as an ISO 8601 UTC timestamp ("2026-11-22T14:30:00Z").
-    static func currentTimestamp() -> String {
-        var now = time(nil)
-        var parts = tm()
-        gmtime_r(&now, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
-    }
-
-    /// This machine's name, for JUnit's `hostname`.
-    static func hostname() -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count) == 0 else { return "localhost" }
-        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    }
-
-    /// The paths of the entries of `folder` whose names end with `suffix`, sorted.
-    static func files(in folder: String, withSuffix suffix: String) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            if name.hasSuffix(suffix) && name != "." && name != ".." { names.append(folder + "/" + name) }
-        }
-        return names.sorted()
-    }
-
     /// The current working directory.
     var workingDirectory: String {
         guard let path = getcwd(nil, 0) else { return "." }
         defer { free(path) }
         return String(cString: path)
+    }
+
+    /// `path` as a person should read it: relative to the working directory when inside it.
+    func displayPath(_ path: String) -> String {
+        let cwd = workingDirectory
+        if path == cwd { return "." }
+        return path.hasPrefix(cwd + "/") ? String(path.dropFirst(cwd.count + 1)) : path
+    }
+
+    /// The width of the terminal standard output is, nil when it is not one (or `COLUMNS` when set).
+    var columns: Int? {
+        if let text = environment("COLUMNS"), let value = Int(text), value > 0 { return value }
+        guard isatty(STDOUT_FILENO) == 1 else { return nil }
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
+    /// Whether `path` is a folder.
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// The bytes of a small input file (a configuration, a baseline); `name` is how errors name it.
+    static func readFile(_ path: String, name: String) throws(CoverageInputError) -> [UInt8] {
+        do {
+            let document = try MappedFile(path: path)
+            return document.withUnsafeBytes { Array($0) }
+        } catch {
+            throw .unreadable(path: name, reason: error.message)
+        }
+    }
+
+    /// GitHub Actions, when running there: annotations and the job summary.
+    var github: GitHubActions { GitHubActions(terminal: self) }
+
+    /// Prints `diagnostic` on stderr the one way swiftcov prints them (see `Diagnostic`), its
+    /// text made safe for a terminal; `command` names the command in usage errors. On GitHub
+    /// Actions a warning also becomes an annotation.
+    func emit(_ diagnostic: Diagnostic, command: String? = nil) {
+        let program = command.map { "\(SwiftCovCommand.tool) \($0)" } ?? SwiftCovCommand.tool
+        // Messages quote inputs (names, values): never let them drive the terminal.
+        var text = diagnostic.formatted(program: program).terminalSafeKeepingLines + "\n"
+        if diagnostic.kind == .usage, let command {
+            text += "Usage: see '\(SwiftCovCommand.tool) \(command) --help'\n"
+        }
+        error(text)
+        if diagnostic.severity == .warning {
+            var message = diagnostic.message
+            var line: Int?
+            switch diagnostic.location {
+            case .keyPath(let keyPath)?: message = keyPath + ": " + message
+            case .line(let number, _)?: line = number
+            default: break
+            }
+            github.annotate([
+                GitHubAnnotation(.warning, file: diagnostic.file, line: line, title: "swiftcov", message: message)
+            ])
+        }
     }
 }
 

@@ -1,0 +1,19 @@
+extension CoverageRequest {
+    /// The files the tests' failures point at that `report` leaves out (test sources, usually),
+    /// read again from this request's exports so that the HTML report can link failures to their lines.
+    package func failureFiles(of tests: TestRun, report: CoverageReport) -> [FileCoverage] {
+        let shown = Set(report.files.map(\.displayPath))
+        var wanted = Set<String>()
+        for test in tests.cases {
+            for issue in test.failingIssues { if let file = issue.location?.file { wanted.insert(file) } }
+            if let file = test.location?.file, test.status == .failed || test.status == .error { wanted.insert(file) }
+        }
+        wanted.subtract(shown)
+        guard !wanted.isEmpty, !inputs.contains("-") else { return [] }
+        var extra = self
+        extra.includes = wanted.sorted().map(Glob.init)
+        extra.allFiles = true
+        extra.root = report.scope.root
+        return (try? extra.makeReport(workingDirectory: report.scope.root ?? "."))?.files ?? []
+    }
+}

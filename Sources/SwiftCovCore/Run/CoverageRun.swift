@@ -1,0 +1,253 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `swiftcov run`'s pipeline, from a package root: run `swift test` with coverage and keep its
+/// log and Swift Testing's event stream; read the results; make the coverage export (SwiftPM
+/// writes none when a test failed: then from the raw profiles); write what CI keeps. The
+/// command line shows progress and prints; this does the work.
+package struct CoverageRun {
+    /// The package root (absolute).
+    package var root: String
+    /// Where the outputs go (`.build/swiftcov`).
+    package var output: String
+    /// The arguments given for `swift test`.
+    package var testArguments: [String]
+    /// Options for every `swift` command the run starts (`--scratch-path DIR`).
+    package var swiftOptions: [String]
+    /// `--filter` arguments that select a shard's tests (see `shardFilter`).
+    package var shardArguments: [String] = []
+
+    package init(root: String, output: String, testArguments: [String], scratchPath: String? = nil) {
+        self.root = root
+        self.output = output
+        self.testArguments = testArguments
+        swiftOptions = scratchPath.map { ["--scratch-path", $0] } ?? []
+    }
+
+    package var logPath: String { output + "/swift-test.log" }
+
+    /// Where Swift Testing's event stream goes, and the `swift test` arguments that write it there:
+    /// none when the user's arguments already ask for one (then it is read from their path).
+    package var eventStream: (path: String, arguments: [String]) {
+        let options = ["--experimental-event-stream-output", "--event-stream-output-path"]
+        for (index, argument) in testArguments.enumerated() {
+            for option in options {
+                if argument == option, index + 1 < testArguments.count { return (testArguments[index + 1], []) }
+                if argument.hasPrefix(option + "=") { return (String(argument.dropFirst(option.count + 1)), []) }
+            }
+        }
+        let path = output + "/swift-testing-events.jsonl"
+        return (path, ["--experimental-event-stream-output", path, "--experimental-event-stream-version", "0"])
+    }
+
+    /// The full `swift` command line of the test run.
+    package var swiftTestArguments: [String] {
+        ["test", "--enable-code-coverage"] + swiftOptions + eventStream.arguments + testArguments + shardArguments
+    }
+
+    /// Selects `shard`'s share of the tests `swift test list` lists, balanced by `timings` when
+    /// given, for `runTests`; writes them to `OUTPUT/shard-tests.txt`. The tests are built first
+    /// as `swift test --enable-code-coverage` builds them (its output goes to `body`) and listed
+    /// from that build (`swift test list` alone builds without coverage, and `swift test` would
+    /// then build everything again). Returns the shard's tests and all of them.
+    package mutating func selectShard(
+        _ shard: Shard, timings: TestTimings?, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+    ) throws -> (selected: [String], all: [String], plan: ShardPlan) {
+        try AtomicFile.makeDirectory(output)
+        let built = try Subprocess.stream(
+            "swift", ["build", "--build-tests", "--enable-code-coverage"] + swiftOptions, body)
+        // A failed build runs no test; `swift test` then shows why, in the log.
+        guard built == 0 else {
+            shardArguments = ShardPlan.filterArguments(selecting: [], of: [])
+            return ([], [], ShardPlan(tests: [], count: shard.count))
+        }
+        let listed = try Subprocess.capture("swift", ["test", "list", "--skip-build"] + swiftOptions)
+        guard listed.status == 0 else {
+            throw Diagnostic(
+                "`swift test list` exited with status \(listed.status): \(String(listed.errorText.suffix(2000)).terminalSafe)"
+            )
+        }
+        let all = TestList.parse(listed.outputText).tests.map(\.id)
+        let plan = ShardPlan(tests: all, count: shard.count, timings: timings)
+        let selected = plan.tests(of: shard)
+        try AtomicFile.write(selected.map { $0 + "\n" }.joined(), to: output + "/shard-tests.txt")
+        shardArguments = ShardPlan.filterArguments(selecting: selected, of: all)
+        return (selected, all, plan)
+    }
+
+    /// Runs the tests, handing their output to `body` as it comes, and keeps the log. Returns
+    /// `swift test`'s exit status.
+    package func runTests(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws -> Int32 {
+        try AtomicFile.makeDirectory(output)
+        if !eventStream.arguments.isEmpty { unlink(eventStream.path) }  // never read a stale one
+        var log: [UInt8] = []
+        let status = try Subprocess.stream("swift", swiftTestArguments) { chunk in
+            log.append(contentsOf: chunk)
+            body(chunk)
+        }
+        try log.withUnsafeBufferPointer { try AtomicFile.write(bytes: $0, to: logPath) }
+        return status
+    }
+
+    /// The results of the run: the log, and the event stream when `swift test` wrote one.
+    package func readResults(utcOffset: Int) throws -> TestRun {
+        let stream = eventStream.path
+        var inputs = [try TestResultsReader.read(path: logPath, utcOffset: utcOffset)]
+        var info = stat()
+        if stat(stream, &info) == 0, info.st_size > 0 {
+            inputs.append(try TestResultsReader.read(path: stream, utcOffset: utcOffset))
+        }
+        return TestResultsReader.combine(inputs)
+    }
+
+    /// The compiler's errors in the log of a run that ended before any test ran: from the first
+    /// line that reports an error, at most `limit` lines.
+    package func buildErrors(limit: Int = 200) -> String {
+        guard let file = try? MappedFile(path: logPath) else { return "" }
+        let text = file.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let first = lines.firstIndex(where: { $0.contains("error:") }) else { return "" }
+        return lines[first...].prefix(limit).joined(separator: "\n")
+    }
+
+    /// The export for this run, kept in the output folder as `CoverageInput.runExportName` (what
+    /// merging this run with others, shards, needs): SwiftPM's own when it wrote one during the
+    /// run, else one made here from the `.profraw` files (SwiftPM writes none when a test
+    /// failed). `note` hears about the second case.
+    package func coverageExport(toolchain: Toolchain, note: (String) -> Void) throws -> String {
+        let made = try makeCoverageExport(toolchain: toolchain, note: note)
+        let kept = output + "/" + CoverageInput.runExportName
+        if made != kept {
+            try MappedFile(path: made).withUnsafeBytes { bytes in
+                try AtomicFile.write(bytes: bytes.assumingMemoryBound(to: UInt8.self), to: kept)
+            }
+        }
+        return kept
+    }
+
+    private func makeCoverageExport(toolchain: Toolchain, note: (String) -> Void) throws -> String {
+        let codecovJSON =
+            try Subprocess.capture("swift", ["test", "--show-codecov-path", "--enable-code-coverage"] + swiftOptions)
+            .outputText.split(separator: "\n").last.map(String.init) ?? ""
+        let codecov = String(codecovJSON[..<(codecovJSON.lastIndex(of: "/") ?? codecovJSON.startIndex)])
+        let profraws = CoverageRun.files(in: codecov, withSuffix: ".profraw")
+        guard !profraws.isEmpty else {
+            if CoverageRun.isFile(codecovJSON) { return codecovJSON }
+            throw CoverageInputError.noExport(directory: codecov, profrawCount: 0)
+        }
+        let profdata = output + "/coverage.profdata"
+        let merged = try toolchain.merge(profraws, into: profdata)
+        guard merged.status == 0 else {
+            throw CoverageInputError.unreadable(
+                path: codecov, reason: "llvm-profdata: " + merged.errorText.terminalSafe)
+        }
+        let binPath =
+            try Subprocess.capture("swift", ["build", "--show-bin-path", "--enable-code-coverage"] + swiftOptions)
+            .outputText.split(separator: "\n").last.map(String.init) ?? ""
+        let binaries = CoverageRun.files(in: binPath, withSuffix: "PackageTests.xctest").map { bundle in
+            // On macOS the .xctest is a bundle; the binary is inside.
+            let name = String(bundle.split(separator: "/").last!.dropLast(".xctest".count))
+            let inner = bundle + "/Contents/MacOS/" + name
+            return CoverageRun.isFile(inner) ? inner : bundle
+        }
+        guard let binary = binaries.first else {
+            throw CoverageInputError.notFound(path: binPath + "/*PackageTests.xctest")
+        }
+        let exported = try toolchain.export(profdata: profdata, binaries: [binary])
+        guard exported.status == 0 else {
+            throw CoverageInputError.unreadable(path: profdata, reason: "llvm-cov: " + exported.errorText.terminalSafe)
+        }
+        let exportPath = output + "/" + CoverageInput.runExportName
+        try exported.output.withUnsafeBufferPointer { try AtomicFile.write(bytes: $0, to: exportPath) }
+        note("made the coverage from \(profraws.count) raw profile(s) with llvm-profdata and llvm-cov")
+        return exportPath
+    }
+
+    /// Writes what CI keeps: the HTML site, `junit.xml` and `coverage.json` (the coverage with
+    /// every function, and the test summary). Returns the paths written and what to warn about.
+    package func writeOutputs(
+        report: CoverageReport, tests: TestRun, request: CoverageRequest, clock: Clock, hostname: String
+    ) throws -> (paths: [String], warnings: [Diagnostic]) {
+        let site = try HTMLSite.write(
+            report, tests: tests, extraFiles: request.failureFiles(of: tests, report: report),
+            to: output + "/html", options: HTMLReport.Options(generatedAt: clock.utcTimestamp))
+        let junit = JUnitReport.render(
+            tests, options: JUnitReport.Options(hostname: hostname, timestamp: clock.localTimestamp))
+        try AtomicFile.write(junit, to: output + "/junit.xml")
+        var json = JSONWriter()
+        try CoverageJSONReport.write(
+            report, options: CoverageReportOptions(showFunctions: true), tests: tests, to: &json)
+        try AtomicFile.write(json.output, to: output + "/coverage.json")
+        return ([output + "/html/index.html", output + "/junit.xml", output + "/coverage.json"], site.warnings)
+    }
+
+    /// The failed tests, for the gate.
+    package static func failedTests(of run: TestRun) -> [FailedTest] {
+        run.cases.filter { $0.status == .failed || $0.status == .error }.map { test in
+            FailedTest(
+                name: test.className == TestLogParser.swiftTestingSuiteName
+                    ? test.name : "\(test.className).\(test.name)",
+                file: test.primaryLocation?.file, line: test.primaryLocation?.line,
+                message: test.failingIssues.first?.message ?? test.status.rawValue)
+        }
+    }
+
+    /// The paths of the entries of `folder` whose names end with `suffix`, sorted.
+    package static func files(in folder: String, withSuffix suffix: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            if name.hasSuffix(suffix) && name != "." && name != ".." { names.append(folder + "/" + name) }
+        }
+        return names.sorted()
+    }
+
+    private static func isFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && info.st_size > 0
+    }
+}
+
+extension TestTimings {
+    /// The tests' times from an earlier run: its JUnit XML (or any test output swiftcov reads), or
+    /// the `coverage.json` that `run` and `report --format json` write (times per suite).
+    package static func read(path: String) throws -> TestTimings {
+        let bytes: [UInt8]
+        do {
+            bytes = try MappedFile(path: path).withUnsafeBytes { Array($0) }
+        } catch {
+            throw CoverageInputError.unreadable(path: path, reason: error.message)
+        }
+        guard bytes.first == UInt8(ascii: "{") else {
+            return TestTimings(try TestResultsReader.read(paths: [path], utcOffset: 0))
+        }
+        let document: JSONValue
+        do {
+            document = try JSONValue.parse(bytes)
+        } catch {
+            let keyPath = bytes.withUnsafeBytes { JSONKeyPath.path(at: error.offset, in: $0) }
+            throw CoverageInputError.malformed(
+                path: path, offset: error.offset, keyPath: keyPath, message: error.message)
+        }
+        guard case .array(let suites)? = document["tests"]?["suites"] else {
+            throw Diagnostic(
+                file: path, "no \"tests\" with \"suites\" (give a junit.xml or the coverage.json of run)")
+        }
+        return TestTimings(
+            suites: suites.compactMap { suite in
+                guard case .string(let name)? = suite["name"], case .number(let tests)? = suite["tests"],
+                    case .number(let seconds)? = suite["time"]
+                else { return nil }
+                return (name, Int(tests), seconds)
+            })
+    }
+}

@@ -1,0 +1,85 @@
+import SwiftCovCore
+
+/// `swiftcov check`: the CI gate. Exit 0 when every rule holds, 1 when one does not, 2 when the
+/// coverage, the configuration or the baseline cannot be read.
+enum CheckCommand {
+    static let minLines = ValueOption<Double>.percentage(
+        ["--min-lines"], help: "Minimum line coverage of the whole report (overrides the file).")
+    static let minFunctions = ValueOption<Double>.percentage(
+        ["--min-functions"], help: "Minimum function coverage of the whole report.")
+    static let minRegions = ValueOption<Double>.percentage(
+        ["--min-regions"], help: "Minimum region coverage of the whole report.")
+    static let strict = FlagOption(
+        ["--strict"], help: "Treat configuration warnings (rules that match nothing) as errors.")
+
+    static let spec = CommandSpec(
+        name: "check",
+        abstract: "Fail (exit 1) when coverage is below the agreed thresholds or dropped below a baseline.",
+        positional: "PATH…",
+        positionalHelp: "Same as --coverage PATH.",
+        options: CoverageInputOptions.specs + GateOptions.specs + [
+            minLines.spec, minFunctions.spec, minRegions.spec, strict.spec,
+        ],
+        examples: [
+            "swiftcov check --coverage . --min-lines 80",
+            "swiftcov check SampleReports/coverage.json --config .swiftcov.json --baseline main-coverage.json",
+        ])
+
+    struct Options {
+        var coverage: CoverageInputOptions
+        var gate: GateOptions
+        /// `--min-lines` and the others, overriding the configuration's totals.
+        var minimums: [(WritableKeyPath<GateConfiguration.Minimums, Double?>, Double)]
+        var strict: Bool
+
+        init(_ arguments: ParsedArguments) throws(UsageError) {
+            coverage = try CoverageInputOptions(arguments)
+            gate = try GateOptions(arguments)
+            minimums = []
+            for (option, keyPath) in [
+                (CheckCommand.minLines, \GateConfiguration.Minimums.lines), (CheckCommand.minFunctions, \.functions),
+                (CheckCommand.minRegions, \.regions),
+            ] {
+                if let percent = try arguments.value(option) { minimums.append((keyPath, percent)) }
+            }
+            strict = arguments.has(CheckCommand.strict)
+        }
+    }
+
+    static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
+        let options = try Options(arguments)
+        var configuration = try options.gate.loadConfiguration(root: options.coverage.root ?? terminal.workingDirectory)
+        for (keyPath, percent) in options.minimums { configuration.totals[keyPath: keyPath] = percent }
+        let baseline = try options.gate.loadBaseline()
+        if baseline != nil && configuration.ratchetTolerance == nil { configuration.ratchetTolerance = 0 }
+        guard
+            !configuration.totals.isEmpty || !configuration.modules.isEmpty || !configuration.files.isEmpty
+                || baseline != nil
+        else {
+            throw UsageError(
+                "nothing to check: add rules to .swiftcov.json, or give --min-lines PERCENT or --baseline FILE")
+        }
+
+        let (report, _) = try options.coverage.makeReport(terminal, configuration: configuration)
+        let warnings = configuration.warnings(for: report, path: options.gate.configPath ?? ".swiftcov.json")
+        for warning in warnings { terminal.emit(warning.diagnostic) }
+        if options.strict && !warnings.isEmpty {
+            throw UsageError("\(warnings.count) configuration warning(s) and --strict")
+        }
+
+        let result = Gate.evaluate(report, configuration: configuration, baseline: baseline)
+        try terminal.out(GateReport.text(result))
+        publishOnGitHub(report: report, result: result, tests: nil, terminal: terminal)
+        return result.passed ? .success : .gateFailed
+    }
+
+    /// On GitHub Actions: annotations for what failed (every test failure, then the rules), and
+    /// the table and verdict in the job summary.
+    static func publishOnGitHub(report: CoverageReport, result: GateResult, tests: TestRun?, terminal: Terminal) {
+        guard terminal.github.isActive || terminal.environment("GITHUB_STEP_SUMMARY") != nil else { return }
+        terminal.github.addToStepSummary(
+            CoverageMarkdownReport.render(report, options: CoverageReportOptions()) + GateReport.markdown(result))
+        let tests = tests.map(GitHubAnnotations.failures(of:)) ?? []
+        terminal.github.annotate(tests + GitHubAnnotations.failures(of: result), root: report.scope.root)
+    }
+}

@@ -1,0 +1,37 @@
+import SwiftCovCore
+
+extension DiffCommand {
+    /// `swiftcov diff --baseline FILE`: differential coverage against the base revision's.
+    static func differentialReport(
+        _ differential: Differential, format: ReportFormat, report: CoverageReport, diff: UnifiedDiff,
+        pathPrefix: String, changes: DiffCoverageReportOptions, root: String, destination: AtomicFile.Destination,
+        terminal: Terminal
+    ) throws -> ExitCode {
+        var options = DifferentialCoverageReportOptions()
+        options.failOn = try differential.failOn ?? GateOptions.configuration(root: root).failOn
+        let baseline = try DifferentialBaseline.read(path: differential.baseline)
+        let sources = SourceFiles(root: root)
+        let coverage = try DifferentialCoverage.compute(
+            current: report, baseline: baseline, diff: diff, pathPrefix: pathPrefix
+        ) { file in try? sources.read(file).get().lineCount }
+        for warning in coverage.warnings { terminal.emit(warning) }
+
+        options.changes = changes
+        options.baseline = differential.baseline
+        options.urlTemplate = differential.urlTemplate
+        options.colors = changes.colors
+        let text: String
+        switch format {
+        case .json: text = DifferentialCoverageJSONReport.render(coverage, options: options)
+        case .markdown: text = DifferentialCoverageMarkdownReport.render(coverage, options: options)
+        case .table: text = DifferentialCoverageTableReport.render(coverage, options: options)
+        }
+        try destination.finish(writing: text)
+        // On GitHub Actions: annotations on the UNC and LBC lines, and the Markdown in the job summary.
+        let (shown, more) = DifferentialAnnotations.annotations(coverage, failOn: options.failOn)
+        if terminal.github.isActive { terminal.error(DifferentialAnnotations.text(shown)) }
+        terminal.github.addToStepSummary(
+            DifferentialCoverageMarkdownReport.render(coverage, options: options, moreLines: more))
+        return coverage.failingLines(options.failOn) > 0 ? .gateFailed : .success
+    }
+}

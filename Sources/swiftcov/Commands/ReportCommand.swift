@@ -1,0 +1,150 @@
+import SwiftCovCore
+
+/// `swiftcov report`: the coverage table, JSON or Markdown for one or more exports.
+enum ReportCommand {
+    /// What to list besides modules and files.
+    enum Detail: String, CaseIterable, Sendable {
+        case functions, lines, tests
+    }
+
+    static let format = ValueOption<ReportFormat>(
+        ["--format", "-f"], value: "FORMAT", help: "Output format. Default: table.")
+    static let show = ValueOption<Detail>(
+        ["--show"], value: "WHAT", repeatable: true,
+        help:
+            "Also list each file's functions with their execution counts, or (json) its per-line counts, or (json) the tests that ran each line (per-test data of `run --per-test`)."
+    )
+    static let sort = ValueOption<CoverageReportOptions.Sort>(
+        ["--sort"], value: "ORDER", help: "Order of modules and files. Default: name.")
+    static let tests = TestsOption.option(
+        help:
+            "Also (or only) summarize a test run: `swift test` output, a Swift Testing event stream or JUnit XML (shards' files merge); '-' reads stdin."
+    )
+
+    static let spec = CommandSpec(
+        name: "report",
+        abstract: "Show coverage per module, file and function, with llvm-cov's exact numbers.",
+        positional: "PATH…",
+        positionalHelp: "Same as --coverage PATH.",
+        options: CoverageInputOptions.specs + [
+            format.spec, show.spec, sort.spec, OutputOption.file.spec, ColorChoice.option.spec, tests.spec,
+        ],
+        examples: [
+            "swiftcov report SampleReports/coverage.json",
+            "swiftcov report --coverage . --show functions --sort coverage",
+            "swiftcov report -c shard1.json -c shard2.json --format json -o coverage-report.json",
+            "swiftcov report SampleReports/coverage.json --tests SampleReports/swift-test-failing.log",
+        ])
+
+    /// The options of one `report`, read and checked.
+    struct Options {
+        /// Nil when only test logs are given (a test summary alone).
+        var coverage: CoverageInputOptions?
+        var format: ReportFormat
+        var details: Set<Detail>
+        var sort: CoverageReportOptions.Sort
+        var output: String?
+        var color: ColorChoice
+        var testLogs: [String]
+        var root: String?
+
+        init(_ arguments: ParsedArguments) throws(UsageError) {
+            testLogs = try arguments.values(ReportCommand.tests)
+            let hasCoverage =
+                !(try arguments.values(CoverageInputOptions.coverage)).isEmpty || !arguments.positionals.isEmpty
+            coverage = testLogs.isEmpty || hasCoverage ? try CoverageInputOptions(arguments) : nil
+            root = try RootOption.value(arguments)
+            format = try arguments.value(ReportCommand.format) ?? .table
+            details = Set(try arguments.values(ReportCommand.show))
+            sort = try arguments.value(ReportCommand.sort) ?? .name
+            output = try arguments.value(OutputOption.file)
+            color = try arguments.value(ColorChoice.option) ?? .auto
+            if testLogs.contains("-") && coverage?.readsStandardInput == true {
+                throw UsageError("standard input ('-') can be read only once")
+            }
+            if details.contains(.lines) && format != .json {
+                throw UsageError(
+                    "--show lines adds per-line counts to --format json; for lines on a page, see `swiftcov html`")
+            }
+            if details.contains(.tests) && format != .json {
+                throw UsageError("--show tests adds each line's tests to --format json")
+            }
+        }
+    }
+
+    static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
+        let options = try Options(arguments)
+        let destination = try terminal.output(options.output)
+        guard let coverage = options.coverage else { return try runTestsOnly(options, destination, terminal) }
+        let showsFunctions = options.details.contains(.functions)
+        let (report, _) = try coverage.makeReport(terminal, includeFunctions: showsFunctions)
+        let perTest = try options.details.contains(.tests) ? perTestCoverage(for: coverage.inputs) : nil
+        let tests = try options.testLogs.isEmpty ? nil : readTests(options, terminal)
+
+        var reportOptions = CoverageReportOptions()
+        reportOptions.showFunctions = showsFunctions
+        reportOptions.showLines = options.details.contains(.lines)
+        reportOptions.sort = options.sort
+        reportOptions.colors = options.color.usesColor(terminal, writesToFile: options.output != nil)
+        reportOptions.width = options.output == nil ? terminal.columns : nil
+
+        switch options.format {
+        case .json:
+            // Streamed: with every function and line the JSON can be many times the export's size.
+            var json = JSONWriter(destination.streamingBuffer())
+            try CoverageJSONReport.write(report, options: reportOptions, tests: tests, perTest: perTest, to: &json)
+            try destination.finish(json.finish())
+        case .markdown:
+            var text = CoverageMarkdownReport.render(report, options: reportOptions)
+            if let tests { text += "\n" + TestSummaryMarkdownReport.render(tests) }
+            try destination.finish(writing: text)
+        case .table:
+            var text = CoverageTableReport.render(report, options: reportOptions)
+            if let tests { text += "\n" + TestSummaryTableReport.render(tests, colors: reportOptions.colors) }
+            try destination.finish(writing: text)
+        }
+        var summary = CoverageMarkdownReport.render(report, options: reportOptions)
+        if let tests { summary += "\n" + TestSummaryMarkdownReport.render(tests) }
+        terminal.github.addToStepSummary(summary)
+        if let tests { terminal.github.annotate(failuresOf: tests) }
+        return .success
+    }
+
+    /// `report --tests LOG` without coverage: the test-run summary alone.
+    private static func runTestsOnly(
+        _ options: Options, _ destination: AtomicFile.Destination, _ terminal: Terminal
+    ) throws -> ExitCode {
+        let tests = try readTests(options, terminal)
+        let colors = options.color.usesColor(terminal, writesToFile: options.output != nil)
+        let text: String
+        switch options.format {
+        case .json: text = TestSummaryJSONReport.render(tests)
+        case .markdown: text = TestSummaryMarkdownReport.render(tests)
+        case .table: text = TestSummaryTableReport.render(tests, colors: colors)
+        }
+        try destination.finish(writing: text)
+        terminal.github.addToStepSummary(TestSummaryMarkdownReport.render(tests))
+        terminal.github.annotate(failuresOf: tests)
+        return .success
+    }
+
+    /// The per-test data beside the inputs (`run --per-test`'s output folder, or its export).
+    private static func perTestCoverage(for inputs: [String]) throws -> PerTestCoverage {
+        for input in inputs where input != "-" {
+            let folder =
+                Terminal.fileSize(input) > 0 ? String(input[..<(input.lastIndex(of: "/") ?? input.startIndex)]) : input
+            let store = (folder.isEmpty ? "." : folder) + "/" + PerTestStore.fileName
+            if Terminal.fileSize(store) > 0 { return try PerTestStore.read(path: store) }
+        }
+        return try ImpactedCommand.loadStore(inputs.first ?? ".build/swiftcov")
+    }
+
+    /// The test run the `--tests` logs describe, with file names resolved in the package.
+    private static func readTests(_ options: Options, _ terminal: Terminal) throws -> TestRun {
+        let run = try TestLogInput.readResults(options.testLogs)
+        TestLogInput.warnAboutDuplicates(in: run, command: "report", terminal: terminal)
+        return run.resolving(
+            with: try TestLogInput.sourceIndex(
+                coverage: nil, root: options.root, workingDirectory: terminal.workingDirectory))
+    }
+}

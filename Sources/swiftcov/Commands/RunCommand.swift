@@ -1,0 +1,162 @@
+import SwiftCovCore
+
+/// `swiftcov run`: the whole workflow in one command, from a package root. Runs the tests with
+/// coverage, keeps their log, makes the coverage even when tests failed (SwiftPM writes none
+/// then), prints the coverage table and the test summary, writes HTML, JUnit and JSON, and
+/// evaluates the gate when one is configured. The work is `CoverageRun`'s; this shows it.
+enum RunCommand {
+    static let output = ValueOption<String>(
+        ["--output", "-o"], value: "DIR",
+        help: "Where to write html/, junit.xml, coverage.json and the test log. Default: .build/swiftcov.")
+    static let shard = ValueOption<Shard>(
+        ["--shard"], value: "K/N",
+        help:
+            "Run only shard K of N of the tests (`swift test list`), for N CI machines; merge their outputs with report -c, junit --tests.",
+        parse: { (text: String) throws(UsageError) -> Shard in
+            do throws(Shard.InvalidShard) { return try Shard(parsing: text) } catch {
+                throw UsageError(error.description)
+            }
+        })
+    static let scratchPath = ValueOption<String>(
+        ["--scratch-path"], value: "DIR",
+        help:
+            "SwiftPM's build folder for the tests (passed to every `swift` command run makes). The plugin uses its own."
+    )
+    static let timings = ValueOption<String>(
+        ["--timings"], value: "FILE",
+        help:
+            "With --shard: balance the shards by the tests' times in FILE (an earlier junit.xml, or coverage.json of run)."
+    )
+
+    static let spec = CommandSpec(
+        name: "run",
+        abstract: "Run `swift test` with coverage, then report, write HTML/JUnit/JSON and check the gate.",
+        positional: "-- SWIFT-TEST-ARGUMENTS…",
+        positionalHelp: "Passed to `swift test` (after `--`), e.g. -- --filter GameTests --parallel.",
+        options: [output.spec] + GateOptions.specs + [shard.spec, scratchPath.spec, timings.spec]
+            + [perTest.spec, testTimeout.spec, ColorChoice.option.spec] + ScopeOptions.specs,
+        examples: [
+            "swiftcov run",
+            "swiftcov run --output coverage -- --filter TriviaGameTests",
+            "swiftcov run --shard 2/4 --timings previous/junit.xml",
+            "swiftcov run --per-test --test-timeout 60",
+        ])
+
+    struct Options {
+        var output: String
+        var gate: GateOptions
+        var shard: Shard?
+        var scratchPath: String?
+        var timings: String?
+        var perTest: Bool
+        var testTimeout: Double?
+        var color: ColorChoice
+        var scope: ScopeOptions
+        var testArguments: [String]
+
+        init(_ arguments: ParsedArguments) throws(UsageError) {
+            output = try arguments.value(RunCommand.output) ?? ".build/swiftcov"
+            gate = try GateOptions(arguments)
+            shard = try arguments.value(RunCommand.shard)
+            scratchPath = try arguments.value(RunCommand.scratchPath)
+            timings = try arguments.value(RunCommand.timings)
+            guard shard != nil || timings == nil else { throw UsageError("--timings needs --shard") }
+            perTest = arguments.has(RunCommand.perTest)
+            testTimeout = try arguments.value(RunCommand.testTimeout)
+            guard perTest || testTimeout == nil else { throw UsageError("--test-timeout goes with --per-test") }
+            guard !(perTest && shard != nil) else { throw UsageError("--per-test runs every test; give no --shard") }
+            color = try arguments.value(ColorChoice.option) ?? .auto
+            scope = try ScopeOptions(arguments)
+            testArguments = arguments.positionals
+        }
+    }
+
+    static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
+        let options = try Options(arguments)
+        let root = terminal.workingDirectory
+        guard Terminal.fileSize(root + "/Package.swift") > 0 else {
+            throw UsageError("run it in a package root (no Package.swift in \(root))")
+        }
+        let configuration = try options.gate.loadConfiguration(root: root)
+        let baseline = try options.gate.loadBaseline()
+        let timings = try options.timings.map { try TestTimings.read(path: $0) }
+        let toolchain = try Toolchain.locate()
+        let clock = Clock.system(sourceDateEpoch: terminal.environment("SOURCE_DATE_EPOCH"))
+        var pipeline = CoverageRun(
+            root: root, output: options.output, testArguments: options.testArguments, scratchPath: options.scratchPath)
+
+        // 0. A shard: its share of the tests, from a build made the way `swift test` makes it.
+        if let shard = options.shard {
+            terminal.error("swiftcov: building and listing the tests for shard \(shard)\n")
+            let (selected, all, plan) = try pipeline.selectShard(shard, timings: timings) {
+                try? terminal.out(String(decoding: $0, as: UTF8.self))
+            }
+            var note = "shard \(shard): \(selected.count) of \(all.count) tests"
+            if timings != nil, !all.isEmpty {
+                note += ", about \(JUnitReport.seconds(plan.expectedSeconds[shard.index - 1])) s by the timings"
+            }
+            terminal.emit(.note(note + " (listed in \(options.output)/shard-tests.txt)"))
+        }
+
+        // 1. The tests, with live progress on a terminal and the output as it comes otherwise; with
+        // --per-test each test alone, its lines recorded.
+        let (exportPath, status, results) =
+            options.perTest
+            ? try runPerTest(options, root: root, toolchain: toolchain, clock: clock, terminal: terminal)
+            : try runTests(pipeline, toolchain: toolchain, terminal: terminal)
+        var testRun = results
+
+        // 2. Coverage: SwiftPM's export when the tests passed, otherwise made from the raw profiles.
+        var request = options.scope.request(inputs: [exportPath], root: root)
+        request.adopt(configuration)
+        let report = try request.makeReport(workingDirectory: root)
+        testRun = testRun.resolving(with: TestLogInput.sourceIndex(report: report, workingDirectory: root))
+
+        // 3. What a person reads: the coverage table and the test summary.
+        var reportOptions = CoverageReportOptions()
+        reportOptions.colors = options.color.usesColor(terminal)
+        reportOptions.width = terminal.columns
+        try terminal.out(CoverageTableReport.render(report, options: reportOptions))
+        try terminal.out("\n" + TestSummaryTableReport.render(testRun, colors: reportOptions.colors))
+
+        // 4. The files CI keeps.
+        let written = try pipeline.writeOutputs(
+            report: report, tests: testRun, request: request, clock: clock, hostname: Clock.hostname)
+        for warning in written.warnings { terminal.emit(warning) }
+        terminal.error("swiftcov: wrote \(written.paths.joined(separator: ", "))\n")
+
+        // 5. The gate: failed tests always count; thresholds when configured.
+        let result = Gate.evaluate(
+            report, configuration: configuration, baseline: baseline, failedTests: CoverageRun.failedTests(of: testRun))
+        try terminal.out("\n" + GateReport.text(result))
+        CheckCommand.publishOnGitHub(report: report, result: result, tests: testRun, terminal: terminal)
+        return result.passed && status == 0 ? .success : .gateFailed
+    }
+
+    /// Runs `swift test` (step 1) and makes the export: the export's path, `swift test`'s status
+    /// and the results.
+    private static func runTests(
+        _ pipeline: CoverageRun, toolchain: Toolchain, terminal: Terminal
+    ) throws -> (exportPath: String, status: Int32, results: TestRun) {
+        let shown = pipeline.swiftTestArguments.prefix(
+            pipeline.swiftTestArguments.count - pipeline.shardArguments.count)
+        terminal.error(
+            "swiftcov: running swift \(shown.joined(separator: " "))"
+                + (pipeline.shardArguments.isEmpty ? "" : " (and a --filter for the shard's tests)") + "\n")
+        var progress = LiveProgress(terminal: terminal, live: terminal.stderrIsTerminal)
+        let status = try pipeline.runTests { progress.consume($0) }
+        progress.finish()
+        let results = try pipeline.readResults(utcOffset: Clock.system().utcOffset)
+        guard results.hasTestOutput else {
+            // The build failed (usually): on a terminal its errors were hidden behind the progress line.
+            if progress.live {
+                let errors = pipeline.buildErrors()
+                if !errors.isEmpty { terminal.error(errors.terminalSafeKeepingLines + "\n") }
+            }
+            throw Diagnostic(
+                file: pipeline.logPath, "`swift test` exited with status \(status) before running any test")
+        }
+        let exportPath = try pipeline.coverageExport(toolchain: toolchain) { terminal.emit(.note($0)) }
+        return (exportPath, status, results)
+    }
+}

@@ -1,0 +1,174 @@
+import SwiftCovCore
+
+/// The report formats `report` and `diff` write to stdout or a file.
+enum ReportFormat: String, CaseIterable, Sendable {
+    case table, json, markdown
+}
+
+/// `--color WHEN`.
+enum ColorChoice: String, CaseIterable, Sendable {
+    case auto, always, never
+
+    static let option = ValueOption<ColorChoice>(
+        ["--color"], value: "WHEN", help: "Colour percentages. Default: auto (terminal, no NO_COLOR).")
+
+    /// Whether to colour output: `auto` colours only what goes to a terminal that may be
+    /// coloured, never what goes to a file (`writesToFile`).
+    func usesColor(_ terminal: Terminal, writesToFile: Bool = false) -> Bool {
+        switch self {
+        case .always: true
+        case .never: false
+        case .auto: !writesToFile && terminal.stdoutSupportsColor
+        }
+    }
+}
+
+/// Which files a report covers: `--include`, `--exclude`, `--all-files` (also for `run`, which
+/// makes its own export).
+struct ScopeOptions {
+    static let include = ValueOption<Glob>(
+        ["--include"], value: "GLOB", repeatable: true,
+        help: "Report only files matching GLOB (relative to the package root).", convert: Glob.init)
+    static let exclude = ValueOption<Glob>(
+        ["--exclude"], value: "GLOB", repeatable: true, help: "Leave out files matching GLOB.", convert: Glob.init)
+    static let allFiles = FlagOption(
+        ["--all-files"], help: "Also report Tests/, .build/ (generated files, dependencies) and files outside the root."
+    )
+    static let specs = [include.spec, exclude.spec, allFiles.spec]
+
+    var includes: [Glob]
+    var excludes: [Glob]
+    var allFiles: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        includes = try arguments.values(Self.include)
+        excludes = try arguments.values(Self.exclude)
+        allFiles = arguments.has(Self.allFiles)
+    }
+
+    /// A request for `inputs` in this scope.
+    func request(inputs: [String], root: String?) -> CoverageRequest {
+        CoverageRequest(inputs: inputs, root: root, includes: includes, excludes: excludes, allFiles: allFiles)
+    }
+}
+
+/// `--root DIR`: the package root. Checked to be a folder, so that a typo is an error rather than
+/// a report of nothing.
+enum RootOption {
+    static let option = ValueOption<String>(
+        ["--root"], value: "DIR", help: "The package root. Default: inferred from the inputs.")
+
+    /// The root given with `option` (this one, or a command's own wording of it), checked.
+    static func value(_ arguments: ParsedArguments, option: ValueOption<String> = option) throws(UsageError)
+        -> String?
+    {
+        guard let root = try arguments.value(option) else { return nil }
+        guard Terminal.isDirectory(root) else { throw UsageError("--root '\(root)' is not a folder") }
+        return root
+    }
+}
+
+/// The inputs every coverage command shares: which exports to read (`--coverage`, positional
+/// paths) and which files to cover. Declared once so that `report`, `html`, `check`, `export`
+/// and `diff` accept the same inputs.
+struct CoverageInputOptions {
+    static let coverage = ValueOption<String>(
+        ["--coverage", "-c"], value: "PATH", repeatable: true,
+        help:
+            "An llvm-cov JSON export, or a folder to find one in (package root, .build, codecov); '-' reads stdin. Several are merged."
+    )
+    static let specs = [coverage.spec] + ScopeOptions.specs + [RootOption.option.spec]
+
+    var inputs: [String]
+    var root: String?
+    var scope: ScopeOptions
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        inputs = try arguments.values(Self.coverage) + arguments.positionals
+        guard !inputs.isEmpty else {
+            throw UsageError("no coverage input; give an export with --coverage PATH (or a package folder)")
+        }
+        guard inputs.filter({ $0 == "-" }).count <= 1 else {
+            throw UsageError("standard input ('-') can be read only once")
+        }
+        root = try RootOption.value(arguments)
+        scope = try ScopeOptions(arguments)
+    }
+
+    var readsStandardInput: Bool { inputs.contains("-") }
+
+    var request: CoverageRequest { scope.request(inputs: inputs, root: root) }
+}
+
+/// `--output FILE`: where a report goes (stdout when absent).
+enum OutputOption {
+    static let file = ValueOption<String>(
+        ["--output", "-o"], value: "FILE", help: "Write the report to FILE (atomically) instead of stdout.")
+}
+
+/// `--tests LOG`: `swift test` console output or Swift Testing event streams.
+enum TestsOption {
+    static func option(help: String) -> ValueOption<String> {
+        ValueOption<String>(["--tests", "-t"], value: "LOG", repeatable: true, help: help)
+    }
+}
+
+/// The gate's inputs: `--config` and `--baseline` (`check` and `run`).
+struct GateOptions {
+    static let config = ValueOption<String>(
+        ["--config"], value: "FILE",
+        help: "The gate configuration. Default: .swiftcov.json in the package root, if any.")
+    static let baseline = ValueOption<String>(
+        ["--baseline"], value: "FILE", help: "An earlier `swiftcov report --format json`, for the ratchet.")
+    static let specs = [config.spec, baseline.spec]
+
+    var configPath: String?
+    var baselinePath: String?
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        configPath = try arguments.value(Self.config)
+        baselinePath = try arguments.value(Self.baseline)
+    }
+
+    /// The configuration at `--config`, or `.swiftcov.json` in `root` when there is one, or none.
+    func loadConfiguration(root: String) throws -> GateConfiguration {
+        try Self.configuration(at: configPath, root: root)
+    }
+
+    /// The configuration at `path`, or `.swiftcov.json` in `root` when there is one, or none.
+    static func configuration(at path: String? = nil, root: String) throws -> GateConfiguration {
+        let file = path ?? root + "/.swiftcov.json"
+        guard path != nil || Terminal.fileSize(file) > 0 else { return GateConfiguration() }
+        let name = path ?? ".swiftcov.json"
+        return try GateConfiguration.parse(try Terminal.readFile(file, name: name), path: name)
+    }
+
+    /// The ratchet's baseline, when `--baseline` is given.
+    func loadBaseline() throws -> CoverageBaseline? {
+        guard let baselinePath else { return nil }
+        return try CoverageBaseline.parse(try Terminal.readFile(baselinePath, name: baselinePath), path: baselinePath)
+    }
+}
+
+extension CoverageInputOptions {
+    /// Reads the exports and builds the report, showing progress on a terminal and saying which
+    /// package root was used when it had to be guessed. Without `includeFunctions`, function
+    /// names are not read (a table of files needs none).
+    func makeReport(
+        _ terminal: Terminal, includeFunctions: Bool = true, configuration: GateConfiguration? = nil
+    ) throws -> (report: CoverageReport, request: CoverageRequest) {
+        var request = self.request
+        request.includeFunctions = includeFunctions
+        if let configuration { request.adopt(configuration) }
+        let progress = Progress(terminal: terminal, inputs: request.inputs)
+        defer { progress.finish() }
+        let report = try request.makeReport(workingDirectory: terminal.workingDirectory)
+        if report.scope.rootWasGuessed, let root = report.scope.root {
+            terminal.emit(
+                .note(
+                    "package root \(terminal.displayPath(root)) inferred from the export's paths; "
+                        + "give --root DIR to choose another"))
+        }
+        return (report, request)
+    }
+}

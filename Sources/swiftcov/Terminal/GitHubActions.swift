@@ -1,0 +1,57 @@
+import SwiftCovCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What swiftcov does when it runs in a GitHub Actions job: annotations that attach problems to
+/// the lines of the pull request, and Markdown in the job summary. Nothing outside GitHub.
+struct GitHubActions {
+    let terminal: Terminal
+
+    /// Whether this is a GitHub Actions job (`GITHUB_ACTIONS=true`).
+    var isActive: Bool { terminal.environment("GITHUB_ACTIONS") == "true" }
+
+    /// Appends `markdown` to the job summary (`GITHUB_STEP_SUMMARY`), when there is one.
+    func addToStepSummary(_ markdown: String) {
+        guard let path = terminal.environment("GITHUB_STEP_SUMMARY"), !path.isEmpty else { return }
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+        var text = markdown
+        let failure =
+            descriptor < 0 ? errno : text.withUTF8 { FileDescriptor.write($0, to: descriptor) }
+        if descriptor >= 0 { close(descriptor) }
+        if failure != 0 {
+            terminal.emit(.warning(file: path, "cannot write the job summary: \(String(cString: strerror(failure)))"))
+        }
+    }
+
+    /// Writes `annotations` as workflow commands on stderr (GitHub reads both streams; stdout
+    /// may be a report), most important first within GitHub's limits; the rest go to the job
+    /// summary. `root` is the package root the annotations' paths are relative to.
+    func annotate(_ annotations: [GitHubAnnotation], root: String? = nil) {
+        guard isActive, !annotations.isEmpty else { return }
+        let (commands, leftOut) = GitHubAnnotations.commands(annotations, pathPrefix: pathPrefix(root: root))
+        terminal.error(commands)
+        addToStepSummary(GitHubAnnotations.markdown(leftOut: leftOut))
+    }
+
+    /// Annotations for every failure of the failed tests of `run`.
+    func annotate(failuresOf run: TestRun, root: String? = nil) {
+        annotate(GitHubAnnotations.failures(of: run), root: root)
+    }
+
+    /// The package root's path inside the repository (`GITHUB_WORKSPACE`), with a trailing
+    /// slash; "" when the package is the repository or lies outside it.
+    func pathPrefix(root: String?) -> String {
+        guard let workspace = terminal.environment("GITHUB_WORKSPACE"), !workspace.isEmpty else { return "" }
+        let cwd = terminal.workingDirectory
+        let packageRoot = CoverageScope.normalized(root.map { $0.hasPrefix("/") ? $0 : cwd + "/" + $0 } ?? cwd)
+        let base = CoverageScope.normalized(workspace)
+        guard packageRoot.hasPrefix(base + "/") else { return "" }
+        return String(packageRoot.dropFirst(base.count + 1)) + "/"
+    }
+}
