@@ -27,6 +27,21 @@ package enum JUnitXMLReader {
 
     /// Reads the JUnit document `bytes` (from `path`, for messages).
     package static func read(_ bytes: [UInt8], path: String) throws(TestResultsError) -> TestRun {
+        // FoundationXML traps on names and text that are not UTF-8: refuse them first, where they are.
+        if let offset = firstInvalidUTF8(in: bytes) {
+            var line = 1
+            var column = 1
+            for byte in bytes.prefix(offset) {
+                if byte == 0x0A {
+                    line += 1
+                    column = 1
+                } else if byte & 0xC0 != 0x80 {
+                    column += 1
+                }
+            }
+            throw .malformedJUnit(
+                path: path, line: line, column: column, message: "not UTF-8 (byte offset \(offset)); JUnit XML must be")
+        }
         let parser = XMLParser(data: Data(bytes))
         parser.shouldResolveExternalEntities = false
         let delegate = Delegate()
@@ -290,6 +305,23 @@ package enum JUnitXMLReader {
         private func fail(_ parser: XMLParser, _ message: String) {
             guard problem == nil else { return }
             problem = Problem(line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1), message: message)
+        }
+    }
+}
+
+extension JUnitXMLReader {
+    /// The offset of the first byte that does not belong to valid UTF-8, nil when all do.
+    static func firstInvalidUTF8(in bytes: [UInt8]) -> Int? {
+        if let _ = String(validating: bytes, as: UTF8.self) { return nil }
+        var offset = 0
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: return nil
+            case .error: return offset
+            }
         }
     }
 }

@@ -22,6 +22,15 @@ struct JUnitXMLReaderTests {
         JUnitReport.Options(hostname: "ci-host", timestamp: "2026-11-22T14:03:53")
     }
 
+    @Test("bytes that are not UTF-8 are an error naming where they are, not a trap in FoundationXML")
+    func notUTF8() {
+        let bytes = Array("<testsuites>\n  <testsuite name=\"A".utf8) + [0xFF, 0xFE] + Array("\"/></testsuites>".utf8)
+        let error = #expect(throws: TestResultsError.self) { try JUnitXMLReader.read(bytes, path: "j.xml") }
+        #expect(error?.description == "j.xml:2:21: error: not UTF-8 (byte offset 33); JUnit XML must be")
+        #expect(JUnitXMLReader.firstInvalidUTF8(in: Array("é ok".utf8)) == nil)
+        #expect(JUnitXMLReader.firstInvalidUTF8(in: [0x61, 0xC3]) == 1)
+    }
+
     @Test("swiftcov's own JUnit reads back into the same document", arguments: ownFiles)
     func roundTrip(name: String) throws {
         let path = Self.goldenDirectory + "/" + name
