@@ -51,8 +51,17 @@ package enum DiffCoverageJSONReport {
             }
             json.raw("]}")
         }
-        json.raw(coverage.files.isEmpty ? "],\n  \"ignored\": [" : "\n  ],\n  \"ignored\": [")
-        for (index, file) in coverage.ignored.enumerated() {
+        json.raw(coverage.files.isEmpty ? "]" : "\n  ]")
+        DiffCoverageJSONReport.writeIgnored(coverage.ignored, to: &json)
+        json.raw("\n}\n")
+        return json.output
+    }
+
+    /// Writes the `"ignored"` member: the changed files no report line counts (tests, generated
+    /// files, files outside the package), with why. Shared by the changed-line and differential reports.
+    static func writeIgnored(_ ignored: [ChangedLineCoverage.IgnoredFile], to json: inout JSONWriter) {
+        json.raw(",\n  \"ignored\": [")
+        for (index, file) in ignored.enumerated() {
             json.raw(index == 0 ? "\n    {\"path\": " : ",\n    {\"path\": ")
             json.string(file.path)
             json.raw(", \"status\": ")
@@ -61,8 +70,6 @@ package enum DiffCoverageJSONReport {
             json.string(file.reason.rawValue)
             json.raw("}")
         }
-        json.raw(coverage.ignored.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
-        return json.output
+        json.raw(ignored.isEmpty ? "]" : "\n  ]")
     }
-
 }

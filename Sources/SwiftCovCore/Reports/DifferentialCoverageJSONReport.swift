@@ -65,17 +65,9 @@ package enum DifferentialCoverageJSONReport {
             }
             json.raw("}}")
         }
-        json.raw(coverage.files.isEmpty ? "],\n  \"ignored\": [" : "\n  ],\n  \"ignored\": [")
-        for (index, file) in coverage.ignored.enumerated() {
-            json.raw(index == 0 ? "\n    {\"path\": " : ",\n    {\"path\": ")
-            json.string(file.path)
-            json.raw(", \"status\": ")
-            json.string(file.status.rawValue)
-            json.raw(", \"reason\": ")
-            json.string(file.reason.rawValue)
-            json.raw("}")
-        }
-        json.raw(coverage.ignored.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
+        json.raw(coverage.files.isEmpty ? "]" : "\n  ]")
+        DiffCoverageJSONReport.writeIgnored(coverage.ignored, to: &json)
+        json.raw("\n}\n")
         return json.output
     }
 
