@@ -42,6 +42,12 @@ package enum JUnitXMLReader {
             throw .malformedJUnit(
                 path: path, line: line, column: column, message: "not UTF-8 (byte offset \(offset)); JUnit XML must be")
         }
+        // FoundationXML also crashes on a processing instruction without data (`<?name?>`).
+        if let offset = firstEmptyProcessingInstruction(in: bytes) {
+            throw .malformedJUnit(
+                path: path, line: bytes.prefix(offset).count { $0 == 0x0A } + 1, column: 1,
+                message: "a processing instruction without data (byte offset \(offset)) is not JUnit XML")
+        }
         let parser = XMLParser(data: Data(bytes))
         parser.shouldResolveExternalEntities = false
         let delegate = Delegate()
@@ -323,5 +329,21 @@ extension JUnitXMLReader {
             case .error: return offset
             }
         }
+    }
+
+    /// The offset of the first `<?name?>` (a processing instruction with no data), nil when none.
+    static func firstEmptyProcessingInstruction(in bytes: [UInt8]) -> Int? {
+        var index = 0
+        while index + 1 < bytes.count {
+            defer { index += 1 }
+            guard bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "?") else { continue }
+            var end = index + 2
+            while end < bytes.count, ![0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "?")].contains(bytes[end]) { end += 1 }
+            while end < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[end]) { end += 1 }
+            if end + 1 < bytes.count, bytes[end] == UInt8(ascii: "?"), bytes[end + 1] == UInt8(ascii: ">") {
+                return index
+            }
+        }
+        return nil
     }
 }
