@@ -23,76 +23,73 @@ package enum CoverageJSONReport {
         _ report: CoverageReport, options: CoverageReportOptions, tests: TestRun? = nil,
         perTest: PerTestCoverage? = nil, to json: inout JSONWriter
     ) throws(CoverageInputError) {
-        json.raw("{\n  \"schemaVersion\": ")
-        json.number(schemaVersion)
-        json.raw(",\n  \"totals\": ")
+        json.beginObject(.block)
+        json.member("schemaVersion", schemaVersion)
+        json.key("totals")
         write(report.totals, to: &json)
-        json.raw(",\n  \"modules\": [")
-        for (index, module) in report.modules(sortedBy: options.sort).enumerated() {
-            json.raw(index == 0 ? "\n    {\"name\": " : ",\n    {\"name\": ")
-            json.string(module.name)
-            json.raw(", \"fileCount\": ")
-            json.number(module.fileCount)
-            json.raw(", \"summary\": ")
+        json.key("modules")
+        json.beginArray(.block)
+        for module in report.modules(sortedBy: options.sort) {
+            json.beginObject()
+            json.member("name", module.name)
+            json.member("fileCount", module.fileCount)
+            json.key("summary")
             write(module.summary, to: &json)
-            json.raw("}")
+            json.endObject()
         }
-        json.raw(report.modules.isEmpty ? "],\n  \"files\": [" : "\n  ],\n  \"files\": [")
+        json.endArray()
+        json.key("files")
+        json.beginArray(.block)
         let files = report.files(sortedBy: options.sort)
         let names =
             options.showFunctions ? SwiftDemangler.demangleAll(files.flatMap { $0.functions.map(\.mangledName) }) : []
         var nameIndex = 0
-        for (index, file) in files.enumerated() {
-            json.raw(index == 0 ? "\n    {\"path\": " : ",\n    {\"path\": ")
-            json.string(file.path)
-            json.raw(", \"module\": ")
-            json.string(file.module)
-            json.raw(",\n      \"summary\": ")
+        for file in files {
+            json.beginObject()
+            json.member("path", file.path)
+            json.member("module", file.module)
+            json.key("summary", .newLine)
             write(file.summary, to: &json)
             if options.showFunctions {
-                json.raw(",\n      \"functions\": [")
-                for (position, function) in file.functions.enumerated() {
-                    json.raw(position == 0 ? "\n        {\"name\": " : ",\n        {\"name\": ")
-                    json.string(names[nameIndex])
-                    json.raw(", \"displayName\": ")
-                    json.string(SwiftDemangler.displayName(names[nameIndex]))
+                json.key("functions", .newLine)
+                json.beginArray(.block)
+                for function in file.functions {
+                    json.beginObject()
+                    json.member("name", names[nameIndex])
+                    json.member("displayName", SwiftDemangler.displayName(names[nameIndex]))
                     nameIndex += 1
-                    json.raw(", \"mangledName\": ")
-                    json.string(function.mangledName)
-                    json.raw(", \"line\": ")
-                    json.number(function.line)
-                    json.raw(", \"column\": ")
-                    json.number(function.column)
-                    json.raw(", \"count\": ")
-                    json.number(function.executionCount)
-                    json.raw(", \"summary\": ")
+                    json.member("mangledName", function.mangledName)
+                    json.member("line", function.line)
+                    json.member("column", function.column)
+                    json.member("count", function.executionCount)
+                    json.key("summary")
                     write(function.summary, to: &json)
-                    json.raw("}")
+                    json.endObject()
                 }
-                json.raw(file.functions.isEmpty ? "]" : "\n      ]")
+                json.endArray()
             }
             if options.showLines {
-                json.raw(",\n      \"lineCounts\": [")
-                for (position, line) in try file.lineCounts().enumerated() {
-                    json.raw(position == 0 ? "[" : ", [")
+                json.key("lineCounts", .newLine)
+                json.beginArray()
+                for line in try file.lineCounts() {
+                    json.beginArray()
                     json.number(line.line)
-                    json.raw(", ")
                     json.number(line.count)
-                    json.raw("]")
+                    json.endArray()
                 }
-                json.raw("]")
+                json.endArray()
             }
             if let perTest { try writeLineTests(of: file, perTest, to: &json) }
-            json.raw("}")
+            json.endObject()
         }
-        json.raw(files.isEmpty ? "]" : "\n  ]")
+        json.endArray()
         if let perTest {
             writeTests(perTest, to: &json)
             if let tests { TestSummaryJSONReport.writeMember(tests, named: "testSummary", to: &json) }
         } else if let tests {
             TestSummaryJSONReport.writeMember(tests, to: &json)
         }
-        json.raw("\n}\n")
+        json.endObject()
     }
 
     /// `"lineTests": [[line, ["TestID", …]], …]`: every executable line of `file`'s line view,
@@ -102,68 +99,61 @@ package enum CoverageJSONReport {
     {
         let recorded = perTest.lineTests(ofFile: file.displayPath) ?? []
         var next = 0
-        json.raw(",\n      \"lineTests\": [")
-        for (position, line) in try file.lineCounts().enumerated() {
+        json.key("lineTests", .newLine)
+        json.beginArray()
+        for line in try file.lineCounts() {
             while next < recorded.count && recorded[next].line < line.line { next += 1 }
-            json.raw(position == 0 ? "[" : ", [")
+            json.beginArray()
             json.number(line.line)
-            json.raw(", [")
+            json.beginArray()
             if next < recorded.count && recorded[next].line == line.line {
-                for (index, test) in recorded[next].tests.enumerated() {
-                    if index > 0 { json.raw(", ") }
-                    json.string(perTest.tests[test].id)
-                }
+                for test in recorded[next].tests { json.string(perTest.tests[test].id) }
             }
-            json.raw("]]")
+            json.endArray()
+            json.endArray()
         }
-        json.raw("]")
+        json.endArray()
     }
 
     /// `"recording"` (the commit, dirty flag and date) and `"tests"`: each test's ID, outcome,
     /// time and the number of lines it executed.
     private static func writeTests(_ perTest: PerTestCoverage, to json: inout JSONWriter) {
-        json.raw(",\n  \"recording\": {\"commit\": ")
-        json.string(perTest.recording.commit)
-        json.raw(", \"dirty\": ")
-        json.raw(perTest.recording.dirty ? "true" : "false")
-        json.raw(", \"date\": ")
-        json.string(perTest.recording.date)
-        json.raw("},\n  \"tests\": [")
-        for (index, test) in perTest.tests.enumerated() {
-            json.raw(index == 0 ? "\n    {\"id\": " : ",\n    {\"id\": ")
-            json.string(test.id)
-            json.raw(", \"outcome\": ")
-            json.string(test.outcome.name)
-            json.raw(", \"milliseconds\": ")
-            json.number(test.milliseconds)
-            json.raw(", \"executedLines\": ")
-            json.number(test.executed.reduce(0) { $0 + $1.runs.reduce(0) { $0 + $1.count } })
-            json.raw("}")
+        json.key("recording")
+        json.beginObject()
+        json.member("commit", perTest.recording.commit)
+        json.member("dirty", perTest.recording.dirty)
+        json.member("date", perTest.recording.date)
+        json.endObject()
+        json.key("tests")
+        json.beginArray(.block)
+        for test in perTest.tests {
+            json.beginObject()
+            json.member("id", test.id)
+            json.member("outcome", test.outcome.name)
+            json.member("milliseconds", test.milliseconds)
+            json.member("executedLines", test.executed.reduce(0) { $0 + $1.runs.reduce(0) { $0 + $1.count } })
+            json.endObject()
         }
-        json.raw(perTest.tests.isEmpty ? "]" : "\n  ]")
+        json.endArray()
     }
 
     private static func write(_ summary: CoverageSummary, to json: inout JSONWriter) {
-        json.raw("{")
-        for (index, kind) in CoverageSummary.Kind.allCases.enumerated() {
-            json.raw(index == 0 ? "\"" : ", \"")
-            json.rawText(kind.rawValue)
-            json.raw("\": ")
+        json.beginObject()
+        for kind in CoverageSummary.Kind.allCases {
+            json.key(kind.rawValue)
             json.metric(summary[kind])
         }
-        json.raw("}")
+        json.endObject()
     }
 }
 
 extension JSONWriter {
-    /// Appends `{"count": …, "covered": …, "percent": …}`: a metric in every JSON report.
+    /// Writes `{"count": …, "covered": …, "percent": …}`: a metric in every JSON report.
     package mutating func metric(_ metric: Metric) {
-        raw("{\"count\": ")
-        number(metric.count)
-        raw(", \"covered\": ")
-        number(metric.covered)
-        raw(", \"percent\": ")
-        number(metric.percent)
-        raw("}")
+        beginObject()
+        member("count", metric.count)
+        member("covered", metric.covered)
+        member("percent", metric.percent)
+        endObject()
     }
 }

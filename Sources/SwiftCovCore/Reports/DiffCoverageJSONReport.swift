@@ -7,69 +7,63 @@ package enum DiffCoverageJSONReport {
     /// Renders `coverage` as JSON.
     package static func render(_ coverage: ChangedLineCoverage, options: DiffCoverageReportOptions) -> String {
         var json = JSONWriter(reservingCapacity: 1024 + coverage.files.count * 256)
-        json.raw("{\n  \"schemaVersion\": ")
-        json.number(schemaVersion)
-        json.raw(",\n  \"base\": ")
-        if let base = options.base { json.string(base) } else { json.raw("null") }
-        json.raw(", \"diffFile\": ")
-        if let diffFile = options.diffFile { json.string(diffFile) } else { json.raw("null") }
-        json.raw(",\n  \"totals\": {\"changedLines\": ")
-        json.number(coverage.changedLines)
-        json.raw(", \"lines\": ")
+        json.beginObject(.block)
+        json.member("schemaVersion", schemaVersion)
+        json.member("base", options.base)
+        json.member("diffFile", options.diffFile, .sameLine)
+        json.key("totals")
+        json.beginObject()
+        json.member("changedLines", coverage.changedLines)
+        json.key("lines")
         json.metric(coverage.totals)
-        json.raw("}")
+        json.endObject()
         if let minimum = options.failUnder {
-            json.raw(",\n  \"gate\": {\"failUnder\": ")
-            json.number(minimum)
-            json.raw(", \"passed\": ")
-            json.raw(coverage.meets(minimum) ? "true" : "false")
-            json.raw("}")
+            json.key("gate")
+            json.beginObject()
+            json.member("failUnder", minimum)
+            json.member("passed", coverage.meets(minimum))
+            json.endObject()
         }
-        json.raw(",\n  \"files\": [")
-        for (index, file) in coverage.files.enumerated() {
-            json.raw(index == 0 ? "\n    {\"path\": " : ",\n    {\"path\": ")
-            json.string(file.path)
-            json.raw(", \"module\": ")
-            json.string(file.module)
-            json.raw(", \"status\": ")
-            json.string(file.status.rawValue)
-            if let oldPath = file.oldPath {
-                json.raw(", \"oldPath\": ")
-                json.string(oldPath)
-            }
-            json.raw(",\n      \"changedLines\": ")
-            json.number(file.changedLines)
-            json.raw(", \"lines\": ")
+        json.key("files")
+        json.beginArray(.block)
+        for file in coverage.files {
+            json.beginObject()
+            json.member("path", file.path)
+            json.member("module", file.module)
+            json.member("status", file.status.rawValue)
+            if let oldPath = file.oldPath { json.member("oldPath", oldPath) }
+            json.member("changedLines", file.changedLines, .newLine)
+            json.key("lines")
             json.metric(file.lines)
-            json.raw(", \"uncovered\": [")
-            for (position, range) in file.uncovered.enumerated() {
-                json.raw(position == 0 ? "[" : ", [")
+            json.key("uncovered")
+            json.beginArray()
+            for range in file.uncovered {
+                json.beginArray()
                 json.number(range.lowerBound)
-                json.raw(", ")
                 json.number(range.upperBound)
-                json.raw("]")
+                json.endArray()
             }
-            json.raw("]}")
+            json.endArray()
+            json.endObject()
         }
-        json.raw(coverage.files.isEmpty ? "]" : "\n  ]")
+        json.endArray()
         DiffCoverageJSONReport.writeIgnored(coverage.ignored, to: &json)
-        json.raw("\n}\n")
+        json.endObject()
         return json.output
     }
 
     /// Writes the `"ignored"` member: the changed files no report line counts (tests, generated
     /// files, files outside the package), with why. Shared by the changed-line and differential reports.
     static func writeIgnored(_ ignored: [ChangedLineCoverage.IgnoredFile], to json: inout JSONWriter) {
-        json.raw(",\n  \"ignored\": [")
-        for (index, file) in ignored.enumerated() {
-            json.raw(index == 0 ? "\n    {\"path\": " : ",\n    {\"path\": ")
-            json.string(file.path)
-            json.raw(", \"status\": ")
-            json.string(file.status.rawValue)
-            json.raw(", \"reason\": ")
-            json.string(file.reason.rawValue)
-            json.raw("}")
+        json.key("ignored")
+        json.beginArray(.block)
+        for file in ignored {
+            json.beginObject()
+            json.member("path", file.path)
+            json.member("status", file.status.rawValue)
+            json.member("reason", file.reason.rawValue)
+            json.endObject()
         }
-        json.raw(ignored.isEmpty ? "]" : "\n  ]")
+        json.endArray()
     }
 }

@@ -8,89 +8,77 @@ package enum DifferentialCoverageJSONReport {
     /// Renders `coverage` as JSON: every file of either side with its lines by category.
     package static func render(_ coverage: DifferentialCoverage, options: DifferentialCoverageReportOptions) -> String {
         var json = JSONWriter(reservingCapacity: 1024 + coverage.files.count * 256)
-        json.raw("{\n  \"schemaVersion\": ")
-        json.number(schemaVersion)
-        json.raw(",\n  \"baseline\": ")
-        json.string(options.baseline)
-        json.raw(", \"base\": ")
-        if let base = options.changes.base { json.string(base) } else { json.raw("null") }
-        json.raw(", \"diffFile\": ")
-        if let diffFile = options.changes.diffFile { json.string(diffFile) } else { json.raw("null") }
-        json.raw(",\n  \"totals\": ")
-        write(coverage.totals, counts: coverage.counts, to: &json)
+        json.beginObject(.block)
+        json.member("schemaVersion", schemaVersion)
+        json.member("baseline", options.baseline)
+        json.member("base", options.changes.base, .sameLine)
+        json.member("diffFile", options.changes.diffFile, .sameLine)
+        json.key("totals")
+        json.beginObject()
+        json.key("categories")
+        json.beginObject()
+        for category in DifferentialCategory.allCases {
+            json.key(category.rawValue)
+            json.number(coverage.counts[category])
+        }
+        json.endObject()
+        writeChange(coverage.totals, to: &json)
+        json.endObject()
         if !options.failOn.isEmpty {
-            json.raw(",\n  \"gate\": {\"failOn\": [")
-            for (index, category) in options.failOn.sorted().enumerated() {
-                if index > 0 { json.raw(", ") }
-                json.string(category.rawValue)
-            }
+            json.key("gate")
+            json.beginObject()
+            json.key("failOn")
+            json.beginArray()
+            for category in options.failOn.sorted() { json.string(category.rawValue) }
+            json.endArray()
             let failing = coverage.failingLines(options.failOn)
-            json.raw("], \"failingLines\": ")
-            json.number(failing)
-            json.raw(", \"passed\": ")
-            json.raw(failing == 0 ? "true}" : "false}")
+            json.member("failingLines", failing)
+            json.member("passed", failing == 0)
+            json.endObject()
         }
-        json.raw(",\n  \"modules\": [")
-        for (index, module) in coverage.modules.enumerated() {
-            json.raw(index == 0 ? "\n    {\"name\": " : ",\n    {\"name\": ")
-            json.string(module.name)
-            json.raw(", ")
+        json.key("modules")
+        json.beginArray(.block)
+        for module in coverage.modules {
+            json.beginObject()
+            json.member("name", module.name)
             writeChange(module.coverage, to: &json)
-            json.raw("}")
+            json.endObject()
         }
-        json.raw(coverage.modules.isEmpty ? "],\n  \"files\": [" : "\n  ],\n  \"files\": [")
-        for (index, file) in coverage.files.enumerated() {
-            json.raw(index == 0 ? "\n    {\"path\": " : ",\n    {\"path\": ")
-            json.string(file.path)
-            if let basePath = file.basePath {
-                json.raw(", \"basePath\": ")
-                json.string(basePath)
+        json.endArray()
+        json.key("files")
+        json.beginArray(.block)
+        for file in coverage.files {
+            json.beginObject()
+            json.member("path", file.path)
+            if let basePath = file.basePath { json.member("basePath", basePath) }
+            json.member("module", file.module)
+            json.member("status", file.status?.rawValue ?? "unchanged")
+            writeChange(file.coverage, startingLine: true, to: &json)
+            json.key("categories", .newLine)
+            json.beginObject()
+            for category in file.lines.counts.present {
+                json.key(category.rawValue)
+                json.beginArray()
+                for line in file.lines[category] { json.number(line) }
+                json.endArray()
             }
-            json.raw(", \"module\": ")
-            json.string(file.module)
-            json.raw(", \"status\": ")
-            json.string(file.status?.rawValue ?? "unchanged")
-            json.raw(",\n      ")
-            writeChange(file.coverage, to: &json)
-            json.raw(",\n      \"categories\": {")
-            for (position, category) in file.lines.counts.present.enumerated() {
-                json.raw(position == 0 ? "\"" : ", \"")
-                json.rawText(category.rawValue)
-                json.raw("\": [")
-                for (item, line) in file.lines[category].enumerated() {
-                    if item > 0 { json.raw(", ") }
-                    json.number(line)
-                }
-                json.raw("]")
-            }
-            json.raw("}}")
+            json.endObject()
+            json.endObject()
         }
-        json.raw(coverage.files.isEmpty ? "]" : "\n  ]")
+        json.endArray()
         DiffCoverageJSONReport.writeIgnored(coverage.ignored, to: &json)
-        json.raw("\n}\n")
+        json.endObject()
         return json.output
     }
 
-    private static func write(_ change: CoverageChange, counts: CategoryCounts, to json: inout JSONWriter) {
-        json.raw("{\"categories\": {")
-        for (index, category) in DifferentialCategory.allCases.enumerated() {
-            json.raw(index == 0 ? "\"" : ", \"")
-            json.rawText(category.rawValue)
-            json.raw("\": ")
-            json.number(counts[category])
-        }
-        json.raw("}, ")
-        writeChange(change, to: &json)
-        json.raw("}")
-    }
-
-    /// `"before": metric, "after": metric, "delta": points|null`.
-    private static func writeChange(_ change: CoverageChange, to json: inout JSONWriter) {
-        json.raw("\"before\": ")
+    /// `"before": metric, "after": metric, "delta": points|null`, on a line of their own when
+    /// `startingLine`.
+    private static func writeChange(_ change: CoverageChange, startingLine: Bool = false, to json: inout JSONWriter) {
+        json.key("before", startingLine ? .newLine : .byLayout)
         json.metric(change.before)
-        json.raw(", \"after\": ")
+        json.key("after")
         json.metric(change.after)
-        json.raw(", \"delta\": ")
-        if let delta = change.delta { json.number(delta) } else { json.raw("null") }
+        json.key("delta")
+        json.number(change.delta)
     }
 }

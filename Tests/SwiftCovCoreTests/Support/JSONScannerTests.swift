@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import SwiftCovCore
@@ -94,14 +95,65 @@ struct JSONScannerTests {
     func writerRoundTrip() throws {
         let hostile = "a\"b\\c\n\u{0}\u{1B}[31m</script>&'<"
         var writer = JSONWriter()
-        writer.raw("[")
+        writer.beginArray()
         writer.string(hostile)
-        writer.raw(", ")
         writer.number(88.30958876427201)
-        writer.raw(", ")
         writer.number(100.0)
-        writer.raw("]")
+        writer.endArray()
         #expect(try parse(writer.output) == .array([.string(hostile), .number(88.30958876427201), .number(100)]))
-        #expect(writer.output.contains("100]"))
+        #expect(writer.output == "[" + JSONWriter.quoted(hostile) + ", 88.30958876427201, 100]\n")
+    }
+
+    @Test("The JSON writer places commas, line breaks and indentation from the structure")
+    func writerLayout() throws {
+        var writer = JSONWriter()
+        writer.beginObject(.block)
+        writer.member("name", "x")
+        writer.member("note", nil as String?, .sameLine)
+        writer.key("empty")
+        writer.beginArray(.block)
+        writer.endArray()
+        writer.key("rows")
+        writer.beginArray(.block)
+        for row in 1...2 {
+            writer.beginObject()
+            writer.member("row", row)
+            writer.member("ok", row == 1)
+            writer.key("cells", .newLine)
+            writer.beginArray()
+            writer.number(Double(row) / 4)
+            writer.null()
+            writer.endArray()
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.key("nested")
+        writer.beginObject(.block)
+        writer.key("weird \"key\"")
+        writer.beginObject()
+        writer.endObject()
+        writer.endObject()
+        writer.endObject()
+        let expected = """
+            {
+              "name": "x", "note": null,
+              "empty": [],
+              "rows": [
+                {"row": 1, "ok": true,
+                  "cells": [0.25, null]},
+                {"row": 2, "ok": false,
+                  "cells": [0.5, null]}
+              ],
+              "nested": {
+                "weird \\"key\\"": {}
+              }
+            }
+
+            """
+        #expect(writer.output == expected)
+        // And it is JSON Foundation reads.
+        let object = try JSONSerialization.jsonObject(with: Data(writer.output.utf8)) as? [String: Any]
+        #expect((object?["rows"] as? [Any])?.count == 2)
+        #expect((object?["nested"] as? [String: Any])?["weird \"key\""] != nil)
     }
 }
