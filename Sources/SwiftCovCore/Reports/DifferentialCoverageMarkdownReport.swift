@@ -2,12 +2,8 @@
 /// then coverage before → after, then a table of only the files the change touched or whose
 /// coverage moved, with links to their lines when a URL template is given.
 package enum DifferentialCoverageMarkdownReport {
-    /// Renders `coverage` as GitHub-flavoured Markdown. `moreLines` lists lines that annotations
-    /// could not show (GitHub shows only so many per step).
-    package static func render(
-        _ coverage: DifferentialCoverage, options: DifferentialCoverageReportOptions,
-        moreLines: [DifferentialAnnotations.Annotation] = []
-    ) -> String {
+    /// Renders `coverage` as GitHub-flavoured Markdown.
+    package static func render(_ coverage: DifferentialCoverage, options: DifferentialCoverageReportOptions) -> String {
         let escape = CoverageMarkdownReport.escape
         let counts = coverage.counts
         var text = "### \(escape(coverage.headline.prefix(1).uppercased() + coverage.headline.dropFirst()))\n\n"
@@ -77,88 +73,9 @@ package enum DifferentialCoverageMarkdownReport {
             }
             text += "\n</details>\n"
         }
-        if !moreLines.isEmpty {
-            text += "\n<details><summary>\(moreLines.count) more line ranges than GitHub annotates</summary>\n\n"
-            for annotation in moreLines {
-                text +=
-                    "- \(annotation.category.rawValue) \(escape(annotation.path)):\(annotation.lines.lineRangeText)\n"
-            }
-            text += "\n</details>\n"
-        }
         text += "\n<details><summary>What the codes mean</summary>\n\n| Code | Line |\n|:--|:--|\n"
         for category in DifferentialCategory.allCases { text += "| \(category.rawValue) | \(category.meaning) |\n" }
         text += "\n</details>\n"
-        return text
-    }
-}
-
-/// GitHub Actions annotations on the lines a change left untested (UNC) or made untested (LBC).
-package enum DifferentialAnnotations {
-    /// GitHub shows at most this many error and this many warning annotations of a step.
-    package static let limitPerSeverity = 10
-
-    /// An annotation: a range of lines of one category in one file.
-    package struct Annotation: Equatable, Sendable {
-        package var category: DifferentialCategory
-        package var path: String
-        package var lines: ClosedRange<UInt32>
-        /// An error when its category fails the gate; a warning otherwise.
-        package var isError: Bool
-    }
-
-    /// The UNC and LBC ranges, most important first: those that fail the gate, then UNC before
-    /// LBC, then the longest ranges; split into the ones GitHub shows and the rest.
-    package static func annotations(_ coverage: DifferentialCoverage, failOn: Set<DifferentialCategory>) -> (
-        shown: [Annotation], more: [Annotation]
-    ) {
-        var all: [Annotation] = []
-        for category in [DifferentialCategory.UNC, .LBC] {
-            for file in coverage.files where !file.lines[category].isEmpty {
-                for range in file.ranges(category) {
-                    all.append(
-                        Annotation(
-                            category: category, path: file.path, lines: range, isError: failOn.contains(category)))
-                }
-            }
-        }
-        all.sort {
-            if $0.isError != $1.isError { return $0.isError }
-            if $0.category != $1.category { return $0.category < $1.category }
-            if $0.lines.count != $1.lines.count { return $0.lines.count > $1.lines.count }
-            return ($0.path, $0.lines.lowerBound) < ($1.path, $1.lines.lowerBound)
-        }
-        var shown: [Annotation] = []
-        var more: [Annotation] = []
-        var errors = 0
-        var warnings = 0
-        for annotation in all {
-            if annotation.isError ? errors < limitPerSeverity : warnings < limitPerSeverity {
-                shown.append(annotation)
-                if annotation.isError { errors += 1 } else { warnings += 1 }
-            } else {
-                more.append(annotation)
-            }
-        }
-        return (shown, more)
-    }
-
-    /// The workflow commands for `annotations`.
-    package static func text(_ annotations: [Annotation]) -> String {
-        var text = ""
-        for annotation in annotations {
-            let count = annotation.lines.count
-            let lines = count == 1 ? "this line" : "these \(count) lines"
-            let (title, message) =
-                annotation.category == .UNC
-                ? ("New code no test runs (UNC)", "The tests run none of \(lines), which this change adds.")
-                : ("Lost coverage (LBC)", "The tests ran \(lines) before this change and no longer do.")
-            text += GitHubAnnotations.workflowCommand(
-                annotation.isError ? "error" : "warning",
-                properties: [
-                    ("file", annotation.path), ("line", String(annotation.lines.lowerBound)),
-                    ("endLine", String(annotation.lines.upperBound)), ("title", title),
-                ], message: message)
-        }
         return text
     }
 }

@@ -21,13 +21,19 @@ package struct GitHubAnnotation: Equatable, Sendable {
     /// The file, relative to the package root.
     package var file: String?
     package var line: Int?
+    /// The last line, when the annotation covers a range of lines.
+    package var endLine: Int?
     package var title: String
     package var message: String
 
-    package init(_ severity: Severity, file: String? = nil, line: Int? = nil, title: String, message: String) {
+    package init(
+        _ severity: Severity, file: String? = nil, line: Int? = nil, endLine: Int? = nil, title: String,
+        message: String
+    ) {
         self.severity = severity
         self.file = file
         self.line = line
+        self.endLine = endLine
         self.title = title
         self.message = message
     }
@@ -74,6 +80,36 @@ package enum GitHubAnnotations {
         }
     }
 
+    /// One annotation per range of lines a change left untested (UNC) or made untested (LBC):
+    /// errors for the categories that fail the gate (`failOn`), warnings for the others; UNC
+    /// before LBC, then the longest ranges first.
+    package static func untestedLines(
+        of coverage: DifferentialCoverage, failOn: Set<DifferentialCategory>
+    ) -> [GitHubAnnotation] {
+        var ranges: [(category: DifferentialCategory, path: String, lines: ClosedRange<UInt32>)] = []
+        for category in [DifferentialCategory.UNC, .LBC] {
+            for file in coverage.files where !file.lines[category].isEmpty {
+                ranges += file.ranges(category).map { (category, file.path, $0) }
+            }
+        }
+        ranges.sort {
+            if $0.category != $1.category { return $0.category < $1.category }
+            if $0.lines.count != $1.lines.count { return $0.lines.count > $1.lines.count }
+            return ($0.path, $0.lines.lowerBound) < ($1.path, $1.lines.lowerBound)
+        }
+        return ranges.map { range in
+            let count = range.lines.count
+            let lines = count == 1 ? "this line" : "these \(count) lines"
+            let (title, message) =
+                range.category == .UNC
+                ? ("New code no test runs (UNC)", "The tests run none of \(lines), which this change adds.")
+                : ("Lost coverage (LBC)", "The tests ran \(lines) before this change and no longer do.")
+            return GitHubAnnotation(
+                failOn.contains(range.category) ? .error : .warning, file: range.path,
+                line: Int(range.lines.lowerBound), endLine: Int(range.lines.upperBound), title: title, message: message)
+        }
+    }
+
     /// The workflow commands for `annotations`, in order of severity (stable within one), at
     /// most `limitPerSeverity` of each; and the ones left out. `pathPrefix` turns a path relative
     /// to the package root into one relative to the repository (`GITHUB_WORKSPACE`), which is
@@ -99,6 +135,7 @@ package enum GitHubAnnotations {
                 properties.append(("file", file.hasPrefix("/") ? file : pathPrefix + file))
             }
             if let line = annotation.line { properties.append(("line", String(line))) }
+            if let endLine = annotation.endLine { properties.append(("endLine", String(endLine))) }
             properties.append(("title", annotation.title))
             text += workflowCommand(annotation.severity.rawValue, properties: properties, message: annotation.message)
         }
@@ -118,7 +155,10 @@ package enum GitHubAnnotations {
         text += "(GitHub shows \(limitPerSeverity) annotations of each kind)</summary>\n\n"
         text += "| | Where | What |\n|:--|:--|:--|\n"
         for annotation in leftOut {
-            let place = annotation.file.map { $0 + (annotation.line.map { ":\($0)" } ?? "") } ?? ""
+            let lines = annotation.line.map { line in
+                annotation.endLine.map { $0 > line ? ":\(line)–\($0)" : ":\(line)" } ?? ":\(line)"
+            }
+            let place = annotation.file.map { $0 + (lines ?? "") } ?? ""
             text +=
                 "| \(annotation.severity.rawValue) | \(CoverageMarkdownReport.escape(place)) | "
                 + "\(CoverageMarkdownReport.escape(annotation.title + ": " + annotation.message.replacingNewlines)) |\n"

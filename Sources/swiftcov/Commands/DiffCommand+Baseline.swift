@@ -27,11 +27,9 @@ extension DiffCommand {
         case .table: text = DifferentialCoverageTableReport.render(coverage, options: options)
         }
         try destination.finish(writing: text)
-        // On GitHub Actions: annotations on the UNC and LBC lines, and the Markdown in the job summary.
-        let (shown, more) = DifferentialAnnotations.annotations(coverage, failOn: options.failOn)
-        if terminal.github.isActive { terminal.error(DifferentialAnnotations.text(shown)) }
-        terminal.github.addToStepSummary(
-            DifferentialCoverageMarkdownReport.render(coverage, options: options, moreLines: more))
+        // On GitHub Actions: the Markdown in the job summary, and annotations on the UNC and LBC lines.
+        terminal.github.addToStepSummary(DifferentialCoverageMarkdownReport.render(coverage, options: options))
+        terminal.github.annotate(GitHubAnnotations.untestedLines(of: coverage, failOn: options.failOn), root: root)
         return coverage.failingLines(options.failOn) > 0 ? .gateFailed : .success
     }
 }

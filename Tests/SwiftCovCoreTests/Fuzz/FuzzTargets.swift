@@ -268,9 +268,10 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         options.failOn = [.UNC, .LBC]
         options.urlTemplate = "https://example.com/{path}#L{line}"
         _ = DifferentialCoverageTableReport.render(coverage, options: options)
-        let (shown, more) = DifferentialAnnotations.annotations(coverage, failOn: options.failOn)
-        _ = DifferentialAnnotations.text(shown)
-        _ = DifferentialCoverageMarkdownReport.render(coverage, options: options, moreLines: more)
+        let (commands, leftOut) = GitHubAnnotations.commands(
+            GitHubAnnotations.untestedLines(of: coverage, failOn: options.failOn))
+        _ = (commands, GitHubAnnotations.markdown(leftOut: leftOut))
+        _ = DifferentialCoverageMarkdownReport.render(coverage, options: options)
         try requireWellFormedJSON(
             DifferentialCoverageJSONReport.render(coverage, options: options), "diff --baseline --format json")
     }

@@ -111,18 +111,41 @@ struct DifferentialCoverageReportTests {
         file.lines[.LBC] = (0..<12).map { UInt32($0 * 4 + 3) }
         file.lines[.CBC] = (0..<24).map { UInt32($0 * 2 + 2) }
         let coverage = DifferentialCoverage(files: [file], modules: [], ignored: [], warnings: [])
-        let (shown, more) = DifferentialAnnotations.annotations(coverage, failOn: [.LBC])
-        #expect(shown.count == 20)
-        #expect(shown.prefix(10).allSatisfy { $0.isError && $0.category == .LBC })
-        #expect(shown.suffix(10).allSatisfy { !$0.isError && $0.category == .UNC })
-        #expect(more.count == 4)
-        let text = DifferentialAnnotations.text(Array(shown.prefix(1)))
+        let annotations = GitHubAnnotations.untestedLines(of: coverage, failOn: [.LBC])
+        #expect(annotations.count == 24)
+        let (commands, leftOut) = GitHubAnnotations.commands(annotations)
+        let lines = commands.split(separator: "\n")
+        #expect(lines.count == 20)
+        #expect(lines.prefix(10).allSatisfy { $0.hasPrefix("::error ") && $0.contains("(LBC)") })
+        #expect(lines.suffix(10).allSatisfy { $0.hasPrefix("::warning ") && $0.contains("(UNC)") })
         #expect(
-            text
+            lines.first.map(String.init)
                 == "::error file=Sources/A/A.swift,line=3,endLine=3,title=Lost coverage (LBC)::"
-                + "The tests ran this line before this change and no longer do.\n")
-        let summary = DifferentialCoverageMarkdownReport.render(coverage, options: Self.options(), moreLines: more)
-        #expect(summary.contains("4 more line ranges than GitHub annotates"))
+                + "The tests ran this line before this change and no longer do.")
+        #expect(leftOut.count == 4)
+        #expect(leftOut.map(\.severity) == [.error, .error, .warning, .warning])
+        let summary = GitHubAnnotations.markdown(leftOut: leftOut)
+        #expect(summary.contains("4 more problems"))
+        #expect(summary.contains("| warning | Sources/A/A.swift:41 | New code no test runs (UNC): "))
+    }
+
+    @Test("annotations of a range of lines name its first and last line, relative to the workspace")
+    func annotationRanges() {
+        var file = DifferentialCoverage.File(
+            path: "Sources/A/A.swift", basePath: nil, module: "A", status: .modified, lines: CategorizedLines(),
+            coverage: CoverageChange())
+        file.lines[.UNC] = [4, 5, 6, 9]
+        file.lines[.CBC] = [7]
+        let coverage = DifferentialCoverage(files: [file], modules: [], ignored: [], warnings: [])
+        let annotations = GitHubAnnotations.untestedLines(of: coverage, failOn: [])
+        #expect(annotations.map(\.line) == [4, 9])
+        #expect(annotations.map(\.endLine) == [6, 9])
+        let (commands, _) = GitHubAnnotations.commands(annotations, pathPrefix: "pkg/")
+        #expect(
+            commands.hasPrefix(
+                "::warning file=pkg/Sources/A/A.swift,line=4,endLine=6,title=New code no test runs (UNC)::"
+                    + "The tests run none of these 3 lines, which this change adds.\n"))
+        #expect(GitHubAnnotations.markdown(leftOut: annotations).contains("| Sources/A/A.swift:4–6 |"))
     }
 
     @Test("ranges: lines of a category share a range unless a line of another category lies between")
