@@ -33,12 +33,14 @@ let package = Package(
         .target(name: "TriviaGame", dependencies: ["TriviaCore"]),
         .executableTarget(name: "trivia", dependencies: ["TriviaCore", "TriviaGame"]),
 
+        // What the test targets share: temporary folders removed when each test ends.
+        .target(name: "SwiftCovTestSupport", path: "Tests/SwiftCovTestSupport"),
         .testTarget(
-            name: "SwiftCovCoreTests", dependencies: ["SwiftCovCore"], exclude: ["Golden"],
+            name: "SwiftCovCoreTests", dependencies: ["SwiftCovCore", "SwiftCovTestSupport"], exclude: ["Golden"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "swiftcovTests", dependencies: ["swiftcov"]),
-        .testTarget(name: "swiftcov-benchmarkTests", dependencies: ["swiftcov-benchmark"]),
+        .testTarget(name: "swiftcovTests", dependencies: ["swiftcov", "SwiftCovTestSupport"]),
+        .testTarget(name: "swiftcov-benchmarkTests", dependencies: ["swiftcov-benchmark", "SwiftCovTestSupport"]),
         .testTarget(name: "TriviaCoreTests", dependencies: ["TriviaCore"]),
         .testTarget(name: "TriviaGameTests", dependencies: ["TriviaCore", "TriviaGame"]),
         // Black-box: launches the built `trivia` executable, as a UI test would.

@@ -1,11 +1,12 @@
 import Foundation
 import SwiftCovCore
+import SwiftCovTestSupport
 import Testing
 import swiftcov_benchmark
 
 /// The replicator on a real export (SwiftCovCoreTests' trimmed swift-algorithms fixture): the
 /// copies must be what llvm-cov would have written for a package with more modules.
-@Suite("Replicating an export")
+@Suite("Replicating an export", .removingTemporaryFolders)
 struct ExportReplicatorTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../SwiftCovCoreTests/Fixtures/swift-algorithms/coverage.json").standardized.path
@@ -15,9 +16,7 @@ struct ExportReplicatorTests {
 
     /// The fixture replicated `copies` times into a new temporary file.
     static func replicate(copies: Int = copies) throws -> (path: String, summary: ExportReplicator.Summary) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swiftcov-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("replicated.json").path
+        let path = try temporaryDirectory() + "/replicated.json"
         let summary = try ExportReplicator(input: fixture).write(to: path, copies: copies)
         return (path, summary)
     }
@@ -95,6 +94,7 @@ struct ExportReplicatorTests {
         let replicatedReport = try CoverageReport.build(exports: [replicated], scope: scope)
         let exported = Dictionary(uniqueKeysWithValues: replicated.files.map { ($0.filename, $0.exportedSummary) })
         let reported = Dictionary(uniqueKeysWithValues: replicatedReport.files.map { ($0.path, $0) })
+        #expect(!original.files.isEmpty)
         for copy in 0..<Self.copies {
             for file in original.files {
                 let renamed = PathRenamer.renamed(file.filename, copy: copy)

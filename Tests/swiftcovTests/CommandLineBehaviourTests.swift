@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The command-line boundary as a new user meets it: mistakes, the package root, CI annotations.
-@Suite("swiftcov's command line, end to end")
+@Suite("swiftcov's command line, end to end", .removingTemporaryFolders)
 struct CommandLineBehaviourTests {
     @Test("a misspelt command or option gets a suggestion and exit 2; a missing --root folder too")
     func mistakes() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// `swiftcov diff --baseline` on the swift-log two-revision fixture (its categories are checked
 /// line by line in SwiftCovCoreTests): exit codes, formats, the gate and GitHub Actions.
-@Suite("swiftcov diff --baseline, end to end")
+@Suite("swiftcov diff --baseline, end to end", .removingTemporaryFolders)
 struct DiffBaselineCommandTests {
     static let fixture = "Tests/SwiftCovCoreTests/Fixtures/differential/"
     static let arguments = [

@@ -3,7 +3,7 @@ import Testing
 
 /// `swiftcov diff` run as a pull-request job runs it: with a diff file, from standard input, and
 /// with git in a throwaway repository. Expected reports are the library's golden files.
-@Suite("swiftcov diff, end to end")
+@Suite("swiftcov diff, end to end", .removingTemporaryFolders)
 struct DiffCommandTests {
     static let diff = "Tests/SwiftCovCoreTests/Fixtures/diffs/trivia.diff"
 

@@ -3,7 +3,7 @@ import Testing
 
 /// `swiftcov export` run as a CI job runs it. The expected files are the library's golden files:
 /// the command adds nothing but the package root and the time.
-@Suite("swiftcov export, end to end")
+@Suite("swiftcov export, end to end", .removingTemporaryFolders)
 struct ExportCommandTests {
     /// The golden files were rendered with root /checkout at this time.
     static let environment = ["SOURCE_DATE_EPOCH": "1763800000"]

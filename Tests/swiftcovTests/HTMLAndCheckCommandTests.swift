@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("swiftcov html and check, end to end")
+@Suite("swiftcov html and check, end to end", .removingTemporaryFolders)
 struct HTMLAndCheckCommandTests {
     @Test("html writes the site, with the test summary when given a log")
     func html() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// `swiftcov junit` and `swiftcov report --tests` run as CI runs them: files and pipes in; the
 /// JUnit file, the passed-through log, stderr and the exit code out.
-@Suite("swiftcov junit, end to end")
+@Suite("swiftcov junit, end to end", .removingTemporaryFolders)
 struct JUnitCommandTests {
     static let logs = "Tests/SwiftCovCoreTests/Fixtures/logs/"
 

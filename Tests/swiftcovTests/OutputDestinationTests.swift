@@ -3,7 +3,7 @@ import Testing
 
 /// Where `-o` and standard output lead: regular files are replaced atomically, everything else
 /// is written straight through; write errors and signals never pass for success or leave debris.
-@Suite("swiftcov output destinations, write errors and signals, end to end")
+@Suite("swiftcov output destinations, write errors and signals, end to end", .removingTemporaryFolders)
 struct OutputDestinationTests {
     static let sample = "SampleReports/coverage.json"
 

@@ -3,7 +3,7 @@ import Testing
 
 /// The built `swiftcov` run as a user runs it: arguments in; stdout, stderr, files and the exit
 /// code out. Expected reports are the library's golden files, so the CLI adds nothing to them.
-@Suite("swiftcov report, end to end")
+@Suite("swiftcov report, end to end", .removingTemporaryFolders)
 struct ReportCommandTests {
     @Test("the README's command prints the trivia modules' table")
     func readmeCommand() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// `swiftcov run` on a tiny real package (Tests/Fixtures/TinyPackage, copied to a temporary
 /// folder): it builds and tests it with coverage, so these tests take a while.
-@Suite("swiftcov run, end to end", .serialized)
+@Suite("swiftcov run, end to end", .serialized, .removingTemporaryFolders)
 struct RunCommandTests {
     let package: String
 
@@ -75,7 +75,7 @@ struct RunCommandTests {
 
 /// `swiftcov run --per-test` on the tiny package: each test alone, a crash and a hang reported
 /// and the run going on, the per-test data read back by `report --show tests` and `impacted`.
-@Suite("swiftcov run --per-test, end to end", .serialized)
+@Suite("swiftcov run --per-test, end to end", .serialized, .removingTemporaryFolders)
 struct PerTestRunCommandTests {
     @Test("a crashing and a hanging test: reported, the rest recorded, every output written")
     func crashAndHang() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Shards from the command line: merging their JUnit files and exports, and the bad inputs.
-@Suite("Shards, end to end")
+@Suite("Shards, end to end", .removingTemporaryFolders)
 struct ShardCommandTests {
     static let golden = "Tests/SwiftCovCoreTests/Golden/"
     static let shards = "Tests/SwiftCovCoreTests/Fixtures/trivia-shards/"

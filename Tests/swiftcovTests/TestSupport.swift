@@ -1,4 +1,5 @@
 import Foundation
+@_exported import SwiftCovTestSupport
 import Testing
 
 /// The package's root folder: the commands run there, as the README's do.
@@ -61,11 +62,4 @@ func swiftcov(
 /// A golden file of the library's report tests: the CLI must print exactly what they check.
 func golden(_ name: String) throws -> String {
     try String(contentsOfFile: packageRoot + "/Tests/SwiftCovCoreTests/Golden/" + name, encoding: .utf8)
-}
-
-/// A new empty folder.
-func temporaryDirectory() throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("swiftcov-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
 }

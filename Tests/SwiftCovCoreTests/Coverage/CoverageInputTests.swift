@@ -5,14 +5,12 @@ import Testing
 
 /// Bad inputs: each gives one error naming the file and where, never a crash. The broken
 /// documents here are invented edge cases (or real exports cut short), and say so.
-@Suite("Reading coverage inputs")
+@Suite("Reading coverage inputs", .removingTemporaryFolders)
 struct CoverageInputTests {
     func temporaryFile(_ contents: String, name: String = "coverage.json") throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swiftcov-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let url = directory.appendingPathComponent(name)
-        try contents.write(to: url, atomically: true, encoding: .utf8)
-        return url.path
+        let path = try temporaryDirectory() + "/" + name
+        try contents.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
     }
 
     func readError(_ contents: String) throws -> CoverageInputError? {
@@ -27,12 +25,12 @@ struct CoverageInputTests {
 
     @Test("the output folder of `run`, or its coverage.json report, stands for the export kept beside it")
     func runOutputFolder() throws {
-        let folder = try TemporaryFolder()
-        let export = folder.path + "/" + CoverageInput.runExportName
+        let folder = try temporaryDirectory()
+        let export = folder + "/" + CoverageInput.runExportName
         try FileManager.default.copyItem(atPath: Fixture.sample.path("coverage.json"), toPath: export)
-        let report = folder.path + "/coverage.json"
+        let report = folder + "/coverage.json"
         try "{\n  \"schemaVersion\": 1,\n  \"totals\": {}\n}\n".write(toFile: report, atomically: true, encoding: .utf8)
-        #expect(try CoverageInput.locateExport(folder.path) == export)
+        #expect(try CoverageInput.locateExport(folder) == export)
         #expect(try CoverageInput.locateExport(report) == export)
         // An export named coverage.json is itself.
         #expect(

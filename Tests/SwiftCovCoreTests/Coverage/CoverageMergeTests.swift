@@ -2,7 +2,7 @@ import Testing
 
 @testable import SwiftCovCore
 
-@Suite("Merging several exports")
+@Suite("Merging several exports", .removingTemporaryFolders)
 struct CoverageMergeTests {
     let fixture = Fixture(name: "yams")
     let scope = CoverageScope(root: "/package", allFiles: true)
@@ -81,14 +81,14 @@ struct CoverageMergeTests {
     @Test("shards run in different folders merge by each file's path in its package, as if they ran in one")
     func differentFolders() throws {
         let shards = Fixture(name: "trivia-shards")
-        let folder = try TemporaryFolder()
+        let folder = try temporaryDirectory()
         // The same real exports, as two runners at different places would have written them.
         var inputs: [String] = []
         for (file, root) in [
             ("core.json", "/home/runner/work/trivia/trivia"), ("game.json", "/Users/ci/builds/x/trivia"),
         ] {
             let text = try shards.text(file).replacing("\"Sources/", with: "\"\(root)/Sources/")
-            inputs.append(folder.path + "/" + file)
+            inputs.append(folder + "/" + file)
             try text.write(toFile: inputs.last!, atomically: true, encoding: .utf8)
         }
         let expected = try CoverageReport.build(exports: [shards.export("merged.json")], scope: scope)
@@ -96,7 +96,7 @@ struct CoverageMergeTests {
             CoverageRequest(inputs: inputs), CoverageRequest(inputs: inputs.reversed()),
             CoverageRequest(inputs: inputs, root: "/elsewhere/trivia"),
         ] {
-            let merged = try request.makeReport(workingDirectory: folder.path)
+            let merged = try request.makeReport(workingDirectory: folder)
             #expect(merged.totals == expected.totals)
             #expect(merged.files.map(\.displayPath) == expected.files.map(\.displayPath))
             for (mine, theirs) in zip(merged.files, expected.files) {
@@ -105,7 +105,7 @@ struct CoverageMergeTests {
             }
         }
         // The first export's folder is the root, unless one is given.
-        let report = try CoverageRequest(inputs: inputs).makeReport(workingDirectory: folder.path)
+        let report = try CoverageRequest(inputs: inputs).makeReport(workingDirectory: folder)
         #expect(report.scope.root == "/home/runner/work/trivia/trivia")
         #expect(report.files.first?.path.hasPrefix("/home/runner/work/trivia/trivia/Sources/") == true)
         let given = try CoverageRequest(inputs: inputs, root: "/elsewhere/trivia").makeReport(workingDirectory: "/")

@@ -6,7 +6,7 @@ import Testing
 /// Invented exports with numbers no compiler writes — counts near Int64.max, lines near
 /// UInt32.max, segments out of order, regions that end before they start: each gives either
 /// llvm-cov's clamped number or one input error naming where, never a trap or a hang.
-@Suite("Hostile numbers in coverage data")
+@Suite("Hostile numbers in coverage data", .removingTemporaryFolders)
 struct HostileCoverageTests {
     func segment(_ line: UInt32, _ column: UInt32, _ count: UInt64, hasCount: Bool = true, entry: Bool = true)
         -> CoverageSegment
@@ -23,9 +23,7 @@ struct HostileCoverageTests {
     }
 
     func read(_ json: String, keepMappings: Bool = false) throws -> LLVMCovExport {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swiftcov-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("coverage.json").path
+        let path = try temporaryDirectory() + "/coverage.json"
         try json.write(toFile: path, atomically: true, encoding: .utf8)
         return try CoverageInput.readExport(path, keepMappings: keepMappings)
     }

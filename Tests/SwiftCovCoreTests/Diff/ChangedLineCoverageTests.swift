@@ -165,7 +165,7 @@ struct ChangedLineCoverageTests {
             }
         try assertGolden(text, "diff-trivia.\(format)")
         if format == "json" {
-            let value = try JSONValue.parse(Array(text.utf8))
+            let value = try foundationJSON(text)
             #expect(value["totals"]?["lines"]?["covered"]?.numberValue == 17)
             #expect(value["gate"]?["passed"] == .bool(false))
         }
@@ -188,7 +188,7 @@ struct ChangedLineCoverageTests {
         let table = DiffCoverageTableReport.render(coverage, options: options)
         #expect(!table.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
         let json = DiffCoverageJSONReport.render(coverage, options: options)
-        let value = try? JSONValue.parse(Array(json.utf8))
+        let value = try? foundationJSON(json)
         guard case .array(let files)? = value?["files"] else {
             Issue.record("not JSON")
             return

@@ -67,6 +67,7 @@ struct DifferentialCoverageTests {
     @Test("before and after add up from the categories; the totals are the files' sums")
     func beforeAndAfter() throws {
         let coverage = try Self.differential()
+        #expect(!coverage.files.isEmpty)
         for file in coverage.files {
             let counts = file.lines.counts
             #expect(file.coverage.after.count == counts.total(of: [.UNC, .GNC, .LBC, .UBC, .GBC, .CBC, .UIC, .GIC]))

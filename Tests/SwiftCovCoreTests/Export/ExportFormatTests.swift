@@ -142,6 +142,7 @@ struct ExportFormatTests {
     func sonarQube() throws {
         let report = try Fixture.all[1].report()
         let xml = try CoverageExportFormat.sonarqube.render(report, options: Self.options)
+        #expect(!report.files.isEmpty)
         for file in report.files {
             let counts = try file.lineCounts()
             let covered = counts.filter { $0.count > 0 }.count

@@ -3,7 +3,7 @@ import Testing
 
 @testable import SwiftCovCore
 
-@Suite("HTML report")
+@Suite("HTML report", .removingTemporaryFolders)
 struct HTMLReportTests {
     let options = HTMLReport.Options(version: "0.0.0-test")
 
@@ -84,11 +84,10 @@ struct HTMLReportTests {
         let report = try CoverageReport.build(
             exports: [Fixture.sample.export()], scope: CoverageScope(root: packageRoot))
         let file = try #require(report.files.first { $0.path.hasSuffix("Game.swift") })
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swiftcov-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try temporaryDirectory()
         // The file cut to its first 5 lines, as if code had been deleted since the coverage run.
         let original = try String(contentsOfFile: packageRoot + "/" + file.path, encoding: .utf8)
-        let shortened = directory.appendingPathComponent("Game.swift").path
+        let shortened = directory + "/Game.swift"
         try original.split(separator: "\n", omittingEmptySubsequences: false).prefix(5).joined(separator: "\n")
             .write(toFile: shortened, atomically: true, encoding: .utf8)
         let html = try page(file, source: .text(try #require(SourceText(path: shortened))))
@@ -106,9 +105,7 @@ struct HTMLReportTests {
             CoverageSegment(line: 2, column: 2, count: 0, hasCount: false, isRegionEntry: false, isGapRegion: false),
         ]
         #expect(LineCoverage.unexecutedColumns(in: segments) == [1: [14..<24]])
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swiftcov-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("a.swift").path
+        let path = try temporaryDirectory() + "/a.swift"
         try "guard x else { return }\n}\n".write(toFile: path, atomically: true, encoding: .utf8)
         let file = FileCoverage.forTesting(path: "a.swift", segments: segments)
         let html = HTMLReport.filePage(
@@ -304,7 +301,7 @@ struct HTMLReportTests {
     }
 }
 
-@Suite("Source text")
+@Suite("Source text", .removingTemporaryFolders)
 struct SourceTextTests {
     @Test(
         "lines without their line breaks, whatever the file ends with",
@@ -312,8 +309,7 @@ struct SourceTextTests {
             ("a\nb\n", ["a", "b"]), ("a\nb", ["a", "b"]), ("a\r\nb\r\n", ["a", "b"]), ("", []), ("\n", [""]),
         ])
     func lines(contents: String, expected: [String]) throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("swiftcov-\(UUID().uuidString).swift")
-            .path
+        let path = try temporaryDirectory() + "/source.swift"
         try contents.write(toFile: path, atomically: true, encoding: .utf8)
         let source = try #require(SourceText(path: path))
         #expect(source.lineCount == expected.count)
@@ -324,7 +320,7 @@ struct SourceTextTests {
     }
 }
 
-@Suite("HTML report with test results")
+@Suite("HTML report with test results", .removingTemporaryFolders)
 struct HTMLTestSummaryTests {
     @Test("failures are listed on the index, linked to their line when the file has a page")
     func failuresLinkToLines() throws {

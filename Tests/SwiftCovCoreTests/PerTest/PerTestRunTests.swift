@@ -3,23 +3,16 @@ import Testing
 
 @testable import SwiftCovCore
 
-/// A new empty folder.
-func scratchDirectory() throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("swiftcov-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-}
-
 /// `run --per-test`'s engine on a real package of XCTest and Swift Testing tests
 /// (Tests/Fixtures/TinyPackage, in a temporary git repository), checked against what each test
 /// gives alone: `swift test --filter TEST --enable-code-coverage`, then llvm-cov's lcov export.
 /// It builds and runs the package, so it takes a while.
-@Suite("per-test coverage of a real package", .serialized)
+@Suite("per-test coverage of a real package", .serialized, .removingTemporaryFolders)
 struct PerTestRunTests {
     let package: String
 
     init() throws {
-        package = try scratchDirectory() + "/TinyPackage"
+        package = try temporaryDirectory() + "/TinyPackage"
         try FileManager.default.copyItem(atPath: packageRoot + "/Tests/Fixtures/TinyPackage", toPath: package)
         try git(["init", "-q"])
         try git(["add", "."])

@@ -3,7 +3,7 @@ import Testing
 
 @testable import SwiftCovCore
 
-@Suite("per-test store: format, queries, impacted tests")
+@Suite("per-test store: format, queries, impacted tests", .removingTemporaryFolders)
 struct PerTestStoreTests {
     /// Two files; three tests: one runs lines 2–4 and 9 of a.swift, one 4 and 20 of a.swift and
     /// all of b.swift, one crashed with nothing recorded.
@@ -49,7 +49,7 @@ struct PerTestStoreTests {
         let names =
             coverage.tests.map(\.id.utf8.count).reduce(0, +) + coverage.files.map(\.path.utf8.count).reduce(0, +)
         #expect(bytes.count - names == 89)
-        let path = try scratchDirectory() + "/" + PerTestStore.fileName
+        let path = try temporaryDirectory() + "/" + PerTestStore.fileName
         try PerTestStore.write(coverage, to: path)
         #expect(try PerTestStore.read(path: path) == coverage)
     }
@@ -86,7 +86,7 @@ struct PerTestStoreTests {
         var touching = Self.sample()
         touching.tests[0].executed[0].runs = [0..<2, 2..<4]
         #expect(error(PerTestStore.encode(touching))?.message.contains("has lines outside") == true)
-        let path = try scratchDirectory() + "/broken.swiftcov"
+        let path = try temporaryDirectory() + "/broken.swiftcov"
         try Data(bytes.prefix(40)).write(to: URL(fileURLWithPath: path))
         #expect(throws: CoverageInputError.self) { try PerTestStore.read(path: path) }
     }
@@ -151,7 +151,7 @@ struct PerTestStoreTests {
 
     @Test("run --per-test's output folder is a coverage input: the export beside the store")
     func outputFolder() throws {
-        let folder = try scratchDirectory()
+        let folder = try temporaryDirectory()
         try "{}".write(toFile: folder + "/llvm-cov-export.json", atomically: true, encoding: .utf8)
         try PerTestStore.write(Self.sample(), to: folder + "/" + PerTestStore.fileName)
         #expect(try CoverageInput.locateExport(folder) == folder + "/llvm-cov-export.json")

@@ -74,7 +74,7 @@ struct DifferentialCoverageReportTests {
     func json() throws {
         let coverage = try Self.coverage()
         let text = DifferentialCoverageJSONReport.render(coverage, options: Self.options(failOn: [.UNC, .LBC, .UIC]))
-        let document = try JSONValue.parse(Array(text.utf8))
+        let document = try foundationJSON(text)
         #expect(document["schemaVersion"]?.numberValue == 1)
         guard case .array(let files)? = document["files"] else {
             Issue.record("no files")

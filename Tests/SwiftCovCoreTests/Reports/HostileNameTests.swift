@@ -21,7 +21,7 @@ struct HostileNameTests {
     @Test("JSON keeps every character, escaped")
     func json() throws {
         let text = try CoverageJSONReport.render(report(), options: CoverageReportOptions(showFunctions: true))
-        let value = try JSONValue.parse(Array(text.utf8))
+        let value = try foundationJSON(text)
         guard case .array(let files)? = value["files"] else { Issue.record("no files"); return }
         #expect(
             files.first?["path"]?.stringValue == "Sources/Evil/<script>alert(\"&'\")</script>\u{0}\u{1B}[31m|`*.swift")

@@ -69,7 +69,7 @@ struct SampleReportTests {
             report, options: CoverageReportOptions(showFunctions: true, showLines: true))
         try assertGolden(text, "sample-report.json")
         // It is JSON, and it says what the table says.
-        let value = try JSONValue.parse(Array(text.utf8))
+        let value = try foundationJSON(text)
         #expect(value["schemaVersion"] == .number(1))
         #expect(value["totals"]?["lines"]?["covered"]?.numberValue == Double(try report.totals.lines.covered))
     }

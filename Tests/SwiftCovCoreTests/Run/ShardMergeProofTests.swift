@@ -7,19 +7,19 @@ import Testing
 /// merged back: the coverage and test outcomes of one unsharded run of the package, and the same
 /// per-line counts except where code runs once per test process (Fixtures/shards/README.md says
 /// how the files were made).
-@Suite("Three real shards merged equal one unsharded run")
+@Suite("Three real shards merged equal one unsharded run", .removingTemporaryFolders)
 struct ShardMergeProofTests {
     @Test("coverage: every file's line counts, summary and function counts")
     func coverage() throws {
         // As a merge job has them: the shards' artifacts downloaded into a folder of their own.
-        let folder = try TemporaryFolder()
+        let folder = try temporaryDirectory()
         for name in ["shard1.json", "shard2.json", "shard3.json", "unsharded.json"] {
-            try FileManager.default.copyItem(atPath: ShardFixture.path(name), toPath: folder.path + "/" + name)
+            try FileManager.default.copyItem(atPath: ShardFixture.path(name), toPath: folder + "/" + name)
         }
-        let shards = (1...3).map { folder.path + "/shard\($0).json" }
-        let merged = try CoverageRequest(inputs: shards).makeReport(workingDirectory: folder.path)
-        let unsharded = try CoverageRequest(inputs: [folder.path + "/unsharded.json"]).makeReport(
-            workingDirectory: folder.path)
+        let shards = (1...3).map { folder + "/shard\($0).json" }
+        let merged = try CoverageRequest(inputs: shards).makeReport(workingDirectory: folder)
+        let unsharded = try CoverageRequest(inputs: [folder + "/unsharded.json"]).makeReport(
+            workingDirectory: folder)
         // Three folders: the shards' exports name the same file by three different paths.
         let roots = try shards.map {
             try CoverageScope.inferredRoot(
@@ -49,7 +49,7 @@ struct ShardMergeProofTests {
         }
         // No shard alone has it all.
         for shard in shards {
-            let alone = try CoverageRequest(inputs: [shard]).makeReport(workingDirectory: folder.path)
+            let alone = try CoverageRequest(inputs: [shard]).makeReport(workingDirectory: folder)
             #expect(alone.totals.lines.covered < merged.totals.lines.covered)
         }
     }

@@ -3,12 +3,11 @@ import Testing
 
 @testable import SwiftCovCore
 
-@Suite("AtomicFile: atomic replacement of regular files, straight through to everything else")
+@Suite(
+    "AtomicFile: atomic replacement of regular files, straight through to everything else", .removingTemporaryFolders)
 struct AtomicFileTests {
     private func folder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        try temporaryDirectory()
     }
 
     private func entries(_ folder: String) throws -> [String] {

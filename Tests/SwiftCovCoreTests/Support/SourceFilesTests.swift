@@ -11,7 +11,7 @@ import Testing
 
 /// Which source files a report reads: regular files of bounded size inside the package root,
 /// whatever path an export names. The folders, links and FIFOs here are invented for the test.
-@Suite("Reading source files")
+@Suite("Reading source files", .removingTemporaryFolders)
 struct SourceFilesTests {
     /// `outside/secret.txt` and `outside/pkg/Sources/A/a.swift`, with `pkg` as the root.
     struct Tree {
@@ -19,9 +19,7 @@ struct SourceFilesTests {
         let root: String
 
         init() throws {
-            outside =
-                FileManager.default.temporaryDirectory.appendingPathComponent("swiftcov-\(UUID().uuidString)")
-                .path
+            outside = try temporaryDirectory()
             root = outside + "/pkg"
             try FileManager.default.createDirectory(atPath: root + "/Sources/A", withIntermediateDirectories: true)
             try "TOP SECRET\n".write(toFile: outside + "/secret.txt", atomically: true, encoding: .utf8)

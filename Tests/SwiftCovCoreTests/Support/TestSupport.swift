@@ -1,4 +1,5 @@
 import Foundation
+@_exported import SwiftCovTestSupport
 import Testing
 
 @testable import SwiftCovCore
@@ -122,14 +123,44 @@ func assertGolden(_ text: String, _ name: String, sourceLocation: Testing.Source
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().path
 
-/// A new empty folder, removed with everything in it when the value goes away.
-final class TemporaryFolder {
-    let path: String
+/// `text` read by Foundation's `JSONDecoder` (a reader other than swiftcov's own, so a report's
+/// JSON is checked by what its users parse it with), as a `JSONValue` for the checks. Object
+/// members come in key order: Foundation keeps none.
+func foundationJSON(_ text: String) throws -> JSONValue {
+    try JSONDecoder().decode(FoundationJSON.self, from: Data(text.utf8)).value
+}
 
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("swiftcov-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+private struct FoundationJSON: Decodable {
+    var value: JSONValue
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+    init(from decoder: any Decoder) throws {
+        if let object = try? decoder.container(keyedBy: Key.self) {
+            value = .object(
+                try object.allKeys.sorted { $0.stringValue < $1.stringValue }.map { key in
+                    (key.stringValue, try object.decode(FoundationJSON.self, forKey: key).value)
+                })
+        } else if var array = try? decoder.unkeyedContainer() {
+            var elements: [JSONValue] = []
+            while !array.isAtEnd { elements.append(try array.decode(FoundationJSON.self).value) }
+            value = .array(elements)
+        } else {
+            let single = try decoder.singleValueContainer()
+            if single.decodeNil() {
+                value = .null
+            } else if let bool = try? single.decode(Bool.self) {
+                value = .bool(bool)
+            } else if let number = try? single.decode(Double.self) {
+                value = .number(number)
+            } else {
+                value = .string(try single.decode(String.self))
+            }
+        }
+    }
 }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import SwiftCovCore
 
-@Suite("Reading JUnit XML back, and merging the results of shards")
+@Suite("Reading JUnit XML back, and merging the results of shards", .removingTemporaryFolders)
 struct JUnitXMLReaderTests {
     static let goldenDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Golden").path
@@ -114,10 +114,10 @@ struct JUnitXMLReaderTests {
             }
             for half in 0..<2 where !parts[half].cases.isEmpty { halves[half].suites.append(parts[half]) }
         }
-        let directory = try TemporaryFolder()
+        let directory = try temporaryDirectory()
         var paths: [String] = []
         for (index, half) in halves.enumerated() {
-            let path = directory.path + "/shard\(index + 1).xml"
+            let path = directory + "/shard\(index + 1).xml"
             try JUnitReport.render(half, options: Self.options()).write(toFile: path, atomically: true, encoding: .utf8)
             paths.append(path)
         }
@@ -134,7 +134,7 @@ struct JUnitXMLReaderTests {
 
     @Test("a test two inputs report is kept once, with its worst outcome, and listed")
     func duplicates() throws {
-        let directory = try TemporaryFolder()
+        let directory = try temporaryDirectory()
         func write(_ status: String, _ name: String) throws -> String {
             let body = status == "passed" ? "" : status == "skipped" ? "<skipped/>" : "<\(status) message=\"m\"/>"
             let xml = """
@@ -144,7 +144,7 @@ struct JUnitXMLReaderTests {
                 <testcase classname="M.C" name="test\(name)"/>
                 </testsuite></testsuites>
                 """
-            let path = directory.path + "/\(name).xml"
+            let path = directory + "/\(name).xml"
             try xml.write(toFile: path, atomically: true, encoding: .utf8)
             return path
         }
@@ -176,8 +176,8 @@ struct JUnitXMLReaderTests {
             ("<testsuites><testcase name=\"x\"/></testsuites>", "1:", "<testcase> outside any <testsuite>"),
         ])
     func notJUnit(xml: String, line: String, message: String) throws {
-        let directory = try TemporaryFolder()
-        let path = directory.path + "/bad.xml"
+        let directory = try temporaryDirectory()
+        let path = directory + "/bad.xml"
         try xml.write(toFile: path, atomically: true, encoding: .utf8)
         do {
             _ = try Self.read(path)

@@ -6,7 +6,7 @@ import Testing
 /// Logs as real runs leave them in odd shapes: names with any character, other line ends and
 /// encodings, lines without end, parameterized cases whose arguments repeat, crashes, corrupt
 /// numbers. Small logs here are invented, and say so; the rest are the real fixtures, reshaped.
-@Suite("swift test logs in odd shapes")
+@Suite("swift test logs in odd shapes", .removingTemporaryFolders)
 struct LogEdgeCaseTests {
     static func read(_ bytes: [UInt8]) -> TestRun {
         var parser = TestLogParser()
@@ -181,8 +181,7 @@ struct LogEdgeCaseTests {
             Test Suite 'All tests' passed at 2026-11-23 20:36:03.898
             \t Executed 2 tests, with 0 failures (0 unexpected) in 0.002 (0.002) seconds
             """
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("swiftcov-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let root = try temporaryDirectory()
         for (module, method) in [("RealTests", "testFloat"), ("ComplexTests", "testComplex")] {
             try FileManager.default.createDirectory(
                 atPath: "\(root)/Tests/\(module)", withIntermediateDirectories: true)
