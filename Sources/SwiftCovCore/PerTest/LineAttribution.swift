@@ -8,13 +8,18 @@ package enum LineAttribution {
         var result: [(path: String, file: LLVMCovExport.File)] = []
         var seen = Set<String>()
         for file in export.files {
-            let path = scope.displayPath(file.filename)
-            guard !path.hasPrefix("/"), !path.hasPrefix(".build/"), !path.hasPrefix("../"),
-                seen.insert(path).inserted
-            else { continue }
+            guard let path = ownPath(file.filename, scope: scope), seen.insert(path).inserted else { continue }
             result.append((path, file))
         }
         return result.sorted { $0.path < $1.path }
+    }
+
+    /// `filename` relative to the scope's root when it is one of the package's own files (under
+    /// the root, not in `.build`), else nil.
+    static func ownPath(_ filename: String, scope: CoverageScope) -> String? {
+        let path = scope.displayPath(filename)
+        guard !path.hasPrefix("/"), !path.hasPrefix(".build/"), !path.hasPrefix("../") else { return nil }
+        return path
     }
 
     /// Each own file of `export` with its executable lines: the files of a `PerTestCoverage`.
@@ -54,5 +59,106 @@ package enum LineAttribution {
             throw .implausibleLines(filename: file.filename, count: LineCoverage.metric(of: segments).count)
         }
         segments.withUnsafeBufferPointer { LineCoverage.forEachExecutableRun(in: $0, body) }
+    }
+}
+
+/// Which lines a raw profile executed, read against the binary's coverage mapping: the lines of
+/// the package's own files whose line-view count (llvm-cov's, from llvm's segments) is not
+/// zero — what an export of that profile alone gives, without llvm-profdata or llvm-cov.
+package struct ProfileAttribution: Sendable {
+    package let mapping: CoverageMapping
+    /// Each mapping file's path relative to the root, nil for files that are not the package's own.
+    let paths: [String?]
+    /// Function indices by name.
+    let functionIndex: [UInt64: Int]
+
+    package init(mapping: CoverageMapping, root: String) {
+        self.mapping = mapping
+        let scope = CoverageScope(root: root)
+        paths = mapping.files.map { LineAttribution.ownPath($0, scope: scope) }
+        var index: [UInt64: Int] = [:]
+        for (position, function) in mapping.functions.enumerated() { index[function.nameRef] = position }
+        functionIndex = index
+    }
+
+    /// The lines of the package's own files that `profile` executed, by relative path.
+    package func executedLines(of profile: RawProfile) -> [String: [UInt32]] {
+        // The functions that ran, with their counters (duplicate records of one function add up);
+        // a function known to the profile only under another hash is left out, as llvm-cov does.
+        var counters: [Int: [UInt64]] = [:]
+        var mismatched = Set<Int>()
+        for function in profile.functions {
+            guard let index = functionIndex[function.nameRef] else { continue }
+            guard mapping.functions[index].hash == function.hash else {
+                mismatched.insert(index)
+                continue
+            }
+            if let existing = counters[index], existing.count == function.counters.count {
+                counters[index] = zip(existing, function.counters).map { $0 &+ $1 }
+            } else {
+                counters[index] = function.counters
+            }
+        }
+        // Only files where a function ran can have a line that ran.
+        var touched = Set<Int32>()
+        for index in counters.keys {
+            let function = mapping.functions[index]
+            for region in function.regions { touched.insert(function.files[Int(region.fileID)]) }
+        }
+        var result: [String: [UInt32]] = [:]
+        var builder = SegmentBuilder()
+        var regions: [CountedRegion] = []
+        var segments: [CoverageSegment] = []
+        var counted: [UInt64] = []
+        var memo: [UInt64?] = []
+        for file in touched {
+            guard let path = paths[Int(file)] else { continue }
+            regions.removeAll(keepingCapacity: true)
+            for index in mapping.functionsByFile[Int(file)] {
+                let function = mapping.functions[Int(index)]
+                guard let functionCounters = counters[Int(index)] else {
+                    if mismatched.contains(Int(index)) { continue }
+                    // Not in the profile: every count is zero.
+                    for region in function.regions where function.files[Int(region.fileID)] == file {
+                        regions.append(Self.counted(region, count: 0))
+                    }
+                    continue
+                }
+                if function.isLoneZeroRegion && functionCounters.first.map({ $0 > 0 }) == true { continue }
+                // Every region is counted before any is used: one that cannot be leaves the function out.
+                counted.removeAll(keepingCapacity: true)
+                memo.removeAll(keepingCapacity: true)
+                memo.append(contentsOf: repeatElement(nil, count: function.expressions.count))
+                let complete = functionCounters.withUnsafeBufferPointer { buffer in
+                    for region in function.regions {
+                        guard let count = function.count(of: region.counter, counters: buffer, memo: &memo) else {
+                            return false
+                        }
+                        counted.append(count)
+                    }
+                    return true
+                }
+                guard complete else { continue }
+                for (position, region) in function.regions.enumerated()
+                where function.files[Int(region.fileID)] == file {
+                    regions.append(Self.counted(region, count: counted[position]))
+                }
+            }
+            builder.build(regions, into: &segments)
+            var lines: [UInt32] = []
+            segments.withUnsafeBufferPointer { buffer in
+                LineCoverage.forEachExecutableRun(in: buffer) { run, count in
+                    if count != 0 { lines.append(contentsOf: run) }
+                }
+            }
+            if !lines.isEmpty { result[path, default: []].append(contentsOf: lines) }
+        }
+        return result
+    }
+
+    private static func counted(_ region: CoverageMapping.Region, count: UInt64) -> CountedRegion {
+        CountedRegion(
+            start: region.start, end: region.end, executionCount: count, fileID: region.fileID,
+            kind: RegionKind(rawValue: region.kind) ?? .code)
     }
 }

@@ -144,11 +144,16 @@ package struct PerTestRun {
     ) throws -> (results: [PerTestRunner.Result], coverage: PerTestCoverage) {
         try AtomicFile.makeDirectory(output)
         let scratch = output + "/per-test-profiles"
-        // The package's own files come from the coverage mapping alone: an export of an empty
-        // profile lists them.
-        let sources = try ownSources(toolchain: toolchain, binary: binary, scratch: scratch)
+        let attribution: PerTestRunner.Attribution
+        if let mapping = try? CoverageMapping.read(binary: binary) {
+            attribution = .mapping(ProfileAttribution(mapping: mapping, root: root))
+        } else {
+            // The package's own files come from the coverage mapping alone: an export of an empty
+            // profile lists them.
+            attribution = .llvmCov(sources: try ownSources(toolchain: toolchain, binary: binary, scratch: scratch))
+        }
         let runner = PerTestRunner(
-            toolchain: toolchain, binary: binary, root: root, sources: sources, scratch: scratch, jobs: jobs,
+            toolchain: toolchain, binary: binary, root: root, attribution: attribution, scratch: scratch, jobs: jobs,
             timeout: timeout)
         let results = try runner.run(tests, finished: finished)
 

@@ -13,18 +13,28 @@ import Dispatch
 /// `--filter`) with its own `LLVM_PROFILE_FILE`, the way `swift test` starts it, without SwiftPM's
 /// start-up per test.
 ///
-/// A test's profile is indexed (`llvm-profdata merge -sparse`, which keeps only the functions it
-/// ran) and exported for the package's own files only (`llvm-cov export -skip-functions
-/// -skip-expansions -sources …`); the lines with a non-zero count in that export are the lines
-/// the test executed — exactly what `swift test --filter TEST` followed by llvm-cov gives.
+/// A test's raw profile is read in place against the binary's coverage mapping, read once
+/// (`RawProfile`, `CoverageMapping`, `ProfileAttribution`): the lines of the package's own files
+/// whose count is not zero are the lines the test executed — exactly what `swift test --filter
+/// TEST` followed by llvm-cov gives, without starting llvm-profdata or llvm-cov per test. When the
+/// binary's mapping is in a format that reader does not know, each profile is indexed
+/// (`llvm-profdata merge -sparse`) and exported for the package's own files only (`llvm-cov
+/// export -skip-functions -skip-expansions -sources …`) instead.
 package struct PerTestRunner: Sendable {
     package var toolchain: Toolchain
     /// The test executable (`.build/debug/NAMEPackageTests.xctest`).
     package var binary: String
     /// The package root: paths in the store are relative to it.
     package var root: String
-    /// The package's own source files (absolute), which each test's export is restricted to.
-    package var sources: [String]
+    /// How a test's lines are found: from its raw profile and the binary's mapping, or (when
+    /// the mapping cannot be read) from an llvm-cov export restricted to `sources`, the package's
+    /// own files (absolute).
+    package var attribution: Attribution
+
+    package enum Attribution: Sendable {
+        case mapping(ProfileAttribution)
+        case llvmCov(sources: [String])
+    }
     /// A folder for the profiles (created when missing).
     package var scratch: String
     /// How many tests run at once.
@@ -33,13 +43,13 @@ package struct PerTestRunner: Sendable {
     package var timeout: Double
 
     package init(
-        toolchain: Toolchain, binary: String, root: String, sources: [String], scratch: String, jobs: Int,
+        toolchain: Toolchain, binary: String, root: String, attribution: Attribution, scratch: String, jobs: Int,
         timeout: Double
     ) {
         self.toolchain = toolchain
         self.binary = binary
         self.root = root
-        self.sources = sources
+        self.attribution = attribution
         self.scratch = scratch
         self.jobs = max(1, jobs)
         self.timeout = timeout
@@ -57,7 +67,8 @@ package struct PerTestRunner: Sendable {
         package var events: [UInt8]
         /// The lines it executed, by path relative to the root.
         package var executed: [String: [UInt32]]
-        /// Its indexed profile, when its process wrote one (a crash or a kill writes none).
+        /// Its profile (raw, or indexed when read by llvm-cov), when its process wrote one (a crash
+        /// or a kill writes none).
         package var profile: String?
         /// Why its lines are unknown or incomplete, if they are.
         package var problem: String?
@@ -152,7 +163,7 @@ package struct PerTestRunner: Sendable {
         return result
     }
 
-    /// Reads the test's raw profile into `result`: its lines, and its indexed profile.
+    /// Reads the test's raw profile into `result`: its lines, and the profile to merge.
     private func attribute(_ profraw: String, to result: inout Result) {
         var info = stat()
         guard stat(profraw, &info) == 0, info.st_size > 0 else {
@@ -160,7 +171,23 @@ package struct PerTestRunner: Sendable {
             result.problem! += "; no coverage recorded"
             return
         }
-        defer { unlink(profraw) }
+        switch attribution {
+        case .mapping(let attribution):
+            do {
+                result.executed = attribution.executedLines(of: try RawProfile.read(path: profraw))
+                result.profile = profraw
+            } catch {
+                result.problem = "reading its raw profile: \(error)"
+                unlink(profraw)
+            }
+        case .llvmCov(let sources):
+            defer { unlink(profraw) }
+            exportLines(profraw, sources: sources, to: &result)
+        }
+    }
+
+    /// The lines of `profraw` by llvm-profdata and llvm-cov, restricted to `sources`.
+    private func exportLines(_ profraw: String, sources: [String], to result: inout Result) {
         let profdata = String(profraw.dropLast(".profraw".count)) + ".profdata"
         do {
             let merged = try toolchain.merge([profraw], into: profdata)
