@@ -18,6 +18,8 @@ package struct PerTestRun {
     /// The arguments given for `swift test`: `--filter` and `--skip` choose tests, the rest are
     /// build options (`-c release`, `-Xswiftc …`).
     package var testArguments: [String]
+    /// Options for every `swift` command the run starts (`--scratch-path DIR`).
+    package var swiftOptions: [String] = []
     package var jobs = PerTestRunner.cores
     /// Seconds a test may run before it is killed and reported as timed out.
     package var timeout: Double = PerTestRun.defaultTimeout
@@ -25,10 +27,11 @@ package struct PerTestRun {
     /// Long enough for any unit test, short enough that a hung one does not stall CI for long.
     package static let defaultTimeout: Double = 300
 
-    package init(root: String, output: String, testArguments: [String]) {
+    package init(root: String, output: String, testArguments: [String], scratchPath: String? = nil) {
         self.root = root
         self.output = output
         self.testArguments = testArguments
+        swiftOptions = scratchPath.map { ["--scratch-path", $0] } ?? []
     }
 
     package var logPath: String { output + "/swift-test.log" }
@@ -74,7 +77,8 @@ package struct PerTestRun {
     /// `swift build --build-tests --enable-code-coverage`, its output handed to `body`.
     package func build(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws -> Int32 {
         try Subprocess.stream(
-            "swift", ["build", "--build-tests", "--enable-code-coverage"] + selection.build, in: root, body)
+            "swift", ["build", "--build-tests", "--enable-code-coverage"] + swiftOptions + selection.build, in: root,
+            body)
     }
 
     /// The tests (`swift test list --skip-build`), chosen by `--filter` and `--skip` as `swift test` would.
@@ -84,7 +88,7 @@ package struct PerTestRun {
         let profile = output + "/list-tests.profraw"
         defer { unlink(profile) }
         let listed = try Subprocess.capture(
-            "swift", ["test", "list", "--skip-build"] + selection.build, in: root,
+            "swift", ["test", "list", "--skip-build"] + swiftOptions + selection.build, in: root,
             environment: ["LLVM_PROFILE_FILE": profile])
         guard listed.status == 0 else {
             throw CoverageInputError.unreadable(
@@ -92,6 +96,36 @@ package struct PerTestRun {
         }
         return try Self.select(
             TestList.parse(listed.outputText).tests, filters: selection.filters, skips: selection.skips)
+    }
+
+    /// `shard`'s share of `tests` (split as `run --shard` splits, balanced by `timings` when given),
+    /// written to `OUTPUT/shard-tests.txt` as `run --shard` writes it; with the plan.
+    package func selectShard(_ shard: Shard, of tests: [TestID], timings: TestTimings?) throws -> (
+        tests: [TestID], plan: ShardPlan
+    ) {
+        let plan = ShardPlan(tests: tests.map(\.id), count: shard.count, timings: timings)
+        let chosen = Set(plan.tests(of: shard))
+        let selected = tests.filter { chosen.contains($0.id) }
+        try AtomicFile.makeDirectory(output)
+        try AtomicFile.write(selected.map { $0.id + "\n" }.joined(), to: output + "/shard-tests.txt")
+        return (selected, plan)
+    }
+
+    /// The results as one plain run's: each process's output (and event stream) read on its
+    /// own and the runs joined, so that suites are by class or suite, each test once.
+    package func testRun(of results: [PerTestRunner.Result], utcOffset: Int) throws -> TestRun {
+        var inputs: [TestResultsReader.Input] = []
+        for result in results {
+            for (bytes, path) in [(result.output, logPath), (result.events, eventStreamPath)] where !bytes.isEmpty {
+                let input = bytes.withUnsafeBytes { raw in
+                    Result { () throws(TestResultsError) in
+                        try TestResultsReader.read(bytes: raw, path: path, utcOffset: utcOffset)
+                    }
+                }
+                inputs.append(try input.get())
+            }
+        }
+        return TestResultsReader.combine(inputs)
     }
 
     /// `tests` matched by any of `filters` (all when none) and by none of `skips`.
@@ -115,7 +149,8 @@ package struct PerTestRun {
     package func testBinary() throws -> String {
         let binPath =
             try Subprocess.capture(
-                "swift", ["build", "--show-bin-path", "--enable-code-coverage"] + selection.build, in: root
+                "swift", ["build", "--show-bin-path", "--enable-code-coverage"] + swiftOptions + selection.build,
+                in: root
             )
             .outputText.split(separator: "\n").last.map(String.init) ?? ""
         guard let directory = opendir(binPath) else { throw CoverageInputError.notFound(path: binPath) }

@@ -21,9 +21,12 @@ extension RunCommand {
     /// where a plain run leaves them. Returns the export's path, an exit status for the tests (0
     /// when every test passed or was skipped) and their results.
     static func runPerTest(
-        _ options: Options, root: String, toolchain: Toolchain, clock: Clock, terminal: Terminal
+        _ options: Options, root: String, toolchain: Toolchain, clock: Clock, timings: TestTimings?,
+        terminal: Terminal
     ) throws -> (exportPath: String, status: Int32, results: TestRun) {
-        var run = PerTestRun(root: root, output: options.output, testArguments: options.testArguments)
+        var run = PerTestRun(
+            root: root, output: options.output, testArguments: options.testArguments,
+            scratchPath: options.scratchPath)
         if let seconds = options.testTimeout { run.timeout = seconds }
         terminal.error("swiftcov: building the tests with coverage\n")
         var buildLog: [UInt8] = []
@@ -34,12 +37,24 @@ extension RunCommand {
             }
             throw Diagnostic("`swift build --build-tests` exited with status \(built)")
         }
-        let tests = try run.listTests()
+        var tests = try run.listTests()
         guard !tests.isEmpty else { throw Diagnostic("`swift test list` lists no tests to run") }
+        if let shard = options.shard {
+            let all = tests.count
+            let plan: ShardPlan
+            (tests, plan) = try run.selectShard(shard, of: tests, timings: timings)
+            var note = "shard \(shard): \(tests.count) of \(all) tests"
+            if timings != nil {
+                note += ", about \(JUnitReport.seconds(plan.expectedSeconds[shard.index - 1])) s by the timings"
+            }
+            terminal.emit(.note(note + " (listed in \(options.output)/shard-tests.txt)"))
+            guard !tests.isEmpty else { throw Diagnostic("shard \(shard) has no tests (\(all) tests in all)") }
+        }
         let binary = try run.testBinary()
         terminal.error("swiftcov: running \(tests.count) tests one by one, \(run.jobs) at a time\n")
         let live = terminal.stderrIsTerminal
         let done = Locked(0)
+        let total = tests.count
         let (results, coverage) = try run.run(
             tests, toolchain: toolchain, binary: binary,
             recording: PerTestRun.recording(root: root, date: clock.utcTimestamp)
@@ -50,7 +65,7 @@ extension RunCommand {
             }
             let mark = result.outcome == .passed || result.outcome == .skipped ? "✔" : "✘"
             var line =
-                "\(mark) [\(count)/\(tests.count)] \(result.test.id) \(result.outcome.name) (\(result.milliseconds) ms)"
+                "\(mark) [\(count)/\(total)] \(result.test.id) \(result.outcome.name) (\(result.milliseconds) ms)"
             if let problem = result.problem { line += ": \(problem)" }
             if live && result.problem == nil && mark == "✔" {
                 terminal.error("\r\u{1B}[K" + String(line.terminalSafe.prefix(120)))
@@ -64,8 +79,7 @@ extension RunCommand {
             "swiftcov: recorded the lines of \(coverage.tests.count) tests over \(coverage.files.count) files "
                 + "(\(lines) executable lines) in \(run.storePath) (\(Terminal.fileSize(run.storePath)) bytes)\n")
         let passed = results.allSatisfy { $0.outcome == .passed || $0.outcome == .skipped }
-        let testRun = try CoverageRun(root: root, output: options.output, testArguments: options.testArguments)
-            .readResults(utcOffset: clock.utcOffset)
+        let testRun = try run.testRun(of: results, utcOffset: clock.utcOffset)
         return (run.exportPath, passed ? 0 : 1, testRun)
     }
 }

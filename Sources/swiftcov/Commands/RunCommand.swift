@@ -64,7 +64,6 @@ enum RunCommand {
             perTest = arguments.has(RunCommand.perTest)
             testTimeout = try arguments.value(RunCommand.testTimeout)
             guard perTest || testTimeout == nil else { throw UsageError("--test-timeout goes with --per-test") }
-            guard !(perTest && shard != nil) else { throw UsageError("--per-test runs every test; give no --shard") }
             color = try arguments.value(ColorChoice.option) ?? .auto
             scope = try ScopeOptions(arguments)
             testArguments = arguments.positionals
@@ -85,8 +84,9 @@ enum RunCommand {
         var pipeline = CoverageRun(
             root: root, output: options.output, testArguments: options.testArguments, scratchPath: options.scratchPath)
 
-        // 0. A shard: its share of the tests, from a build made the way `swift test` makes it.
-        if let shard = options.shard {
+        // 0. A shard: its share of the tests, from a build made the way `swift test` makes it
+        // (with --per-test, the per-test run selects its share).
+        if let shard = options.shard, !options.perTest {
             terminal.error("swiftcov: building and listing the tests for shard \(shard)\n")
             let (selected, all, plan) = try pipeline.selectShard(shard, timings: timings) {
                 try? terminal.out(String(decoding: $0, as: UTF8.self))
@@ -102,7 +102,8 @@ enum RunCommand {
         // --per-test each test alone, its lines recorded.
         let (exportPath, status, results) =
             options.perTest
-            ? try runPerTest(options, root: root, toolchain: toolchain, clock: clock, terminal: terminal)
+            ? try runPerTest(
+                options, root: root, toolchain: toolchain, clock: clock, timings: timings, terminal: terminal)
             : try runTests(pipeline, toolchain: toolchain, terminal: terminal)
         var testRun = results
 
