@@ -90,6 +90,12 @@ struct PerTestRunCommandTests {
         let junit = try String(contentsOfFile: package + "/out/junit.xml", encoding: .utf8)
         #expect(junit.contains("testMisbehaving"))
         #expect(!junit.contains("testPositive"))
+        // As one plain run's: each class once with its tests (not a suite per test process), each test once.
+        #expect(junit.components(separatedBy: #"<testsuite name="TinyTests.DescribeTests""#).count == 2, "\(junit)")
+        #expect(junit.contains(#"<testsuite name="TinyTests.DescribeTests" tests="2""#), "\(junit)")
+        #expect(junit.components(separatedBy: #"name="testZero""#).count == 2)
+        let rows = crashing.stdout.split(separator: "\n").filter { $0.hasPrefix("TinyTests.DescribeTests ") }
+        #expect(rows.count == 1 && rows[0].split(separator: " ")[1] == "2", "\(crashing.stdout)")
         for file in ["html/index.html", "coverage.json", "swift-test.log", "per-test.swiftcov", "llvm-cov-export.json"]
         {
             #expect(FileManager.default.fileExists(atPath: package + "/out/" + file), "\(file)")
@@ -112,6 +118,9 @@ struct PerTestRunCommandTests {
         #expect(
             tests.map { $0["id"] as? String } == ["TinyTests.DescribeTests/testMisbehaving", "TinyTests.negative()"])
         #expect(tests.map { $0["outcome"] as? String } == ["timed out", "passed"])
+        // The killed process left no profile: its lines are unknown, and the store says so.
+        #expect(tests.map { $0["recorded"] as? Bool } == [false, true])
+        #expect(tests.map { $0["executedLines"] as? Int }.first == 0)
         let file = try #require((json["files"] as? [[String: Any]])?.first)
         let lineTests = try #require(file["lineTests"] as? [[Any]])
         let lineCounts = try #require(file["lineCounts"] as? [[Int]])
@@ -137,5 +146,73 @@ struct PerTestRunCommandTests {
         let missing = try swiftcov(["impacted", "--diff", "change.diff"], in: package)
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("no per-test data; record it with `swiftcov run --per-test`"))
+    }
+
+    @Test("--per-test shards in two folders (one with --scratch-path): report and impacted merge their stores")
+    func shards() throws {
+        let base = try temporaryDirectory()
+        var outputs: [String] = []
+        var packages: [String] = []
+        for index in 1...2 {
+            let package = base + "/runner\(index)/TinyPackage"
+            try FileManager.default.createDirectory(atPath: base + "/runner\(index)", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: packageRoot + "/Tests/Fixtures/TinyPackage", toPath: package)
+            var arguments = ["run", "--per-test", "--shard", "\(index)/2", "--output", "out"]
+            if index == 2 { arguments += ["--scratch-path", base + "/scratch"] }
+            let result = try swiftcov(arguments, in: package)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("shard \(index)/2: \(index == 1 ? 3 : 2) of 5 tests"), "\(result.stderr)")
+            let listed = try String(contentsOfFile: package + "/out/shard-tests.txt", encoding: .utf8)
+            #expect(listed.split(separator: "\n").count == (index == 1 ? 3 : 2))
+            packages.append(package)
+            outputs.append(package + "/out")
+        }
+        // The second shard built in its scratch path, not in the package.
+        #expect(FileManager.default.fileExists(atPath: base + "/scratch/debug/TinyPackageTests.xctest"))
+        #expect(!FileManager.default.fileExists(atPath: packages[1] + "/.build/debug"))
+
+        // Merged in the first runner's checkout: every test once; a line has tests exactly when
+        // the merged coverage counts it.
+        let report = try swiftcov(
+            ["report", "-c", outputs[0], "-c", outputs[1], "--format", "json", "--show", "lines", "--show", "tests"],
+            in: packages[0])
+        #expect(report.status == 0, "\(report.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
+        let tests = try #require(json["tests"] as? [[String: Any]])
+        #expect(
+            tests.compactMap { $0["id"] as? String }.sorted() == [
+                "TinyTests.DescribeTests/testMisbehaving", "TinyTests.DescribeTests/testPositive",
+                "TinyTests.DescribeTests/testZero", "TinyTests.SignTests/minusOne()", "TinyTests.negative()",
+            ])
+        let file = try #require(
+            (json["files"] as? [[String: Any]])?.first {
+                ($0["path"] as? String)?.hasSuffix("/Sources/Tiny/Tiny.swift") == true
+            })
+        let lineTests = try #require(file["lineTests"] as? [[Any]])
+        let lineCounts = try #require(file["lineCounts"] as? [[Int]])
+        #expect(lineTests.map { $0[0] as? Int } == lineCounts.map { $0[0] })
+        #expect(lineTests.map { !(($0[1] as? [String]) ?? []).isEmpty } == lineCounts.map { $0[1] > 0 })
+        #expect(lineCounts.contains { $0[1] == 0 } && lineCounts.contains { $0[1] > 0 })
+
+        // impacted over both shards; the same shard given twice is a warning, each test once.
+        let diff = """
+            diff --git a/Sources/Tiny/Tiny.swift b/Sources/Tiny/Tiny.swift
+            --- a/Sources/Tiny/Tiny.swift
+            +++ b/Sources/Tiny/Tiny.swift
+            @@ -4 +4 @@
+            -        return "negative"
+            +        return "minus"
+
+            """
+        try diff.write(toFile: base + "/change.diff", atomically: true, encoding: .utf8)
+        let impacted = try swiftcov(["impacted", outputs[0], outputs[1], "--diff", base + "/change.diff"], in: base)
+        #expect(impacted.status == 0, "\(impacted.stderr)")
+        #expect(
+            impacted.stdout.split(separator: "\n").sorted() == [
+                "TinyTests.SignTests/minusOne()", "TinyTests.negative()",
+            ])
+        let twice = try swiftcov(["impacted", outputs[1], outputs[1], "--diff", base + "/change.diff"], in: base)
+        #expect(twice.stderr.contains("is recorded more than once (passed, passed); kept passed"), "\(twice.stderr)")
+        #expect(twice.stdout.split(separator: "\n").count == Set(twice.stdout.split(separator: "\n")).count)
     }
 }

@@ -54,12 +54,19 @@ package struct PerTestCoverage: Equatable, Sendable {
         package var milliseconds: UInt64
         /// The files it executed lines of, by ascending file index.
         package var executed: [ExecutedLines]
+        /// Whether its lines are known: false when its process left no profile (a crash, or a
+        /// kill after `--test-timeout`), and then `executed` is empty.
+        package var recorded: Bool
 
-        package init(id: String, outcome: Outcome, milliseconds: UInt64 = 0, executed: [ExecutedLines] = []) {
+        package init(
+            id: String, outcome: Outcome, milliseconds: UInt64 = 0, executed: [ExecutedLines] = [],
+            recorded: Bool = true
+        ) {
             self.id = id
             self.outcome = outcome
             self.milliseconds = milliseconds
             self.executed = executed
+            self.recorded = recorded
         }
 
         /// What it executed in the file at index `file` (a binary search: `executed` ascends).
@@ -91,11 +98,22 @@ package struct PerTestCoverage: Equatable, Sendable {
         case passed = 0
         case failed = 1
         case skipped = 2
-        /// Ended by a signal (a trap, `fatalError`, a crash): its process wrote no profile, so
-        /// nothing it executed is known.
+        /// Ended by a signal (a trap, `fatalError`, a crash): its process usually wrote no
+        /// profile (see `Test.recorded`).
         case crashed = 3
         /// Killed after `--test-timeout`.
         case timedOut = 4
+
+        /// How bad the outcome is, for keeping the worst of a test recorded twice.
+        var severity: Int {
+            switch self {
+            case .passed: 0
+            case .skipped: 1
+            case .failed: 2
+            case .timedOut: 3
+            case .crashed: 4
+            }
+        }
 
         package var name: String {
             switch self {
@@ -127,7 +145,9 @@ package struct PerTestCoverage: Equatable, Sendable {
 
     /// Adds a test that executed `lines` (per file path, any order; lines that are not executable,
     /// or in files not recorded, are left out: they cannot have run).
-    package mutating func add(id: String, outcome: Outcome, milliseconds: UInt64, lines: [String: [UInt32]]) {
+    package mutating func add(
+        id: String, outcome: Outcome, milliseconds: UInt64, lines: [String: [UInt32]], recorded: Bool = true
+    ) {
         var executed: [ExecutedLines] = []
         for (path, fileLines) in lines {
             guard let file = fileIndex(of: path) else { continue }
@@ -135,7 +155,79 @@ package struct PerTestCoverage: Equatable, Sendable {
             if !runs.isEmpty { executed.append(ExecutedLines(file: file, runs: runs)) }
         }
         executed.sort { $0.file < $1.file }
-        tests.append(Test(id: id, outcome: outcome, milliseconds: milliseconds, executed: executed))
+        tests.append(
+            Test(id: id, outcome: outcome, milliseconds: milliseconds, executed: executed, recorded: recorded))
+    }
+
+    /// The lines `test` executed, by file path.
+    package func lines(of test: Test) -> [String: [UInt32]] {
+        var result: [String: [UInt32]] = [:]
+        for entry in test.executed { result[files[entry.file].path] = executedLines(of: test, inFile: entry.file) }
+        return result
+    }
+
+    /// A test that several stores record.
+    package struct Duplicate: Equatable, Sendable, CustomStringConvertible {
+        package var id: String
+        /// Its outcomes, in the order of the stores.
+        package var outcomes: [Outcome]
+        /// The outcome kept: the worst.
+        package var kept: Outcome
+
+        package var description: String {
+            "\(id) is recorded more than once (\(outcomes.map(\.name).joined(separator: ", "))); kept \(kept.name)"
+        }
+    }
+
+    /// The stores of several runs (shards) as one: files by their package-relative path, each
+    /// file's executable lines those of any store, every test once (a test in several stores
+    /// keeps the record of its worst outcome, and is reported in `duplicates`). The recording is
+    /// the first store's commit, dirty when any was, and the latest date.
+    package static func merged(_ stores: [PerTestCoverage]) -> (coverage: PerTestCoverage, duplicates: [Duplicate]) {
+        guard let first = stores.first else {
+            return (PerTestCoverage(recording: Recording(commit: "", dirty: false, date: ""), files: []), [])
+        }
+        guard stores.count > 1 else { return (first, []) }
+        var lines: [String: Set<UInt32>] = [:]
+        for store in stores {
+            for file in store.files { lines[file.path, default: []].formUnion(file.lines) }
+        }
+        var recording = first.recording
+        recording.dirty = stores.contains { $0.recording.dirty }
+        recording.date = stores.map(\.recording.date).max() ?? recording.date
+        var merged = PerTestCoverage(
+            recording: recording,
+            files: lines.keys.sorted().map { File(path: $0, lines: lines[$0]!.sorted()) })
+        // Each test's place in the result and the store and test it is taken from.
+        var order: [String] = []
+        var chosen: [String: (store: Int, test: Int)] = [:]
+        var outcomes: [String: [Outcome]] = [:]
+        for (storeIndex, store) in stores.enumerated() {
+            for (testIndex, test) in store.tests.enumerated() {
+                outcomes[test.id, default: []].append(test.outcome)
+                guard let earlier = chosen[test.id] else {
+                    order.append(test.id)
+                    chosen[test.id] = (storeIndex, testIndex)
+                    continue
+                }
+                if test.outcome.severity > stores[earlier.store].tests[earlier.test].outcome.severity {
+                    chosen[test.id] = (storeIndex, testIndex)
+                }
+            }
+        }
+        var duplicates: [Duplicate] = []
+        for id in order {
+            let (storeIndex, testIndex) = chosen[id]!
+            let store = stores[storeIndex]
+            let test = store.tests[testIndex]
+            merged.add(
+                id: id, outcome: test.outcome, milliseconds: test.milliseconds, lines: store.lines(of: test),
+                recorded: test.recorded)
+            if let all = outcomes[id], all.count > 1 {
+                duplicates.append(Duplicate(id: id, outcomes: all, kept: test.outcome))
+            }
+        }
+        return (merged, duplicates)
     }
 
     /// `lines` as runs of indices into `executable` (both ascending or not; duplicates fine).

@@ -224,7 +224,8 @@ package struct PerTestRun {
             recording: recording, files: try LineAttribution.executableFiles(of: export, root: root))
         for result in results {
             coverage.add(
-                id: result.test.id, outcome: result.outcome, milliseconds: result.milliseconds, lines: result.executed)
+                id: result.test.id, outcome: result.outcome, milliseconds: result.milliseconds, lines: result.executed,
+                recorded: result.profile != nil)
         }
         try PerTestStore.write(coverage, to: storePath)
         return (results, coverage)

@@ -7,7 +7,7 @@
 ///     "SWIFTCOV-PER-TEST\n"  version
 ///     commit  dirty(0|1)  date
 ///     fileCount   { path  lineCount  lineDelta… }                  lines ascending, first delta from 0
-///     testCount   { id  outcome  milliseconds  fileCount
+///     testCount   { id  outcome(+0x80 when unrecorded)  milliseconds  fileCount
 ///                     { fileDelta  runCount  { gap  length-1 }… }… }
 ///
 /// A test's files ascend (`fileDelta` from the previous file index + 1, the first from 0); its runs
@@ -17,6 +17,8 @@ package enum PerTestStore {
     package static let fileName = "per-test.swiftcov"
     static let magic = Array("SWIFTCOV-PER-TEST\n".utf8)
     package static let version: UInt64 = 1
+    /// Set in a test's outcome byte when its process left no profile (`Test.recorded` false).
+    static let unrecorded: UInt8 = 0x80
 
     /// What is wrong with a store, and where (a byte offset).
     package struct ReadError: Error, Equatable, CustomStringConvertible {
@@ -47,7 +49,7 @@ package enum PerTestStore {
         append(UInt64(coverage.tests.count), to: &bytes)
         for test in coverage.tests {
             append(test.id, to: &bytes)
-            bytes.append(test.outcome.rawValue)
+            bytes.append(test.outcome.rawValue | (test.recorded ? 0 : unrecorded))
             append(test.milliseconds, to: &bytes)
             append(UInt64(test.executed.count), to: &bytes)
             var nextFile = 0
@@ -114,9 +116,11 @@ package enum PerTestStore {
         for _ in 0..<testCount {
             let id = try reader.string()
             let outcomeOffset = reader.offset
-            guard let outcome = PerTestCoverage.Outcome(rawValue: try reader.byte()) else {
+            let outcomeByte = try reader.byte()
+            guard let outcome = PerTestCoverage.Outcome(rawValue: outcomeByte & ~unrecorded) else {
                 throw ReadError(offset: outcomeOffset, message: "unknown outcome of test '\(id)'")
             }
+            let recorded = outcomeByte & unrecorded == 0
             let milliseconds = try reader.number()
             let entryCount = try reader.count()
             var executed: [PerTestCoverage.ExecutedLines] = []
@@ -152,8 +156,12 @@ package enum PerTestStore {
                 }
                 executed.append(PerTestCoverage.ExecutedLines(file: Int(file), runs: runs))
             }
+            guard recorded || executed.isEmpty else {
+                throw ReadError(offset: outcomeOffset, message: "test '\(id)' has lines but no recorded coverage")
+            }
             coverage.tests.append(
-                PerTestCoverage.Test(id: id, outcome: outcome, milliseconds: milliseconds, executed: executed))
+                PerTestCoverage.Test(
+                    id: id, outcome: outcome, milliseconds: milliseconds, executed: executed, recorded: recorded))
         }
         guard reader.offset == bytes.count else {
             throw ReadError(offset: reader.offset, message: "unexpected bytes after the last test")

@@ -116,7 +116,7 @@ package enum CoverageJSONReport {
     }
 
     /// `"recording"` (the commit, dirty flag and date) and `"tests"`: each test's ID, outcome,
-    /// time and the number of lines it executed.
+    /// time, the number of lines it executed and whether they are known.
     private static func writeTests(_ perTest: PerTestCoverage, to json: inout JSONWriter) {
         json.key("recording")
         json.beginObject()
@@ -132,6 +132,8 @@ package enum CoverageJSONReport {
             json.member("outcome", test.outcome.name)
             json.member("milliseconds", test.milliseconds)
             json.member("executedLines", test.executed.reduce(0) { $0 + $1.runs.reduce(0) { $0 + $1.count } })
+            // False when its process left no profile (a crash or a kill): its lines are unknown.
+            json.member("recorded", test.recorded)
             json.endObject()
         }
         json.endArray()

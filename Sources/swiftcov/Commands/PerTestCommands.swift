@@ -117,25 +117,26 @@ enum ImpactedCommand {
     static let spec = CommandSpec(
         name: "impacted",
         abstract: "List the tests that executed a line a change touches (per-test data of `swiftcov run --per-test`).",
-        positional: "PATH",
-        positionalHelp: "The per-test store, or the folder holding it. Default: .build/swiftcov.",
+        positional: "PATH…",
+        positionalHelp:
+            "The per-test store, or the folder holding it (several: shards' folders, merged). Default: .build/swiftcov.",
         options: [base.spec, diff.spec, recordedAt.spec, format.spec, output.spec],
         examples: [
             "swiftcov impacted --base origin/main",
             "swift test --filter \"$(swiftcov impacted --base origin/main --format filter)\"",
             "git diff --relative main > change.diff; swiftcov impacted artifacts/swiftcov --diff change.diff",
+            "swiftcov impacted shard-1 shard-2 shard-3 --base origin/main",
         ])
 
     struct Options {
-        var store: String
+        var stores: [String]
         var change: DiffCommand.ChangeSource
         var recordedAt: ImpactedTests.Side?
         var format: Format
         var output: String?
 
         init(_ arguments: ParsedArguments) throws(UsageError) {
-            guard arguments.positionals.count <= 1 else { throw UsageError("give one per-test store or folder") }
-            store = arguments.positionals.first ?? ".build/swiftcov"
+            stores = arguments.positionals.isEmpty ? [".build/swiftcov"] : arguments.positionals
             change = try DiffCommand.ChangeSource(arguments, base: ImpactedCommand.base, diff: ImpactedCommand.diff)
             recordedAt = try arguments.value(ImpactedCommand.recordedAt)
             format = try arguments.value(ImpactedCommand.format) ?? .list
@@ -146,7 +147,7 @@ enum ImpactedCommand {
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
         let options = try Options(arguments)
         let destination = try terminal.output(options.output)
-        let coverage = try loadStore(options.store)
+        let coverage = try loadStores(options.stores, command: "impacted", terminal: terminal)
         let root = terminal.workingDirectory
 
         var baseCommit: String?
@@ -182,14 +183,38 @@ enum ImpactedCommand {
         return .success
     }
 
-    /// The store at `path` (the file, or a folder holding `per-test.swiftcov`). Exit 2 with how to
-    /// make one when there is none.
-    static func loadStore(_ path: String) throws -> PerTestCoverage {
-        let file = Terminal.fileSize(path) > 0 ? path : path + "/" + PerTestStore.fileName
-        guard Terminal.fileSize(file) > 0 else {
-            throw Diagnostic(
-                file: file, "no per-test data; record it with `swiftcov run --per-test` in the package root")
+    /// The stores at `paths` (each the file, or a folder holding `per-test.swiftcov`), merged
+    /// (shards: every test once; a test recorded twice is a warning). Exit 2 with how to make one
+    /// when one is missing.
+    static func loadStores(_ paths: [String], command: String, terminal: Terminal) throws -> PerTestCoverage {
+        var stores: [PerTestCoverage] = []
+        for path in paths {
+            let file = Terminal.fileSize(path) > 0 ? path : path + "/" + PerTestStore.fileName
+            guard Terminal.fileSize(file) > 0 else {
+                throw Diagnostic(
+                    file: file, "no per-test data; record it with `swiftcov run --per-test` in the package root")
+            }
+            stores.append(try PerTestStore.read(path: file))
         }
-        return try PerTestStore.read(path: file)
+        let (merged, duplicates) = PerTestCoverage.merged(stores)
+        for duplicate in duplicates.prefix(10) { terminal.emit(.warning(duplicate.description), command: command) }
+        if duplicates.count > 10 {
+            terminal.emit(.warning("… and \(duplicates.count - 10) more tests recorded twice"), command: command)
+        }
+        return merged
+    }
+
+    /// The per-test data beside coverage inputs (`run --per-test`'s output folders, or their
+    /// exports), merged: a store in each input's folder that has one; `.build/swiftcov`'s when none has.
+    static func loadStores(beside inputs: [String], command: String, terminal: Terminal) throws -> PerTestCoverage {
+        var found: [String] = []
+        for input in inputs where input != "-" {
+            let folder =
+                Terminal.fileSize(input) > 0 ? String(input[..<(input.lastIndex(of: "/") ?? input.startIndex)]) : input
+            let store = (folder.isEmpty ? "." : folder) + "/" + PerTestStore.fileName
+            if Terminal.fileSize(store) > 0 && !found.contains(store) { found.append(store) }
+        }
+        return try loadStores(
+            found.isEmpty ? [inputs.first ?? ".build/swiftcov"] : found, command: command, terminal: terminal)
     }
 }

@@ -78,7 +78,9 @@ enum ReportCommand {
         guard let coverage = options.coverage else { return try runTestsOnly(options, destination, terminal) }
         let showsFunctions = options.details.contains(.functions)
         let (report, _) = try coverage.makeReport(terminal, includeFunctions: showsFunctions)
-        let perTest = try options.details.contains(.tests) ? perTestCoverage(for: coverage.inputs) : nil
+        let perTest =
+            try options.details.contains(.tests)
+            ? ImpactedCommand.loadStores(beside: coverage.inputs, command: "report", terminal: terminal) : nil
         let tests = try options.testLogs.isEmpty ? nil : readTests(options, terminal)
 
         var reportOptions = CoverageReportOptions()
@@ -126,17 +128,6 @@ enum ReportCommand {
         terminal.github.addToStepSummary(TestSummaryMarkdownReport.render(tests))
         terminal.github.annotate(failuresOf: tests)
         return .success
-    }
-
-    /// The per-test data beside the inputs (`run --per-test`'s output folder, or its export).
-    private static func perTestCoverage(for inputs: [String]) throws -> PerTestCoverage {
-        for input in inputs where input != "-" {
-            let folder =
-                Terminal.fileSize(input) > 0 ? String(input[..<(input.lastIndex(of: "/") ?? input.startIndex)]) : input
-            let store = (folder.isEmpty ? "." : folder) + "/" + PerTestStore.fileName
-            if Terminal.fileSize(store) > 0 { return try PerTestStore.read(path: store) }
-        }
-        return try ImpactedCommand.loadStore(inputs.first ?? ".build/swiftcov")
     }
 
     /// The test run the `--tests` logs describe, with file names resolved in the package.

@@ -20,8 +20,55 @@ struct PerTestStoreTests {
         coverage.add(
             id: "MTests.two()", outcome: .failed, milliseconds: 1,
             lines: ["Sources/M/a.swift": [4, 20], "Tests/MTests/b.swift": [5, 6], "Elsewhere.swift": [1]])
-        coverage.add(id: "MTests.ATests/testCrash", outcome: .crashed, milliseconds: 3, lines: [:])
+        coverage.add(id: "MTests.ATests/testCrash", outcome: .crashed, milliseconds: 3, lines: [:], recorded: false)
         return coverage
+    }
+
+    @Test("a test whose process left no profile is stored as unrecorded, apart from one that ran nothing")
+    func unrecorded() throws {
+        var coverage = Self.sample()
+        coverage.add(id: "MTests.ATests/testNothing", outcome: .passed, milliseconds: 1, lines: [:])
+        let read = try PerTestStore.decode(PerTestStore.encode(coverage))
+        #expect(read.tests.map(\.recorded) == [true, true, false, true])
+        #expect(read.tests[2].outcome == .crashed && read.tests[2].executed.isEmpty)
+        // An unrecorded test with lines cannot be.
+        var bytes = PerTestStore.encode(Self.sample())
+        let second = try #require(bytes.indices.last { bytes[$0] == PerTestCoverage.Outcome.failed.rawValue })
+        bytes[second] |= PerTestStore.unrecorded
+        #expect(throws: PerTestStore.ReadError.self) { try PerTestStore.decode(bytes) }
+    }
+
+    @Test("shards' stores merged: files by path, every test once, the worst outcome kept and reported")
+    func merged() throws {
+        let first = Self.sample()
+        var second = PerTestCoverage(
+            recording: .init(commit: "0123abcd", dirty: true, date: "2026-11-24T01:00:00Z"),
+            files: [
+                .init(path: "Sources/M/a.swift", lines: [2, 3, 4, 9, 20, 30]),
+                .init(path: "Sources/M/c.swift", lines: [1]),
+            ])
+        second.add(id: "MTests.three()", outcome: .passed, milliseconds: 5, lines: ["Sources/M/a.swift": [30, 2]])
+        // In both: failed there, passed here; crashed there, passed here with lines.
+        second.add(id: "MTests.two()", outcome: .passed, milliseconds: 2, lines: ["Sources/M/c.swift": [1]])
+        second.add(id: "MTests.ATests/testCrash", outcome: .passed, milliseconds: 2, lines: ["Sources/M/a.swift": [9]])
+        let (merged, duplicates) = PerTestCoverage.merged([first, second])
+        #expect(merged.files.map(\.path) == ["Sources/M/a.swift", "Sources/M/c.swift", "Tests/MTests/b.swift"])
+        #expect(merged.files[0].lines == [2, 3, 4, 9, 20, 30])
+        #expect(
+            merged.tests.map(\.id) == [
+                "MTests.ATests/testOne", "MTests.two()", "MTests.ATests/testCrash", "MTests.three()",
+            ])
+        #expect(merged.tests.map(\.outcome) == [.passed, .failed, .crashed, .passed])
+        #expect(merged.tests.map(\.recorded) == [true, true, false, true])
+        #expect(merged.lines(of: merged.tests[1]) == ["Sources/M/a.swift": [4, 20], "Tests/MTests/b.swift": [5, 6]])
+        #expect(merged.lines(of: merged.tests[3]) == ["Sources/M/a.swift": [2, 30]])
+        #expect(merged.recording == .init(commit: "0123abcd", dirty: true, date: "2026-11-24T01:00:00Z"))
+        #expect(
+            duplicates.map(\.description) == [
+                "MTests.two() is recorded more than once (failed, passed); kept failed",
+                "MTests.ATests/testCrash is recorded more than once (crashed, passed); kept crashed",
+            ])
+        #expect(PerTestCoverage.merged([first]).coverage == first)
     }
 
     @Test("lines become runs of executable-line indices; queries give them back")
