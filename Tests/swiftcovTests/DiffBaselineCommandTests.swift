@@ -102,4 +102,33 @@ struct DiffBaselineCommandTests {
         let both = try swiftcov(Self.arguments + ["--fail-under", "80"])
         #expect(both.status == 2)
     }
+
+    @Test("html --baseline: categories on the file pages, the changed files on the index; bad input writes no site")
+    func html() throws {
+        let site = try temporaryDirectory() + "/site"
+        var arguments = Self.arguments
+        arguments[0] = "html"
+        let result = try swiftcov(arguments + ["-o", site])
+        #expect(result.status == 0, "\(result.stderr)")
+        let index = try String(contentsOfFile: site + "/index.html", encoding: .utf8)
+        #expect(index.contains("<h2 id=\"changes\">Changed files</h2>"))
+        #expect(index.contains("<strong>7 new lines no test runs; 8 lines lost their coverage.</strong>"))
+        #expect(index.contains("changes in \(Self.fixture)change.diff"))
+        let page = "files/Sources_InMemoryLogging_InMemoryLogHandler.swift-a4a21ca85a480147.html"
+        let html = try String(contentsOfFile: site + "/" + page, encoding: .utf8)
+        #expect(html.contains("<tr class=\"deleted\" id=\"D162\">"))
+        #expect(html.contains(">UNC</span></td>"))
+
+        // A wrong baseline: exit 2, one line, no site.
+        let bad = try temporaryDirectory() + "/bad"
+        arguments[3] = "SampleReports/coverage.json"
+        let wrong = try swiftcov(arguments + ["-o", bad])
+        #expect(wrong.status == 2)
+        #expect(wrong.stderr.contains("no file in common with this coverage or the diff"), "\(wrong.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: bad))
+        // --base or --diff without --baseline.
+        let usage = try swiftcov(["html", Self.fixture + "head.json", "--diff", "x.diff", "-o", bad])
+        #expect(usage.status == 2)
+        #expect(usage.stderr.contains("give --baseline FILE"))
+    }
 }

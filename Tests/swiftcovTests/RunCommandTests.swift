@@ -127,6 +127,20 @@ struct PerTestRunCommandTests {
         #expect(lineTests.map { $0[0] as? Int } == lineCounts.map { $0[0] })
         #expect(lineTests.contains { ($0[1] as? [String]) == ["TinyTests.negative()"] })
 
+        // The site of the run, and html on its folder: each line's tests, each file's tests.
+        for site in ["out/html", "site"] {
+            if site == "site" {
+                let html = try swiftcov(["html", "out", "-o", "site"], in: package)
+                #expect(html.status == 0, "\(html.stderr)")
+            }
+            let pages = try FileManager.default.contentsOfDirectory(atPath: package + "/" + site + "/files")
+            let page = try #require(pages.first { $0.hasPrefix("Sources_Tiny_Tiny.swift") })
+            let text = try String(contentsOfFile: package + "/" + site + "/files/" + page, encoding: .utf8)
+            #expect(text.contains("<h2 id=\"tests\">Tests that ran this file"), "\(site)")
+            #expect(text.contains("TinyTests.<wbr>negative()"), "\(site)")
+            #expect(text.contains(" ran line "), "\(site)")
+        }
+
         // impacted: a rewritten line only negative() ran; --format filter; no data: exit 2.
         let diff = """
             diff --git a/Sources/Tiny/Tiny.swift b/Sources/Tiny/Tiny.swift

@@ -196,6 +196,8 @@ package struct DifferentialCoverage: Sendable {
         /// Its lines by category: current line numbers, baseline numbers for DCB and DUB.
         package var lines: CategorizedLines
         package var coverage: CoverageChange
+        /// How its baseline lines map to its current ones (where its DCB and DUB lines stood).
+        package var map: LineMap = .unchanged
 
         /// Whether the change touched it or its coverage moved: any line that is new, deleted,
         /// or not covered the same way on both sides.
@@ -313,7 +315,7 @@ extension DifferentialCoverage {
                 baseline: baseline.name, hasBaseline: before != nil)
             var entry = File(
                 path: path, basePath: basePath == path ? nil : basePath, module: file.module, status: change?.status,
-                lines: CategorizedLines(), coverage: CoverageChange())
+                lines: CategorizedLines(), coverage: CoverageChange(), map: map)
             categorize(
                 now: counts, before: beforeCounts, map: map, allNew: change?.status == .added,
                 countsBaseline: change?.status != .copied, into: &entry)

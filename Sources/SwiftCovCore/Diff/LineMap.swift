@@ -55,6 +55,21 @@ package struct LineMap: Sendable {
         return runs[run].current.addingReportingOverflow(offset).overflow ? nil : runs[run].current + offset
     }
 
+    /// Where the base file's removed `line` stood in the current file: the current line it
+    /// would come before (one past the last line when it was at the end). As git prints a
+    /// change, removed lines come before the lines added in their place: right after the last
+    /// unchanged line above them.
+    package func insertionLine(ofRemoved line: UInt32) -> UInt32 {
+        // Unchanged base lines above it, and the current line the last of them became: the
+        // `kept`-th current line the change did not add.
+        let removedAbove = Self.firstIndex(in: removed.count) { removed[$0] >= line }
+        let kept = Int(line) - 1 - removedAbove
+        guard kept > 0 else { return 1 }
+        // Added lines before that line: those with fewer than `kept` unchanged lines above them.
+        let addedAbove = Self.firstIndex(in: added.count) { Int(added[$0]) - $0 > kept }
+        return UInt32(clamping: kept + addedAbove + 1)
+    }
+
     /// Whether the ascending `lines` contain `line`.
     static func contains(_ lines: [UInt32], _ line: UInt32) -> Bool {
         let index = firstIndex(in: lines.count) { lines[$0] >= line }

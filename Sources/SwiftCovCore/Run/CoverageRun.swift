@@ -170,12 +170,15 @@ package struct CoverageRun {
 
     /// Writes what CI keeps: the HTML site, `junit.xml` and `coverage.json` (the coverage with
     /// every function, and the test summary). Returns the paths written and what to warn about.
+    /// With `perTest`, the site's pages show the tests that ran each line.
     package func writeOutputs(
-        report: CoverageReport, tests: TestRun, request: CoverageRequest, clock: Clock, hostname: String
+        report: CoverageReport, tests: TestRun, request: CoverageRequest, clock: Clock, hostname: String,
+        perTest: PerTestCoverage? = nil
     ) throws -> (paths: [String], warnings: [Diagnostic]) {
         let site = try HTMLSite.write(
             report, tests: tests, extraFiles: request.failureFiles(of: tests, report: report),
-            to: output + "/html", options: HTMLReport.Options(generatedAt: clock.utcTimestamp))
+            to: output + "/html", annotations: HTMLReport.SiteAnnotations(perTest: perTest),
+            options: HTMLReport.Options(generatedAt: clock.utcTimestamp))
         let junit = JUnitReport.render(
             tests, options: JUnitReport.Options(hostname: hostname, timestamp: clock.localTimestamp))
         try AtomicFile.write(junit, to: output + "/junit.xml")

@@ -9,12 +9,9 @@ extension DiffCommand {
     ) throws -> ExitCode {
         var options = DifferentialCoverageReportOptions()
         options.failOn = try differential.failOn ?? GateOptions.configuration(root: root).failOn
-        let baseline = try DifferentialBaseline.read(path: differential.baseline)
-        let sources = SourceFiles(root: root)
-        let coverage = try DifferentialCoverage.compute(
-            current: report, baseline: baseline, diff: diff, pathPrefix: pathPrefix
-        ) { file in try? sources.read(file).get().lineCount }
-        for warning in coverage.warnings { terminal.emit(warning) }
+        let coverage = try differentialCoverage(
+            baseline: differential.baseline, report: report, diff: diff, pathPrefix: pathPrefix, root: root,
+            terminal: terminal)
 
         options.changes = changes
         options.baseline = differential.baseline
@@ -31,5 +28,20 @@ extension DiffCommand {
         terminal.github.addToStepSummary(DifferentialCoverageMarkdownReport.render(coverage, options: options))
         terminal.github.annotate(GitHubAnnotations.untestedLines(of: coverage, failOn: options.failOn), root: root)
         return coverage.failingLines(options.failOn) > 0 ? .gateFailed : .success
+    }
+
+    /// The baseline at `path` read and compared with `report` through `diff` (`diff --baseline`,
+    /// `html --baseline`); warnings that leave the comparison right are printed.
+    static func differentialCoverage(
+        baseline path: String, report: CoverageReport, diff: UnifiedDiff, pathPrefix: String, root: String,
+        terminal: Terminal
+    ) throws -> DifferentialCoverage {
+        let baseline = try DifferentialBaseline.read(path: path)
+        let sources = SourceFiles(root: root)
+        let coverage = try DifferentialCoverage.compute(
+            current: report, baseline: baseline, diff: diff, pathPrefix: pathPrefix
+        ) { file in try? sources.read(file).get().lineCount }
+        for warning in coverage.warnings { terminal.emit(warning) }
+        return coverage
     }
 }

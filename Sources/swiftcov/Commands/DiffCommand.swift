@@ -66,6 +66,14 @@ enum DiffCommand {
             case (let ref, nil): self = .git(base: ref ?? "HEAD")
             }
         }
+
+        /// Where the changes come from, as the reports say it.
+        var reportOptions: DiffCoverageReportOptions {
+            switch self {
+            case .file(let path): DiffCoverageReportOptions(diffFile: path)
+            case .git(let base): DiffCoverageReportOptions(base: base)
+            }
+        }
     }
 
     /// `--baseline` and the options that go with it.
@@ -113,11 +121,8 @@ enum DiffCommand {
         let (report, _) = try options.coverage.makeReport(terminal)
         let root = report.scope.root ?? terminal.workingDirectory
 
-        var reportOptions = DiffCoverageReportOptions(failUnder: options.failUnder)
-        switch options.change {
-        case .file(let path): reportOptions.diffFile = path
-        case .git(let base): reportOptions.base = base
-        }
+        var reportOptions = options.change.reportOptions
+        reportOptions.failUnder = options.failUnder
         let (diff, prefix) = try readChange(options.change, root: root, terminal: terminal)
         reportOptions.colors = options.color.usesColor(terminal, writesToFile: options.output != nil)
         if let differential = options.differential {

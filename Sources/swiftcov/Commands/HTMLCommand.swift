@@ -14,22 +14,44 @@ enum HTMLCommand {
             "`swift test` output, a Swift Testing event stream or JUnit XML (shards' files merge) to summarize, failures linked to their lines."
     )
 
+    static let baseline = ValueOption<String>(
+        ["--baseline"], value: "FILE",
+        help:
+            "Mark each line's differential category (UNC, LBC, GNC, …) against the base revision's coverage (an llvm-cov export, or `swiftcov report --format json --show lines`), and list the changed files on the index."
+    )
+    static let base = ValueOption<String>(
+        ["--base"], value: "REF",
+        help: "With --baseline: the change is git's diff since REF (as `diff --base`). Default: HEAD.")
+    static let diff = ValueOption<String>(
+        ["--diff"], value: "FILE", help: "With --baseline: read the change as a unified diff from FILE, '-' for stdin.")
+
     static let spec = CommandSpec(
         name: "html",
         abstract: "Write an HTML report: modules, files, and every line with its execution count.",
         positional: "PATH…",
         positionalHelp: "Same as --coverage PATH.",
-        options: CoverageInputOptions.specs + [output.spec, timestamp.spec, tests.spec],
+        options: CoverageInputOptions.specs + [
+            output.spec, timestamp.spec, tests.spec, baseline.spec, base.spec, diff.spec,
+        ],
         examples: [
             "swiftcov html SampleReports/coverage.json --output coverage-html",
             "swiftcov html --coverage . && open .build/swiftcov/html/index.html",
+            "swiftcov html . --baseline main-coverage.json --base origin/main",
+            "swiftcov run --per-test && swiftcov html .build/swiftcov",
         ])
+
+    /// `--baseline` and where the change comes from.
+    struct Differential {
+        var baseline: String
+        var change: DiffCommand.ChangeSource
+    }
 
     struct Options {
         var coverage: CoverageInputOptions
         var output: String
         var timestamp: Bool
         var testLogs: [String]
+        var differential: Differential?
 
         init(_ arguments: ParsedArguments) throws(UsageError) {
             coverage = try CoverageInputOptions(arguments)
@@ -38,6 +60,17 @@ enum HTMLCommand {
             testLogs = try arguments.values(HTMLCommand.tests)
             if testLogs.contains("-") && coverage.readsStandardInput {
                 throw UsageError("standard input ('-') can be read only once")
+            }
+            let change = try DiffCommand.ChangeSource(arguments, base: HTMLCommand.base, diff: HTMLCommand.diff)
+            if let baseline = try arguments.value(HTMLCommand.baseline) {
+                differential = Differential(baseline: baseline, change: change)
+                if case .file("-") = change, coverage.readsStandardInput || testLogs.contains("-") {
+                    throw UsageError("standard input ('-') can be read only once")
+                }
+            } else if try arguments.value(HTMLCommand.base) != nil {
+                throw UsageError("--base and --diff say what changed since a baseline: give --baseline FILE")
+            } else if try arguments.value(HTMLCommand.diff) != nil {
+                throw UsageError("--base and --diff say what changed since a baseline: give --baseline FILE")
             }
         }
     }
@@ -61,7 +94,22 @@ enum HTMLCommand {
                 with: TestLogInput.sourceIndex(report: report, workingDirectory: terminal.workingDirectory))
         }
         let extra = tests.map { request.failureFiles(of: $0, report: report) } ?? []
-        let written = try site.write(report, tests: tests, extraFiles: extra, options: htmlOptions)
+        var annotations = HTMLReport.SiteAnnotations()
+        if let differential = options.differential {
+            let root = report.scope.root ?? terminal.workingDirectory
+            let (diff, prefix) = try DiffCommand.readChange(differential.change, root: root, terminal: terminal)
+            annotations.differential = try DiffCommand.differentialCoverage(
+                baseline: differential.baseline, report: report, diff: diff, pathPrefix: prefix, root: root,
+                terminal: terminal)
+            annotations.baselineName = differential.baseline
+            annotations.changes = differential.change.reportOptions.changesPhrase
+        }
+        let stores = ImpactedCommand.stores(beside: options.coverage.inputs)
+        if !stores.isEmpty {
+            annotations.perTest = try ImpactedCommand.loadStores(stores, command: "html", terminal: terminal)
+        }
+        let written = try site.write(
+            report, tests: tests, extraFiles: extra, annotations: annotations, options: htmlOptions)
         for warning in written.warnings { terminal.emit(warning) }
         terminal.error("Wrote \(options.output)/index.html (\(report.files.count) files)\n")
         return .success

@@ -207,6 +207,14 @@ enum ImpactedCommand {
     /// The per-test data beside coverage inputs (`run --per-test`'s output folders, or their
     /// exports), merged: a store in each input's folder that has one; `.build/swiftcov`'s when none has.
     static func loadStores(beside inputs: [String], command: String, terminal: Terminal) throws -> PerTestCoverage {
+        let found = stores(beside: inputs)
+        return try loadStores(
+            found.isEmpty ? [inputs.first ?? ".build/swiftcov"] : found, command: command, terminal: terminal)
+    }
+
+    /// The stores in the folders of coverage inputs (`run --per-test`'s output folders, or their
+    /// exports' folders), each once.
+    static func stores(beside inputs: [String]) -> [String] {
         var found: [String] = []
         for input in inputs where input != "-" {
             let folder =
@@ -214,7 +222,6 @@ enum ImpactedCommand {
             let store = (folder.isEmpty ? "." : folder) + "/" + PerTestStore.fileName
             if Terminal.fileSize(store) > 0 && !found.contains(store) { found.append(store) }
         }
-        return try loadStores(
-            found.isEmpty ? [inputs.first ?? ".build/swiftcov"] : found, command: command, terminal: terminal)
+        return found
     }
 }

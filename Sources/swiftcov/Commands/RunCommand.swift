@@ -121,8 +121,11 @@ enum RunCommand {
         try terminal.out("\n" + TestSummaryTableReport.render(testRun, colors: reportOptions.colors))
 
         // 4. The files CI keeps.
+        // With --per-test, the site shows which tests ran each line.
+        let perTest = options.perTest ? try PerTestStore.read(path: pipeline.output + "/" + PerTestStore.fileName) : nil
         let written = try pipeline.writeOutputs(
-            report: report, tests: testRun, request: request, clock: clock, hostname: Clock.hostname)
+            report: report, tests: testRun, request: request, clock: clock, hostname: Clock.hostname,
+            perTest: perTest)
         for warning in written.warnings { terminal.emit(warning) }
         terminal.error("swiftcov: wrote \(written.paths.joined(separator: ", "))\n")
 

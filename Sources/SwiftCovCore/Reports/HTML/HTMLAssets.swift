@@ -127,6 +127,36 @@ package enum HTMLAssets {
         table.source tr.note td { white-space: normal; padding: 2px 8px 6px; }
         table.source tr.note .failure { max-width: 100ch; font-family: -apple-system, "Segoe UI", Helvetica, Arial,
           sans-serif; }
+        .cat { display: inline-block; min-width: 3.4em; padding: 0 3px; border: 1px solid var(--border);
+          border-radius: 3px; text-align: center; color: var(--fg);
+          font: 600 11px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+        .cat.bad { background: var(--miss-strong); } .cat.good { background: var(--hit); }
+        .cat.same { background: var(--head); }
+        .cat + .cat { margin-left: 2px; }
+        .differential p { margin: 6px 0; }
+        .categories { list-style: none; padding: 0; margin: 6px 0; display: flex; flex-wrap: wrap; gap: 4px 18px; }
+        .jump { overflow-wrap: anywhere; }
+        .jump a, table.changed th a, .test-set p a { text-decoration: underline; }
+        .codes { margin: 6px 0; color: var(--muted); }
+        .codes dl { margin: 6px 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 330px), 1fr));
+          gap: 2px 16px; }
+        .codes dl div { display: flex; gap: 8px; align-items: baseline; } .codes dd { margin: 0; color: var(--fg); }
+        td.counts { line-height: 1.9; } td.counts a { white-space: nowrap; }
+        table.source td.d { width: 1%; white-space: nowrap; padding: 0 4px; }
+        table.source td.t { width: 1%; white-space: nowrap; text-align: right; padding: 0 4px; }
+        table.source td.t button { font: inherit; color: var(--link); background: var(--bg); cursor: pointer;
+          border: 1px solid var(--border); border-radius: 4px; padding: 0 5px; min-width: 2.2em; }
+        table.source tr.deleted td { background: var(--head); border-top: 1px dashed var(--border); }
+        table.source tr.deleted .gone { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif;
+          color: var(--muted); font-style: italic; }
+        .test-set { max-width: min(680px, 92vw); max-height: 75vh; overflow: auto; padding: 12px 16px;
+          background: var(--bg); color: var(--fg); border: 1px solid var(--border); border-radius: 8px;
+          overflow-wrap: break-word; }
+        .test-set::backdrop { background: rgb(0 0 0 / 25%); }
+        .test-set ol { list-style: none; padding: 0; margin: 0 0 8px; }
+        .test-set button { font: inherit; background: var(--head); color: var(--fg); border: 1px solid var(--border);
+          border-radius: 6px; padding: 2px 10px; cursor: pointer; }
+        table.tests tbody th { overflow-wrap: break-word; }
         .kw { color: var(--kw); } .st { color: var(--st); } .cm { color: var(--cm); font-style: italic; }
         .nu { color: var(--nu); } .at { color: var(--at); } .pp { color: var(--pp); } .ip { color: var(--kw); }
         footer { color: var(--muted); padding: 24px; }

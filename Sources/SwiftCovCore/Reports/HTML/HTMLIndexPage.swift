@@ -3,14 +3,19 @@
 /// sortable table.
 extension HTMLReport {
     /// The index page.
-    package static func indexPage(_ report: CoverageReport, tests: TestRun? = nil, options: Options) -> String {
-        indexPageBuffer(report, tests: tests, options: options).text
+    package static func indexPage(
+        _ report: CoverageReport, tests: TestRun? = nil, annotations: SiteAnnotations = SiteAnnotations(),
+        options: Options
+    ) -> String {
+        indexPageBuffer(report, tests: tests, annotations: annotations, options: options).text
     }
 
     /// The index page as UTF-8 bytes; test failures in files of `linking` (default: the
     /// report's) link to their lines.
+    /// With `annotations`, the changed files against a baseline, and a note on per-test data.
     package static func indexPageBuffer(
-        _ report: CoverageReport, tests: TestRun? = nil, linking: Set<String>? = nil, options: Options
+        _ report: CoverageReport, tests: TestRun? = nil, linking: Set<String>? = nil,
+        annotations: SiteAnnotations = SiteAnnotations(), options: Options
     ) -> OutputBuffer {
         var html = OutputBuffer(reservingCapacity: 8192 + report.files.count * 1800)
         let title = options.packageName.map { "Coverage of " + $0 } ?? "Coverage report"
@@ -22,8 +27,13 @@ extension HTMLReport {
         html.append("</h1>\n</header>\n<main>\n")
         html.append("<section aria-labelledby=\"totals\">\n<h2 id=\"totals\">Totals</h2>\n")
         summaryList(&html, report.totals)
+        if let perTest = annotations.perTest { perTestNote(&html, perTest) }
         html.append("</section>\n")
-        if let tests { testSummary(&html, tests, linking: linking ?? Set(report.files.map(\.displayPath))) }
+        let pages = linking ?? Set(report.files.map(\.displayPath))
+        if let differential = annotations.differential {
+            changedFiles(&html, annotations, differential, linking: pages)
+        }
+        if let tests { testSummary(&html, tests, linking: pages) }
 
         let tree = FolderTree(report.files)
         html.append("<section aria-labelledby=\"files\">\n<h2 id=\"files\">Files</h2>\n")

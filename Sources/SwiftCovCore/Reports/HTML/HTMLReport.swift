@@ -45,21 +45,24 @@ package enum HTMLReport {
     /// A source file's page: its numbers, its lines with their counts, then its functions.
     package static func filePage(
         _ file: FileCoverage, functionNames: [String], segments: [CoverageSegment], source: Source,
-        notes: [LineNote] = [], listedInIndex: Bool = true, options: Options
+        notes: [LineNote] = [], listedInIndex: Bool = true, annotations: Annotations = Annotations(),
+        options: Options
     ) -> String {
         filePageBuffer(
             file, functionNames: functionNames, segments: segments, source: source, notes: notes,
-            listedInIndex: listedInIndex, options: options
+            listedInIndex: listedInIndex, annotations: annotations, options: options
         ).text
     }
 
     /// A source file's page as UTF-8 bytes. The source comes first (a toolbar to step through
     /// the blocks that never ran, a legend), the functions after it. `notes` are shown under
     /// their lines; a file not `listedInIndex` (a test file a failure points at) links back to
-    /// the index's test section instead of its folders.
+    /// the index's test section instead of its folders. `annotations` add a column for each
+    /// line's differential category and one for the tests that ran it.
     package static func filePageBuffer(
         _ file: FileCoverage, functionNames: [String], segments: [CoverageSegment], source: Source,
-        notes: [LineNote] = [], listedInIndex: Bool = true, options: Options
+        notes: [LineNote] = [], listedInIndex: Bool = true, annotations: Annotations = Annotations(),
+        options: Options
     ) -> OutputBuffer {
         let lineCounts = LineCoverage.lineCounts(of: segments)
         let partial = LineCoverage.unexecutedColumns(in: segments)
@@ -120,6 +123,11 @@ package enum HTMLReport {
             html.append(unescaped: notRun > 0 ? ", \(notRun) never ran" : "")
             html.append(" ↓</a>")
         }
+        if let tests = annotations.tests {
+            html.append(" <a class=\"aside\" href=\"#tests\">")
+            html.append(decimal: UInt64(tests.tests.count))
+            html.append(tests.tests.count == 1 ? " test ran this file ↓</a>" : " tests ran this file ↓</a>")
+        }
         html.append("</h2>\n")
         let blockCount = uncoveredBlockCount(lineCounts, partial: partial)
         html.append("<div class=\"toolbar\">")
@@ -136,10 +144,15 @@ package enum HTMLReport {
         html.append("<span class=\"key partial\">5</span> ran, part never ran: ")
         html.append("<span class=\"z\">marked</span> ")
         html.append("<span class=\"key\"> </span> not code</p>\n")
+        let categories = annotations.categories
+        let lineTests = annotations.tests
+        if let categories { categoryLegend(&html, categories) }
         html.append("<div class=\"code\" tabindex=\"0\" role=\"region\" aria-label=\"Source code\">\n")
         html.append(
             "<table class=\"source\">\n<caption class=\"visually-hidden\">Source with execution counts</caption>\n")
         html.append("<thead class=\"visually-hidden\"><tr><th scope=\"col\">Line</th><th scope=\"col\">Executions</th>")
+        if categories != nil { html.append("<th scope=\"col\">Category</th>") }
+        if lineTests != nil { html.append("<th scope=\"col\">Tests</th>") }
         html.append("<th scope=\"col\">Code</th></tr></thead>\n<tbody>\n")
         var highlighter = SwiftHighlighter()
         var tokens: [SwiftHighlighter.Token] = []
@@ -150,15 +163,33 @@ package enum HTMLReport {
         var inBlock = false
         // A row for every line of the source, and for each line with a count past its end (or
         // without the source): as many rows as the file and its counts have, whatever the line numbers.
+        // Lines with a category (ECB, EUB: not executable now) get rows too; deleted lines a row
+        // where they stood.
         let sourceLines = sourceText?.lineCount ?? 0
+        let categoryLines = categories?.lines ?? []
+        let deleted = categories?.deleted ?? []
+        let testLines = lineTests?.lines ?? []
+        var nextCategory = 0
+        var nextDeleted = 0
+        var nextTests = 0
         var next = 0
         var line = 0
         while true {
             line += 1
             while next < lineCounts.count && Int(lineCounts[next].line) < line { next += 1 }
+            while nextCategory < categoryLines.count && Int(categoryLines[nextCategory].line) < line {
+                nextCategory += 1
+            }
             if line > sourceLines {
-                guard next < lineCounts.count else { break }
-                line = Int(lineCounts[next].line)
+                let counted = next < lineCounts.count ? Int(lineCounts[next].line) : Int.max
+                let categorized =
+                    nextCategory < categoryLines.count ? Int(categoryLines[nextCategory].line) : Int.max
+                guard min(counted, categorized) < Int.max else { break }
+                line = min(counted, categorized)
+            }
+            while nextDeleted < deleted.count && Int(deleted[nextDeleted].before) <= line {
+                deletedRow(&html, deleted[nextDeleted], testColumn: lineTests != nil)
+                nextDeleted += 1
             }
             var count: UInt64?
             if next < lineCounts.count && Int(lineCounts[next].line) == line {
@@ -200,7 +231,21 @@ package enum HTMLReport {
             } else {
                 html.append(">")
             }
-            html.append("</td><td class=\"src\">")
+            html.append("</td>")
+            if categories != nil {
+                let category =
+                    nextCategory < categoryLines.count && Int(categoryLines[nextCategory].line) == line
+                    ? categoryLines[nextCategory].category : nil
+                categoryCell(&html, category)
+            }
+            if let lineTests {
+                while nextTests < testLines.count && Int(testLines[nextTests].line) < line { nextTests += 1 }
+                let set =
+                    nextTests < testLines.count && Int(testLines[nextTests].line) == line
+                    ? testLines[nextTests].set : nil
+                testsCell(&html, lineTests, set: set, line: line)
+            }
+            html.append("<td class=\"src\">")
             if let sourceText, line <= sourceText.lineCount {
                 sourceText.withLine(line) { bytes in
                     highlighter.tokens(of: bytes, into: &tokens)
@@ -212,12 +257,17 @@ package enum HTMLReport {
             html.append("</td></tr>\n")
             if let lineNotes = notesByLine[line] {
                 notedLines.insert(line)
-                html.append("<tr class=\"note\"><td></td><td></td><td>")
+                html.append("<tr class=\"note\"><td></td><td></td>")
+                if categories != nil { html.append("<td></td>") }
+                if lineTests != nil { html.append("<td></td>") }
+                html.append("<td>")
                 for note in lineNotes { appendNote(&html, note) }
                 html.append("</td></tr>\n")
             }
         }
+        for group in deleted[nextDeleted...] { deletedRow(&html, group, testColumn: lineTests != nil) }
         html.append("</tbody>\n</table>\n</div>\n")
+        if let lineTests { testSets(&html, lineTests) }
         let unplaced = notes.filter { !notedLines.contains($0.line) }
         if !unplaced.isEmpty {
             html.append("<h3>Failures at lines this page does not show</h3>\n")
@@ -225,6 +275,7 @@ package enum HTMLReport {
         }
         html.append("</section>\n")
         if !file.functions.isEmpty { functionTable(&html, file, names: functionNames) }
+        if let lineTests { testTable(&html, lineTests) }
         html.append("</main>\n")
         footer(&html, options: options, assetPrefix: "../")
         return html
@@ -268,17 +319,7 @@ package enum HTMLReport {
             html.append(escapingHTML: name)
             html.append("\">")
             // Break opportunities after `(` and each label's `:`, so that narrow screens wrap names there.
-            var short = SwiftDemangler.displayName(name).strippingANSIEscapes
-            short.withUTF8 { bytes in
-                var start = 0
-                for index in 0..<bytes.count
-                where bytes[index] == UInt8(ascii: "(") || bytes[index] == UInt8(ascii: ":") {
-                    html.append(escapingHTML: UnsafeBufferPointer(rebasing: bytes[start...index]))
-                    html.append("<wbr>")
-                    start = index + 1
-                }
-                html.append(escapingHTML: UnsafeBufferPointer(rebasing: bytes[start...]))
-            }
+            appendBreakable(&html, SwiftDemangler.displayName(name), after: UInt8(ascii: "("), UInt8(ascii: ":"))
             html.append("</a></th><td data-value=\"")
             html.append(decimal: UInt64(function.line))
             html.append("\">")
@@ -295,6 +336,21 @@ package enum HTMLReport {
             html.append("</tr>\n")
         }
         html.append("</tbody>\n</table></div>\n</section>\n")
+    }
+
+    /// `text` escaped, with a break opportunity (`<wbr>`) after each of `breaks`, so that
+    /// narrow screens wrap long names there rather than anywhere.
+    static func appendBreakable(_ html: inout OutputBuffer, _ text: String, after breaks: UInt8...) {
+        var text = text.strippingANSIEscapes
+        text.withUTF8 { bytes in
+            var start = 0
+            for index in 0..<bytes.count where breaks.contains(bytes[index]) {
+                html.append(escapingHTML: UnsafeBufferPointer(rebasing: bytes[start...index]))
+                html.append("<wbr>")
+                start = index + 1
+            }
+            html.append(escapingHTML: UnsafeBufferPointer(rebasing: bytes[start...]))
+        }
     }
 
     /// A test failure under its line, or in a list: what failed and its message, lines kept.

@@ -102,20 +102,23 @@ package final class HTMLSite {
     @discardableResult
     package static func write(
         _ report: CoverageReport, tests: TestRun? = nil, extraFiles: [FileCoverage] = [], to directory: String,
-        options: HTMLReport.Options
+        annotations: HTMLReport.SiteAnnotations = HTMLReport.SiteAnnotations(), options: HTMLReport.Options
     ) throws(Failure) -> Written {
-        try HTMLSite(directory: directory).write(report, tests: tests, extraFiles: extraFiles, options: options)
+        try HTMLSite(directory: directory).write(
+            report, tests: tests, extraFiles: extraFiles, annotations: annotations, options: options)
     }
 
     /// Builds the site for `report` and swaps it in. Source files are read from the package root
     /// (`report.scope.root`) when the export's paths are relative. `extraFiles` get pages too,
     /// without counting in the tables (the test files that failures point at, so that a
-    /// failure links to its line).
+    /// failure links to its line). `annotations` add a baseline's categories and per-test data.
     @discardableResult
     package func write(
-        _ report: CoverageReport, tests: TestRun? = nil, extraFiles: [FileCoverage] = [], options: HTMLReport.Options
+        _ report: CoverageReport, tests: TestRun? = nil, extraFiles: [FileCoverage] = [],
+        annotations: HTMLReport.SiteAnnotations = HTMLReport.SiteAnnotations(), options: HTMLReport.Options
     ) throws(Failure) -> Written {
-        let written = try Self.build(report, tests: tests, extraFiles: extraFiles, in: staging, options: options)
+        let written = try Self.build(
+            report, tests: tests, extraFiles: extraFiles, annotations: annotations, in: staging, options: options)
         try Self.write(Self.markerText, to: staging + "/" + Self.markerName)
         try swapIn()
         return written
@@ -211,8 +214,8 @@ package final class HTMLSite {
 
     /// Writes every page of the site into `directory`.
     private static func build(
-        _ report: CoverageReport, tests: TestRun?, extraFiles: [FileCoverage], in directory: String,
-        options: HTMLReport.Options
+        _ report: CoverageReport, tests: TestRun?, extraFiles: [FileCoverage],
+        annotations: HTMLReport.SiteAnnotations, in directory: String, options: HTMLReport.Options
     ) throws(Failure) -> Written {
         let pageFiles = report.files + extraFiles
         var named = options
@@ -232,6 +235,7 @@ package final class HTMLSite {
         }
         let firstName = offsets
 
+        let differentialFiles = annotations.differentialFiles()
         let failures = FailureBox()
         let sources = SourceFiles(root: report.scope.root)
         let missing = MissingSources()
@@ -258,6 +262,7 @@ package final class HTMLSite {
                     let page = HTMLReport.filePageBuffer(
                         file, functionNames: functionNames, segments: segments, source: source,
                         notes: notes[file.displayPath] ?? [], listedInIndex: index < report.files.count,
+                        annotations: annotations.forFile(file.displayPath, differentialFiles: differentialFiles),
                         options: options)
                     try write(page, to: directory + "/" + HTMLReport.pageName(for: file.displayPath), durable: false)
                 } catch {
@@ -269,7 +274,8 @@ package final class HTMLSite {
         if let failure = failures.first { throw failure }
         try write(
             HTMLReport.indexPageBuffer(
-                report, tests: tests, linking: Set(pageFiles.map(\.displayPath)), options: options),
+                report, tests: tests, linking: Set(pageFiles.map(\.displayPath)), annotations: annotations,
+                options: options),
             to: directory + "/index.html",
             durable: true)
         return Written(missingSources: missing.inPageOrder)
