@@ -272,6 +272,25 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
             GitHubAnnotations.untestedLines(of: coverage, failOn: options.failOn))
         _ = (commands, GitHubAnnotations.markdown(leftOut: leftOut))
         _ = DifferentialCoverageMarkdownReport.render(coverage, options: options)
+        // The site: the changed files on the index, every line's category and the deleted lines on the pages.
+        let site = HTMLReport.SiteAnnotations(differential: coverage, baselineName: "fuzz.json")
+        try requireEscaped(HTMLReport.indexPage(report, annotations: site, options: HTMLReport.Options()), "html index")
+        let files = site.differentialFiles()
+        for file in report.files.prefix(4) {
+            guard let segments = try? file.segments() else { continue }
+            let annotations = site.forFile(file.displayPath, differentialFiles: files)
+            let page = HTMLReport.filePage(
+                file, functionNames: [], segments: segments, source: .missing(path: file.displayPath),
+                annotations: annotations, options: HTMLReport.Options())
+            try requireEscaped(page, "html page with a baseline")
+            guard let categories = annotations.categories else { continue }
+            let deleted = categories.counts[.DCB] + categories.counts[.DUB]
+            guard categories.deleted.reduce(0, { $0 + $1.count }) == deleted,
+                page.ranges(of: "<tr class=\"deleted\"").count == categories.deleted.count
+            else {
+                throw FuzzInvariantFailure(description: "\(file.path): deleted lines not all shown")
+            }
+        }
         try requireWellFormedJSON(
             DifferentialCoverageJSONReport.render(coverage, options: options), "diff --baseline --format json")
     }
@@ -319,6 +338,31 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
             if (try? CoverageJSONReport.write(report, options: .init(), perTest: coverage, to: &json)) != nil {
                 try requireWellFormedJSON(json.output, "report --show tests")
             }
+        }
+        // The HTML pages of its files: each executable line's count of tests is the size of its set.
+        for file in coverage.files.prefix(4) {
+            guard let tests = HTMLReport.LineTests(coverage, path: file.path) else {
+                throw FuzzInvariantFailure(description: "per-test store: no page data for \(file.path)")
+            }
+            let segments = file.lines.prefix(64).map {
+                CoverageSegment(line: $0, column: 1, count: 1, hasCount: true, isRegionEntry: true, isGapRegion: false)
+            }
+            let page = HTMLReport.filePage(
+                FileCoverage.forTesting(path: file.path, segments: segments), functionNames: [], segments: segments,
+                source: .missing(path: file.path), annotations: HTMLReport.Annotations(tests: tests),
+                options: HTMLReport.Options())
+            try requireEscaped(page, "html page with per-test data")
+        }
+    }
+
+    /// Markup from the input never reaches a page: no tag swiftcov does not write, no control character.
+    private static func requireEscaped(_ html: String, _ what: String) throws(FuzzInvariantFailure) {
+        guard !html.contains("<script>"), !html.contains("<img"),
+            !html.unicodeScalars.contains(where: {
+                $0.value < 0x20 && $0 != "\n" && $0 != "\t"
+            })
+        else {
+            throw FuzzInvariantFailure(description: "\(what): unescaped input")
         }
     }
 

@@ -34,14 +34,14 @@ extension HTMLReport {
         }
 
         /// The differential files by path, for `forFile`.
-        func differentialFiles() -> [String: DifferentialCoverage.File] {
+        package func differentialFiles() -> [String: DifferentialCoverage.File] {
             var files: [String: DifferentialCoverage.File] = [:]
             for file in differential?.files ?? [] { files[file.path] = file }
             return files
         }
 
         /// What the page of the file at `path` shows.
-        func forFile(_ path: String, differentialFiles: [String: DifferentialCoverage.File]) -> Annotations {
+        package func forFile(_ path: String, differentialFiles: [String: DifferentialCoverage.File]) -> Annotations {
             var annotations = Annotations()
             if let file = differentialFiles[path] { annotations.categories = LineCategories(file) }
             if let perTest { annotations.tests = LineTests(perTest, path: path) }
