@@ -267,6 +267,42 @@ struct HTMLAnnotationsTests {
         #expect(index.contains("Per-test data: 3 tests, recorded at commit <code>0123456789ab</code> with changes."))
     }
 
+    @Test("a site: per-test data of another run is not shown on the pages it does not fit, with one warning")
+    func mismatchedPerTest() throws {
+        let report = try CoverageReport.build(
+            exports: [Fixture.sample.export()], scope: CoverageScope(root: packageRoot))
+        let fitting = try #require(report.files.first { $0.path.hasSuffix("LaunchConfiguration.swift") })
+        let stale = try #require(report.files.first { $0.path.hasSuffix("Question.swift") })
+        // The first file's executable lines as its coverage has them; the second with a line of another version.
+        let fittingLines = try fitting.lineCounts().map(\.line)
+        var coverage = PerTestCoverage(
+            recording: .init(commit: "", dirty: false, date: ""),
+            files: [
+                .init(path: fitting.displayPath, lines: fittingLines),
+                .init(path: stale.displayPath, lines: try stale.lineCounts().map(\.line) + [9999]),
+            ].sorted { $0.path < $1.path })
+        coverage.add(
+            id: "T.A/one", outcome: .passed, milliseconds: 1,
+            lines: [fitting.displayPath: [fittingLines[0]], stale.displayPath: [9999]])
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swiftcov-\(UUID().uuidString)")
+            .path
+        let written = try HTMLSite.write(
+            report, to: directory, annotations: HTMLReport.SiteAnnotations(perTest: coverage), options: options)
+        #expect(written.mismatchedTests == [stale.displayPath])
+        #expect(
+            written.warnings.map(\.description) == [
+                "\(stale.displayPath): warning: the per-test data has other executable lines than the coverage for 1 "
+                    + "file (recorded in another run?); their pages show no tests, first this one"
+            ])
+        func page(_ file: FileCoverage) throws -> String {
+            try String(contentsOfFile: directory + "/" + HTMLReport.pageName(for: file.displayPath), encoding: .utf8)
+        }
+        #expect(try page(fitting).contains("1 test ran this file"))
+        #expect(try !page(stale).contains("class=\"t\""))
+        let index = try String(contentsOfFile: directory + "/index.html", encoding: .utf8)
+        #expect(index.contains("Per-test data: 1 test."))
+    }
+
     @Test("hostile test IDs, paths and baseline names are escaped everywhere")
     func hostile() throws {
         let evil = "T.</script><script>alert(1)</script>/a&b\"c'd`e\u{0}\u{1B}[31mred"

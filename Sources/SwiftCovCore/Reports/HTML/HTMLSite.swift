@@ -84,17 +84,32 @@ package final class HTMLSite {
     package struct Written: Sendable {
         /// Display paths and why, in page order.
         package var missingSources: [(path: String, problem: SourceText.Problem)] = []
+        /// Display paths of the files whose per-test data has other executable lines than their
+        /// coverage (data of another run), in page order: their pages show no tests.
+        package var mismatchedTests: [String] = []
 
-        /// What the user should hear about: one warning naming the first missing source.
+        /// What the user should hear about: one warning naming the first missing source, one
+        /// naming the first file whose per-test data does not match.
         package var warnings: [Diagnostic] {
-            guard let first = missingSources.first else { return [] }
-            let count = missingSources.count
-            return [
-                .warning(
-                    file: first.path,
-                    "\(count) source file\(count == 1 ? "" : "s") not shown (their pages list counts without code), "
-                        + "first this one: \(first.problem.description)")
-            ]
+            var warnings: [Diagnostic] = []
+            if let first = missingSources.first {
+                let count = missingSources.count
+                warnings.append(
+                    .warning(
+                        file: first.path,
+                        "\(count) source file\(count == 1 ? "" : "s") not shown (their pages list counts without code), "
+                            + "first this one: \(first.problem.description)"))
+            }
+            if let first = mismatchedTests.first {
+                let count = mismatchedTests.count
+                warnings.append(
+                    .warning(
+                        file: first,
+                        "the per-test data has other executable lines than the coverage for \(count) "
+                            + "file\(count == 1 ? "" : "s") (recorded in another run?); their pages show no tests, "
+                            + "first this one"))
+            }
+            return warnings
         }
     }
 
@@ -238,7 +253,8 @@ package final class HTMLSite {
         let differentialFiles = annotations.differentialFiles()
         let failures = FailureBox()
         let sources = SourceFiles(root: report.scope.root)
-        let missing = MissingSources()
+        let missing = PageList<(path: String, problem: SourceText.Problem)>()
+        let mismatched = PageList<String>()
         let workers = max(1, min(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 8))
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var index = worker
@@ -258,11 +274,18 @@ package final class HTMLSite {
                         missing.record(index, (file.displayPath, problem))
                         source = .missing(path: file.displayPath, reason: problem.description)
                     }
+                    var fileAnnotations = annotations.forFile(file.displayPath, differentialFiles: differentialFiles)
+                    if let tests = fileAnnotations.tests,
+                        !tests.lines.map(\.line).elementsEqual(LineCoverage.lineCounts(of: segments).map(\.line))
+                    {
+                        mismatched.record(index, file.displayPath)
+                        fileAnnotations.tests = nil
+                    }
                     let functionNames = Array(names[firstName[index]..<firstName[index] + file.functions.count])
                     let page = HTMLReport.filePageBuffer(
                         file, functionNames: functionNames, segments: segments, source: source,
                         notes: notes[file.displayPath] ?? [], listedInIndex: index < report.files.count,
-                        annotations: annotations.forFile(file.displayPath, differentialFiles: differentialFiles),
+                        annotations: fileAnnotations,
                         options: options)
                     try write(page, to: directory + "/" + HTMLReport.pageName(for: file.displayPath), durable: false)
                 } catch {
@@ -278,7 +301,7 @@ package final class HTMLSite {
                 options: options),
             to: directory + "/index.html",
             durable: true)
-        return Written(missingSources: missing.inPageOrder)
+        return Written(missingSources: missing.inPageOrder, mismatchedTests: mismatched.inPageOrder)
     }
 
     /// The test run's failures by the file (as the log names it) and line they were recorded at.
@@ -325,17 +348,17 @@ package final class HTMLSite {
         }
     }
 
-    /// The sources the workers could not read, by page index.
-    private final class MissingSources: @unchecked Sendable {
+    /// What the workers found about some pages (sources they could not read), by page index.
+    private final class PageList<Element>: @unchecked Sendable {
         private let lock = NSLockLike()
-        private var found: [(index: Int, path: String, problem: SourceText.Problem)] = []
+        private var found: [(index: Int, element: Element)] = []
 
-        func record(_ index: Int, _ source: (path: String, problem: SourceText.Problem)) {
-            lock.withLock { found.append((index, source.path, source.problem)) }
+        func record(_ index: Int, _ element: Element) {
+            lock.withLock { found.append((index, element)) }
         }
 
-        var inPageOrder: [(path: String, problem: SourceText.Problem)] {
-            lock.withLock { found.sorted { $0.index < $1.index }.map { ($0.path, $0.problem) } }
+        var inPageOrder: [Element] {
+            lock.withLock { found.sorted { $0.index < $1.index }.map(\.element) }
         }
     }
 
