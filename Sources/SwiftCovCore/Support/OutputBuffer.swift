@@ -206,7 +206,8 @@ package struct OutputBuffer: ~Copyable {
             break
         }
         if hasNonASCII && (utf8.mayHoldC1Control || String(validating: utf8, as: UTF8.self) == nil) {
-            append(unescaped: String(decoding: utf8, as: UTF8.self).htmlEscaped)
+            // As the bytes below: an escape sequence is not removed here, as it is not there.
+            append(unescaped: String(decoding: utf8, as: UTF8.self).escapingMarkupScalars)
             return
         }
         var runStart = 0

@@ -107,10 +107,15 @@ extension String {
     /// The text made safe for HTML element content and double- or single-quoted attribute
     /// values: ANSI escape sequences removed, control characters (C0, DEL, C1) other than tab
     /// and newline replaced by U+FFFD. Never put input text inside `<script>` or `<style>`.
-    package var htmlEscaped: String {
+    package var htmlEscaped: String { strippingANSIEscapes.escapingMarkupScalars }
+
+    /// Markup characters as entities, control characters but tab and newline as U+FFFD; ANSI
+    /// escape sequences are not removed (their ESC becomes U+FFFD), so that a text escapes the
+    /// same whether whole or in pieces.
+    package var escapingMarkupScalars: String {
         var result = ""
         result.reserveCapacity(utf8.count)
-        for scalar in strippingANSIEscapes.unicodeScalars {
+        for scalar in unicodeScalars {
             switch scalar {
             case "&": result += "&amp;"
             case "<": result += "&lt;"

@@ -14,24 +14,15 @@ enum HTMLCommand {
             "`swift test` output, a Swift Testing event stream or JUnit XML (shards' files merge) to summarize, failures linked to their lines."
     )
 
-    static let baseline = ValueOption<String>(
-        ["--baseline"], value: "FILE",
-        help:
-            "Mark each line's differential category (UNC, LBC, GNC, …) against the base revision's coverage (an llvm-cov export, or `swiftcov report --format json --show lines`), and list the changed files on the index."
-    )
-    static let base = ValueOption<String>(
-        ["--base"], value: "REF",
-        help: "With --baseline: the change is git's diff since REF (as `diff --base`). Default: HEAD.")
-    static let diff = ValueOption<String>(
-        ["--diff"], value: "FILE", help: "With --baseline: read the change as a unified diff from FILE, '-' for stdin.")
-
     static let spec = CommandSpec(
         name: "html",
         abstract: "Write an HTML report: modules, files, and every line with its execution count.",
         positional: "PATH…",
         positionalHelp: "Same as --coverage PATH.",
         options: CoverageInputOptions.specs + [
-            output.spec, timestamp.spec, tests.spec, baseline.spec, base.spec, diff.spec,
+            output.spec, timestamp.spec, tests.spec,
+            // `diff --baseline`'s: the same baseline and change, read the same way.
+            DiffCommand.baseline.spec, DiffCommand.base.spec, DiffCommand.diff.spec,
         ],
         examples: [
             "swiftcov html SampleReports/coverage.json --output coverage-html",
@@ -61,15 +52,15 @@ enum HTMLCommand {
             if testLogs.contains("-") && coverage.readsStandardInput {
                 throw UsageError("standard input ('-') can be read only once")
             }
-            let change = try DiffCommand.ChangeSource(arguments, base: HTMLCommand.base, diff: HTMLCommand.diff)
-            if let baseline = try arguments.value(HTMLCommand.baseline) {
+            let change = try DiffCommand.ChangeSource(arguments, base: DiffCommand.base, diff: DiffCommand.diff)
+            if let baseline = try arguments.value(DiffCommand.baseline) {
                 differential = Differential(baseline: baseline, change: change)
                 if case .file("-") = change, coverage.readsStandardInput || testLogs.contains("-") {
                     throw UsageError("standard input ('-') can be read only once")
                 }
-            } else if try arguments.value(HTMLCommand.base) != nil {
+            } else if try arguments.value(DiffCommand.base) != nil {
                 throw UsageError("--base and --diff say what changed since a baseline: give --baseline FILE")
-            } else if try arguments.value(HTMLCommand.diff) != nil {
+            } else if try arguments.value(DiffCommand.diff) != nil {
                 throw UsageError("--base and --diff say what changed since a baseline: give --baseline FILE")
             }
         }

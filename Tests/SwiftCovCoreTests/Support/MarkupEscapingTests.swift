@@ -44,6 +44,23 @@ struct MarkupEscapingTests {
         #expect(buffer.text == "é" + Self.c1Replaced)
     }
 
+    @Test(
+        "source bytes escape the same whole or in pieces, also invalid UTF-8 beside an escape sequence (found by fuzzing highlight)"
+    )
+    func bytesInPieces() {
+        let bytes: [UInt8] = Array(" sp\u{1B}\u{1B}[31m\"".utf8) + [0xDB, 0xDB, 0x20, 0x1D, 0x24, 0xDB, 0x3C]
+        func escaped(_ pieces: [Range<Int>]) -> String {
+            var buffer = OutputBuffer(reservingCapacity: 64)
+            bytes.withUnsafeBufferPointer { all in
+                for piece in pieces { buffer.append(escapingHTML: UnsafeBufferPointer(rebasing: all[piece])) }
+            }
+            return buffer.text
+        }
+        let whole = escaped([0..<bytes.count])
+        #expect(whole == " sp\u{FFFD}\u{FFFD}[31m&quot;\u{FFFD}\u{FFFD} \u{FFFD}$\u{FFFD}&lt;")
+        for split in 1..<bytes.count { #expect(escaped([0..<split, split..<bytes.count]) == whole, "\(split)") }
+    }
+
     @Test("XML attributes keep tab, newline and return as character references")
     func xmlAttributes() {
         #expect("a\tb\nc\rd".xmlAttributeEscaped == "a&#9;b&#10;c&#13;d")
