@@ -147,6 +147,8 @@ package enum HTMLAssets {
         table.source td.t button { font: inherit; color: var(--link); background: var(--bg); cursor: pointer;
           border: 1px solid var(--border); border-radius: 4px; padding: 0 5px; min-width: 2.2em; }
         table.source tr.deleted td { background: var(--head); border-top: 1px dashed var(--border); }
+        table.source tr.deleted td.d .cat { display: block; margin: 1px 0; }
+        .legend .key.tests { color: var(--link); }
         table.source tr.deleted .gone { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif;
           color: var(--muted); font-style: italic; }
         .test-set { max-width: min(680px, 92vw); max-height: 75vh; overflow: auto; padding: 12px 16px;

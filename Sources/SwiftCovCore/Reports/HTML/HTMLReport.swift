@@ -143,9 +143,11 @@ package enum HTMLReport {
         html.append("<span class=\"key miss\">0</span> never ran ")
         html.append("<span class=\"key partial\">5</span> ran, part never ran: ")
         html.append("<span class=\"z\">marked</span> ")
-        html.append("<span class=\"key\"> </span> not code</p>\n")
+        html.append("<span class=\"key\"> </span> not code")
         let categories = annotations.categories
         let lineTests = annotations.tests
+        if lineTests != nil { html.append(" <span class=\"key tests\">3</span> tests ran the line (press for which)") }
+        html.append("</p>\n")
         if let categories { categoryLegend(&html, categories) }
         html.append("<div class=\"code\" tabindex=\"0\" role=\"region\" aria-label=\"Source code\">\n")
         html.append(
