@@ -17,6 +17,23 @@ struct DiffCommandTests {
         #expect(result.stdout == expected)
     }
 
+    @Test("a diff of other sources than the coverage's: exit 2, one line naming the file and line, no report")
+    func diffOfOtherSources() throws {
+        let text = try String(contentsOfFile: packageRoot + "/" + Self.diff, encoding: .utf8)
+        // The same change, but one context line of a covered file says something else.
+        let stale = text.replacing("     public var answers: [String] {", with: "     public var choices: [String] {")
+        #expect(stale != text)
+        let result = try swiftcov(["diff", "SampleReports/coverage.json", "--diff", "-"], stdin: Data(stale.utf8))
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(
+            lines.first?.hasPrefix(
+                "Sources/TriviaCore/Question.swift:27: error: the diff shows '    public var choices: [String] {")
+                == true, "\(result.stderr)")
+    }
+
     @Test("the gate holds at the coverage and fails just above it", arguments: [("51.5", Int32(0)), ("51.6", 1)])
     func gate(minimum: String, status: Int32) throws {
         let result = try swiftcov([

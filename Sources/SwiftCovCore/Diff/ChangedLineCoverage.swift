@@ -216,6 +216,7 @@ extension UnifiedDiff {
                 known.addedLines = Array(Set(known.addedLines).union(change.addedLines)).sorted()
                 known.removedLines = Array(Set(known.removedLines).union(change.removedLines)).sorted()
                 known.isBinary = known.isBinary || change.isBinary
+                known.shownLines = []
                 if change.status != .modified { known.status = change.status }
                 changes[path] = known
             } else {

@@ -31,10 +31,25 @@ package struct FileDiff: Equatable, Sendable {
     /// the changed lines. Ascending. With `addedLines` they say where every other line went:
     /// the lines neither list names are the same lines on both sides, in order (`LineMap`).
     package var removedLines: [UInt32]
+    /// The new side's lines the hunks show (context and added lines), with their text: what the
+    /// current source file must hold for the diff to be of it. Empty when the diff names the file
+    /// more than once (diffs pasted together), as their lines are then of several revisions.
+    package var shownLines: [ShownLine]
+
+    /// A line of the new side as the diff shows it, without its `+` or space.
+    package struct ShownLine: Equatable, Sendable {
+        package var line: UInt32
+        package var text: Substring
+
+        package init(line: UInt32, text: Substring) {
+            self.line = line
+            self.text = text
+        }
+    }
 
     package init(
         oldPath: String?, newPath: String?, status: Status, isBinary: Bool = false, addedLines: [UInt32] = [],
-        removedLines: [UInt32] = []
+        removedLines: [UInt32] = [], shownLines: [ShownLine] = []
     ) {
         self.oldPath = oldPath
         self.newPath = newPath
@@ -42,6 +57,7 @@ package struct FileDiff: Equatable, Sendable {
         self.isBinary = isBinary
         self.addedLines = addedLines
         self.removedLines = removedLines
+        self.shownLines = shownLines
     }
 
     /// The path the file has after the change, or had before it when deleted.
@@ -65,6 +81,12 @@ package struct DiffParseError: Error, Equatable, CustomStringConvertible {
 }
 
 extension UnifiedDiff {
+    /// A line of text for a message: quoted, cut to 60 characters, control characters made visible.
+    static func quoted(_ line: Substring) -> String {
+        let shown = line.prefix(60)
+        return "'" + String(shown).terminalSafe + (shown.count < line.count ? "…'" : "'")
+    }
+
     /// Reads a unified diff. Lines outside a file's headers and hunks (a commit message from
     /// `git show` or `git format-patch`, `index` lines) are skipped; a hunk cut short or a
     /// malformed hunk header is an error, as it would silently lose changed lines.
@@ -136,6 +158,7 @@ private struct DiffParser {
         var isBinary = false
         var addedLines: [UInt32] = []
         var removedLines: [UInt32] = []
+        var shownLines: [FileDiff.ShownLine] = []
     }
 
     /// The hunk being read: how many old and new lines are still to come.
@@ -161,6 +184,7 @@ private struct DiffParser {
             switch line.utf8.first {
             case UInt8(ascii: " "), nil, UInt8(ascii: "\r"):
                 // An empty line is a context line whose space an editor or mailer trimmed.
+                entry?.shownLines.append(FileDiff.ShownLine(line: current.newLine, text: line.dropFirst()))
                 current.oldRemaining -= 1
                 current.newRemaining -= 1
                 current.newLine &+= 1  // past the hunk's last line only when the hunk ends
@@ -171,6 +195,7 @@ private struct DiffParser {
                 current.oldRemaining -= 1
             case UInt8(ascii: "+"):
                 entry?.addedLines.append(current.newLine)
+                entry?.shownLines.append(FileDiff.ShownLine(line: current.newLine, text: line.dropFirst()))
                 current.newLine &+= 1
                 current.newRemaining -= 1
             case UInt8(ascii: "\\"):
@@ -294,7 +319,7 @@ private struct DiffParser {
         files.append(
             FileDiff(
                 oldPath: oldPath, newPath: newPath, status: status, isBinary: entry.isBinary,
-                addedLines: entry.addedLines, removedLines: entry.removedLines))
+                addedLines: entry.addedLines, removedLines: entry.removedLines, shownLines: entry.shownLines))
     }
 
     mutating func finish(lineCount: Int) throws(DiffParseError) -> UnifiedDiff {
@@ -308,8 +333,7 @@ private struct DiffParser {
     }
 
     private func describe(_ line: Substring) -> String {
-        let shown = line.prefix(60)
-        return "'" + String(shown).terminalSafe + (shown.count < line.count ? "…'" : "'")
+        UnifiedDiff.quoted(line)
     }
 
     /// `@@ -l[,s] +l[,s] @@`: the new and old file's first lines and the old and new line counts.

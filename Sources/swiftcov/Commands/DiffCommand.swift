@@ -124,6 +124,7 @@ enum DiffCommand {
         var reportOptions = options.change.reportOptions
         reportOptions.failUnder = options.failUnder
         let (diff, prefix) = try readChange(options.change, root: root, terminal: terminal)
+        try checkApplies(diff, pathPrefix: prefix, to: report, root: root)
         reportOptions.colors = options.color.usesColor(terminal, writesToFile: options.output != nil)
         if let differential = options.differential {
             return try differentialReport(
@@ -163,10 +164,22 @@ enum DiffCommand {
             text = diffText
             name = "git diff \(base)"
         }
+        let diff: UnifiedDiff
         do {
-            return (try UnifiedDiff.parse(text), prefix)
+            diff = try UnifiedDiff.parse(text)
         } catch {
             throw Diagnostic(file: name, at: .line(error.line), error.message)
+        }
+        return (diff, prefix)
+    }
+
+    /// Refuses a diff whose new side is not the current sources of the files `report` covers:
+    /// its line numbers would put the changes on the wrong lines.
+    static func checkApplies(_ diff: UnifiedDiff, pathPrefix: String, to report: CoverageReport, root: String) throws {
+        let covered = Set(report.files.map(\.displayPath))
+        let sources = SourceFiles(root: root)
+        try diff.checkApplies(pathPrefix: pathPrefix) { path in
+            covered.contains(path) ? try? sources.read(path).get() : nil
         }
     }
 

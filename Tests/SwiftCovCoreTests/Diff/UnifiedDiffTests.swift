@@ -60,7 +60,23 @@ struct UnifiedDiffTests {
         "the same change through --unified=0 and --no-prefix reads the same",
         arguments: ["trivia-unified0.diff", "trivia-no-prefix.diff"])
     func variants(name: String) throws {
-        #expect(try parse(name) == (try parse("trivia.diff")))
+        // The same files and lines; the lines shown around them differ with the context asked for.
+        let lines = { (diff: UnifiedDiff) in
+            diff.files.map {
+                FileDiff(
+                    oldPath: $0.oldPath, newPath: $0.newPath, status: $0.status, isBinary: $0.isBinary,
+                    addedLines: $0.addedLines, removedLines: $0.removedLines)
+            }
+        }
+        #expect(lines(try parse(name)) == lines(try parse("trivia.diff")))
+        // Every line a hunk shows is the new file's line at that number, in each form.
+        let unified0 = try parse("trivia-unified0.diff")
+        let full = try parse("trivia.diff")
+        for (short, long) in zip(unified0.files, full.files) {
+            let shown = Dictionary(long.shownLines.map { ($0.line, $0.text) }, uniquingKeysWith: { first, _ in first })
+            #expect(!short.shownLines.isEmpty || short.addedLines.isEmpty, "\(short.path)")
+            for line in short.shownLines { #expect(shown[line.line] == line.text, "\(short.path):\(line.line)") }
+        }
     }
 
     @Test("git diff --binary: binary patches are skipped, the text files around them read")
@@ -83,8 +99,11 @@ struct UnifiedDiffTests {
             diff.files == [
                 FileDiff(
                     oldPath: "Sources/TriviaCore/Question.swift", newPath: "Sources/TriviaCore/Question.swift",
-                    status: .modified, addedLines: [30, 32, 40, 41, 42, 43, 44], removedLines: [30, 32])
+                    status: .modified, addedLines: [30, 32, 40, 41, 42, 43, 44], removedLines: [30, 32],
+                    shownLines: diff.files.first?.shownLines ?? [])
             ])
+        // Three lines of context around each change, and the added lines.
+        #expect(diff.files.first?.shownLines.map(\.line) == Array(27...35) + Array(37...45))
     }
 
     @Test("a real package's history: Yams 5.0.1 to 6.2.2")
