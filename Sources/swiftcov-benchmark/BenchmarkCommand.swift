@@ -18,6 +18,9 @@ enum BenchmarkCommand {
         help: "Stop once the output reaches SIZE: bytes, or with kB/MB/GB (10^3) or KiB/MiB/GiB.")
     static let copies = ValueOption<Int>.positiveInteger(
         ["--copies"], help: "Write exactly N copies (the original counts as one) instead.")
+    static let samePaths = FlagOption(
+        ["--same-paths"],
+        help: "Copies keep the original's file and function names (exports of the same files put together).")
     static let runs = ValueOption<Int>.positiveInteger(["--runs"], help: "Runs; the best is reported. Default: 5.")
     static let format = ValueOption<PipelineBenchmark.Format>(
         ["--format"], value: "FORMAT", help: "The report format to render. Default: json.")
@@ -37,7 +40,7 @@ enum BenchmarkCommand {
         abstract: "Build a large export from a real one by copying its files and functions under new module names.",
         positional: "INPUT OUTPUT",
         positionalHelp: "The export to copy, and the file to write.",
-        options: [size.spec, copies.spec],
+        options: [size.spec, copies.spec, samePaths.spec],
         examples: ["\(tool) replicate coverage.json /tmp/coverage-256MB.json --size 256MB"])
 
     static let measureSpec = CommandSpec(
@@ -97,7 +100,8 @@ enum BenchmarkCommand {
         let size = try arguments.value(Self.size).map(ByteCount.parse)
         let copies = try arguments.value(Self.copies)
         guard (size == nil) != (copies == nil) else { throw UsageError("give either --size or --copies") }
-        let replicator = try ExportReplicator(input: arguments.positionals[0])
+        var replicator = try ExportReplicator(input: arguments.positionals[0])
+        replicator.samePaths = arguments.has(Self.samePaths)
         let start = ResourceSample.now()
         let summary = try replicator.write(to: arguments.positionals[1], targetSize: size, copies: copies)
         let timing = ResourceSample.now().since(start)

@@ -155,49 +155,6 @@ package enum CoverageInput {
         return (cwd, false)
     }
 
-    /// `exports` (of one package, from test shards that may have run in different folders or on
-    /// different machines) with each one's files moved from its own package root onto one root,
-    /// so that the same file has the same name in all of them and their counts add up; and that
-    /// root: `root`, or, when it was inferred and lies above the first export's own root (a
-    /// folder holding the shards' checkouts), that root.
-    ///
-    /// An export's own root is the folder its absolute paths go through to `Sources`, `Tests` or
-    /// `.build`; an export with files under the root already is left as it is. Exports that
-    /// share no file under the root with the first are of another package.
-    package static func onOneRoot(_ exports: [LLVMCovExport], root: String, rootIsGiven: Bool)
-        throws(CoverageInputError) -> (exports: [LLVMCovExport], root: String)
-    {
-        func ownRoot(_ export: LLVMCovExport) -> String? {
-            CoverageScope.inferredRoot(from: export.files.map(\.filename).filter { $0.hasPrefix("/") })
-        }
-        var target = CoverageScope.normalized(root)
-        if !rootIsGiven, let first = exports.first.flatMap(ownRoot),
-            first != target, target == "/" || first.hasPrefix(target + "/")
-        {
-            target = first
-        }
-        let scope = CoverageScope(root: target)
-        var rebased: [LLVMCovExport] = []
-        var firstFiles: Set<String>?
-        for var export in exports {
-            if !export.files.contains(where: { $0.filename.hasPrefix("/") && scope.relativePath($0.filename) != nil }),
-                let own = ownRoot(export)
-            {
-                export.moveFiles(from: own, to: target)
-            }
-            let files = Set(export.files.compactMap { scope.relativePath($0.filename) })
-            if let firstFiles {
-                if !files.isEmpty, !firstFiles.isEmpty, firstFiles.isDisjoint(with: files) {
-                    throw .differentPackages(path: export.path, otherPath: rebased[0].path)
-                }
-            } else {
-                firstFiles = files
-            }
-            rebased.append(export)
-        }
-        return (rebased, target)
-    }
-
     enum FileKind { case file, directory, other }
 
     static func fileKind(_ path: String) -> FileKind? {
@@ -236,6 +193,56 @@ package enum CoverageInput {
         #endif
         guard status == 0 else { return [] }
         return (0..<Int(result.gl_pathc)).compactMap { result.gl_pathv[$0].map { String(cString: $0) } }
+    }
+}
+
+/// Puts the exports of one package (from test shards that may have run in different folders or
+/// on different machines) on one package root, one export at a time, so that the same file has
+/// the same name in all of them and their counts add up.
+///
+/// An export's own root is the folder its absolute paths go through to `Sources`, `Tests` or
+/// `.build`; its files are moved from there to the shared root, unless some are under that root
+/// already. Exports that share no file under the root with the first are of another package.
+package struct SharedPackageRoot {
+    /// The shared root: the one given, or, when it was inferred and lies above the first
+    /// export's own root (a folder holding the shards' checkouts), that export's own root.
+    package private(set) var root: String
+    private let scope: CoverageScope
+    private let firstPath: String
+    private var firstFiles: Set<String>?
+
+    /// The shared root for exports of which `first` is the first; `root` as given or inferred.
+    package init(first: LLVMCovExport, root: String, rootIsGiven: Bool) {
+        var target = CoverageScope.normalized(root)
+        if !rootIsGiven, let own = SharedPackageRoot.ownRoot(of: first),
+            own != target, target == "/" || own.hasPrefix(target + "/")
+        {
+            target = own
+        }
+        self.root = target
+        scope = CoverageScope(root: target)
+        firstPath = first.path
+    }
+
+    /// Moves `export`'s files onto the shared root (call it for the first export too).
+    package mutating func align(_ export: inout LLVMCovExport) throws(CoverageInputError) {
+        if !export.files.contains(where: { $0.filename.hasPrefix("/") && scope.relativePath($0.filename) != nil }),
+            let own = SharedPackageRoot.ownRoot(of: export)
+        {
+            export.moveFiles(from: own, to: root)
+        }
+        let files = Set(export.files.compactMap { scope.relativePath($0.filename) })
+        guard let firstFiles else {
+            firstFiles = files
+            return
+        }
+        if !files.isEmpty, !firstFiles.isEmpty, firstFiles.isDisjoint(with: files) {
+            throw .differentPackages(path: export.path, otherPath: firstPath)
+        }
+    }
+
+    private static func ownRoot(of export: LLVMCovExport) -> String? {
+        CoverageScope.inferredRoot(from: export.files.map(\.filename).filter { $0.hasPrefix("/") })
     }
 }
 

@@ -33,6 +33,8 @@ package struct FileCoverage: Sendable {
 
     fileprivate enum SegmentSource: Sendable {
         case export(LLVMCovExport, LLVMCovExport.File)
+        /// Rebuilt from these regions (of a file merged from several exports) when asked for.
+        case regions([CountedRegion])
         case rebuilt([CoverageSegment])
     }
 
@@ -42,6 +44,11 @@ package struct FileCoverage: Sendable {
         let segments: [CoverageSegment]
         switch segmentSource {
         case .export(let export, let file): segments = try export.segments(of: file) ?? []
+        case .regions(let regions):
+            var builder = SegmentBuilder()
+            var rebuilt: [CoverageSegment] = []
+            builder.build(regions, into: &rebuilt)
+            segments = rebuilt
         case .rebuilt(let rebuilt): segments = rebuilt
         }
         let lines = LineCoverage.metric(of: segments).count
@@ -94,64 +101,60 @@ package struct CoverageMergeError: DiagnosticConvertible, Equatable {
 
 extension CoverageReport {
     /// Builds the report for `exports` (one, or several to be merged as `llvm-profdata merge`
-    /// would: the same function's counts add up). Several exports must have been read with
-    /// `keepMappings`, or a file they share cannot be merged.
+    /// would: the same function's counts add up; see `ExportMerger`). Several exports must have
+    /// been read with `keepMappings`, or a file they share cannot be merged.
     package static func build(
         exports: [LLVMCovExport], scope: CoverageScope, includeFunctions: Bool = true
     ) throws(CoverageMergeError) -> CoverageReport {
-        var occurrences: [String: [(export: Int, file: Int)]] = [:]
-        var order: [String] = []
-        for (exportIndex, export) in exports.enumerated() {
-            for (fileIndex, file) in export.files.enumerated() {
-                if occurrences[file.filename] == nil { order.append(file.filename) }
-                occurrences[file.filename, default: []].append((exportIndex, fileIndex))
-            }
+        if exports.count == 1 {
+            return try build(export: exports[0], scope: scope, includeFunctions: includeFunctions)
         }
-        let needsMerge = occurrences.values.contains { $0.count > 1 }
-        let recordSets: [(records: [FunctionRecord], filenames: [String])] =
-            needsMerge ? [mergedRecords(exports)] : exports.map { ($0.functions, $0.filenames) }
+        var merger = ExportMerger()
+        for export in exports { merger.add(export) }
+        return try build(export: merger.merged(), scope: scope, includeFunctions: includeFunctions)
+    }
 
+    /// Builds the report for one export, merged with itself first when it names a file twice.
+    package static func build(
+        export: LLVMCovExport, scope: CoverageScope, includeFunctions: Bool = true
+    ) throws(CoverageMergeError) -> CoverageReport {
+        if export.needsMerging {
+            var merger = ExportMerger()
+            merger.add(export)
+            return try build(export: merger.merged(), scope: scope, includeFunctions: includeFunctions)
+        }
         // Records are bucketed by their file number first: one dictionary entry per file, not per record.
-        var recordsByFile: [String: (set: Int, indices: [Int])] = [:]
-        for (setIndex, set) in recordSets.enumerated() {
-            var buckets = [[Int]](repeating: [], count: set.filenames.count)
-            for (index, record) in set.records.enumerated() where record.fileID >= 0 {
-                buckets[Int(record.fileID)].append(index)
-            }
-            for (fileID, indices) in buckets.enumerated() where !indices.isEmpty {
-                recordsByFile[set.filenames[fileID], default: (setIndex, [])].indices += indices
-            }
+        var buckets = [[Int]](repeating: [], count: export.filenames.count)
+        for (index, record) in export.functions.enumerated() where record.fileID >= 0 {
+            buckets[Int(record.fileID)].append(index)
+        }
+        var recordsByFile: [String: [Int]] = [:]
+        for (fileID, indices) in buckets.enumerated() where !indices.isEmpty {
+            recordsByFile[export.filenames[fileID], default: []] += indices
         }
 
         var files: [FileCoverage] = []
-        for filename in order where scope.includes(filename) {
-            let places = occurrences[filename]!
-            let allHaveFunctions = places.allSatisfy { exports[$0.export].hasFunctions }
+        var merged: [String: Int] = [:]
+        var moduleNames = ModuleNames(scope: scope)
+        for file in export.files where scope.includes(file.filename) {
             var summary: CoverageSummary
             var functions: [FunctionCoverage] = []
-            if allHaveFunctions {
-                let group = recordsByFile[filename]
+            if file.hasFunctions {
                 (summary, functions) = summarize(
-                    group?.indices ?? [], of: group.map { recordSets[$0.set].records } ?? [],
-                    includeFunctions: includeFunctions)
-            } else if places.count == 1 {
-                let place = places[0]
-                summary = exports[place.export].files[place.file].exportedSummary ?? CoverageSummary()
+                    recordsByFile[file.filename] ?? [], of: export.functions, includeFunctions: includeFunctions)
+            } else if file.occurrences == 1 {
+                summary = file.exportedSummary ?? CoverageSummary()
             } else {
-                throw CoverageMergeError(filename: filename)
+                throw CoverageMergeError(filename: file.filename)
             }
-            let source: FileCoverage.SegmentSource
-            if places.count == 1 {
-                let place = places[0]
-                source = .export(exports[place.export], exports[place.export].files[place.file])
-            } else {
-                source = .rebuilt(rebuiltSegments(of: filename, from: recordSets[0].records))
-            }
+            if file.occurrences > 1 { merged[file.filename] = files.count }
             files.append(
                 FileCoverage(
-                    path: filename, displayPath: scope.displayPath(filename), module: scope.module(of: filename),
-                    summary: summary, functions: functions, segmentSource: source))
+                    path: file.filename, displayPath: scope.displayPath(file.filename),
+                    module: moduleNames.module(of: file.filename), summary: summary, functions: functions,
+                    segmentSource: file.occurrences > 1 ? .regions([]) : .export(export, file)))
         }
+        if !merged.isEmpty { addMergedRegions(of: export.functions, to: &files, at: merged) }
         files.sort { $0.displayPath < $1.displayPath }
 
         var moduleSummaries: [String: ModuleCoverage] = [:]
@@ -164,6 +167,30 @@ extension CoverageReport {
         }
         let modules = moduleSummaries.values.sorted { $0.name < $1.name }
         return CoverageReport(files: files, modules: modules, totals: totals, scope: scope)
+    }
+
+    /// Gives each file in several exports (`indices`: file name to index in `files`) the regions
+    /// that every record maps in it, to rebuild its segments from, as llvm-cov builds them for `show`.
+    private static func addMergedRegions(
+        of records: [FunctionRecord], to files: inout [FileCoverage], at indices: [String: Int]
+    ) {
+        var regions = [[CountedRegion]](repeating: [], count: files.count)
+        var targets: [Int] = []
+        var lastFilenames: [String] = []
+        for record in records {
+            guard let mapping = record.mapping else { continue }
+            if mapping.filenames != lastFilenames {
+                lastFilenames = mapping.filenames
+                targets = mapping.filenames.map { indices[$0] ?? -1 }
+            }
+            for region in mapping.regions {
+                let target = targets[Int(region.fileID)]
+                if target >= 0 { regions[target].append(region) }
+            }
+        }
+        for (index, fileRegions) in regions.enumerated() where !fileRegions.isEmpty {
+            files[index].segmentSource = .regions(fileRegions)
+        }
     }
 
     /// A file's summary from its records: instantiations grouped by where they start (one
@@ -213,94 +240,25 @@ extension CoverageReport {
         }
         return (summary, functions)
     }
-
-    /// Function records of all exports with the same function's counts added up. A record is
-    /// the same function when its name, file names and region layout are the same.
-    private static func mergedRecords(_ exports: [LLVMCovExport]) -> (records: [FunctionRecord], filenames: [String]) {
-        var merged: [FunctionRecord] = []
-        var byKey: [String: [Int]] = [:]
-        // One table of file names for all exports; each record's fileID is renumbered into it.
-        var filenames: [String] = []
-        var fileIDs: [String: Int32] = [:]
-        func fileID(of name: String) -> Int32 {
-            if let id = fileIDs[name] { return id }
-            let id = Int32(filenames.count)
-            filenames.append(name)
-            fileIDs[name] = id
-            return id
-        }
-        for export in exports {
-            for var record in export.functions {
-                if record.fileID >= 0 { record.fileID = fileID(of: export.filenames[Int(record.fileID)]) }
-                guard let mapping = record.mapping else {
-                    merged.append(record)
-                    continue
-                }
-                let key = record.name + "\u{0}" + mapping.filenames.joined(separator: "\u{0}")
-                if let index = byKey[key]?.first(where: { sameLayout(merged[$0].mapping, mapping) }) {
-                    merged[index].add(record)
-                } else {
-                    byKey[key, default: []].append(merged.count)
-                    merged.append(record)
-                }
-            }
-        }
-        var summarizer = FunctionSummarizer()
-        for index in merged.indices {
-            guard let mapping = merged[index].mapping,
-                let main = summarizer.mainFileID(regions: mapping.regions, fileCount: mapping.filenames.count)
-            else { continue }
-            let numbers = summarizer.summarize(regions: mapping.regions, branches: mapping.branches, mainFileID: main)
-            merged[index].lines = numbers.lines
-            merged[index].regions = numbers.regions
-            merged[index].branches = numbers.branches
-        }
-        return (merged, filenames)
-    }
-
-    private static func sameLayout(_ lhs: FunctionRecord.Mapping?, _ rhs: FunctionRecord.Mapping) -> Bool {
-        guard let lhs, lhs.regions.count == rhs.regions.count, lhs.branches.count == rhs.branches.count else {
-            return false
-        }
-        for (a, b) in zip(lhs.regions, rhs.regions)
-        where a.start != b.start || a.end != b.end || a.kind != b.kind || a.fileID != b.fileID {
-            return false
-        }
-        return zip(lhs.branches, rhs.branches).allSatisfy { $0.start == $1.start && $0.fileID == $1.fileID }
-    }
-
-    /// A file's segments rebuilt from the regions of every record that maps code in it, as
-    /// llvm-cov builds them for `show`.
-    private static func rebuiltSegments(of filename: String, from records: [FunctionRecord]) -> [CoverageSegment] {
-        var regions: [CountedRegion] = []
-        for record in records {
-            guard let mapping = record.mapping, mapping.filenames.contains(filename) else { continue }
-            for region in mapping.regions where mapping.filenames[Int(region.fileID)] == filename {
-                regions.append(region)
-            }
-        }
-        var builder = SegmentBuilder()
-        var segments: [CoverageSegment] = []
-        builder.build(regions, into: &segments)
-        return segments
-    }
 }
 
-extension FunctionRecord {
-    /// Adds the counts of the same function from another export.
-    fileprivate mutating func add(_ other: FunctionRecord) {
-        executionCount = executionCount.addingSaturating(other.executionCount)
-        guard var mapping, let otherMapping = other.mapping else { return }
-        for index in mapping.regions.indices {
-            mapping.regions[index].executionCount = mapping.regions[index].executionCount.addingSaturating(
-                otherMapping.regions[index].executionCount)
-        }
-        for index in mapping.branches.indices {
-            mapping.branches[index].trueCount = mapping.branches[index].trueCount.addingSaturating(
-                otherMapping.branches[index].trueCount)
-            mapping.branches[index].falseCount = mapping.branches[index].falseCount.addingSaturating(
-                otherMapping.branches[index].falseCount)
-        }
-        self.mapping = mapping
+/// `CoverageScope.module(of:)` worked out once per folder: the files of a folder share it.
+private struct ModuleNames {
+    let scope: CoverageScope
+    private var byFolder: [Substring: String] = [:]
+
+    init(scope: CoverageScope) {
+        self.scope = scope
+    }
+
+    mutating func module(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), path != scope.root else { return scope.module(of: path) }
+        let name = path[path.index(after: slash)...]
+        guard name != "." && name != ".." else { return scope.module(of: path) }
+        let folder = path[..<slash]
+        if let known = byFolder[folder] { return known }
+        let module = scope.module(of: path)
+        byFolder[folder] = module
+        return module
     }
 }

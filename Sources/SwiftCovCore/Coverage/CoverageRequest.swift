@@ -21,32 +21,45 @@ package struct CoverageRequest: Sendable {
         self.allFiles = allFiles
     }
 
-    /// Locates and reads the exports, settles the package root and builds the report.
+    /// Locates and reads the exports, settles the package root and builds the report. Several
+    /// exports are merged as they are read, so that one of them at a time is held beside the sum.
     package func makeReport(workingDirectory: String) throws(CoverageInputError) -> CoverageReport {
         var located: [String] = []
         for input in inputs { located.append(try CoverageInput.locateExport(input)) }
-        var exports: [LLVMCovExport] = []
-        for path in located {
-            exports.append(
-                try CoverageInput.readExport(path, keepMappings: located.count > 1, names: includeFunctions))
-        }
-        var resolvedRoot: String
+        let merges = located.count > 1
+        var merger = ExportMerger()
+        var single: LLVMCovExport?
+        var sharedRoot: SharedPackageRoot?
+        var resolvedRoot = ""
         var guessed = false
-        if let root {
-            resolvedRoot = CoverageScope.normalized(root.hasPrefix("/") ? root : workingDirectory + "/" + root)
-        } else {
-            (resolvedRoot, guessed) = CoverageInput.inferRoot(
-                // Shards' exports may come from several folders: the first one's settles it.
-                for: inputs, exportPaths: exports.first?.files.map(\.filename) ?? [],
-                workingDirectory: workingDirectory)
-        }
-        if exports.count > 1 {
-            (exports, resolvedRoot) = try CoverageInput.onOneRoot(exports, root: resolvedRoot, rootIsGiven: root != nil)
+        for (index, path) in located.enumerated() {
+            var export = try CoverageInput.readExport(path, keepMappings: merges, names: includeFunctions)
+            if index == 0 {
+                if let root {
+                    resolvedRoot = CoverageScope.normalized(root.hasPrefix("/") ? root : workingDirectory + "/" + root)
+                } else {
+                    (resolvedRoot, guessed) = CoverageInput.inferRoot(
+                        // Shards' exports may come from several folders: the first one's settles it.
+                        for: inputs, exportPaths: export.files.map(\.filename), workingDirectory: workingDirectory)
+                }
+                if merges {
+                    sharedRoot = SharedPackageRoot(first: export, root: resolvedRoot, rootIsGiven: root != nil)
+                }
+            }
+            guard var shared = sharedRoot else {
+                single = export
+                continue
+            }
+            try shared.align(&export)
+            sharedRoot = shared
+            resolvedRoot = shared.root
+            merger.add(export)
         }
         var scope = CoverageScope(root: resolvedRoot, includes: includes, excludes: excludes, allFiles: allFiles)
         scope.rootWasGuessed = guessed && resolvedRoot != CoverageScope.normalized(workingDirectory)
         do {
-            return try CoverageReport.build(exports: exports, scope: scope, includeFunctions: includeFunctions)
+            return try CoverageReport.build(
+                export: single ?? merger.merged(), scope: scope, includeFunctions: includeFunctions)
         } catch {
             throw .cannotMerge(error)
         }

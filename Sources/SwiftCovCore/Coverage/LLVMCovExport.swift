@@ -18,6 +18,9 @@ package struct LLVMCovExport: Sendable {
     package var document: MappedFile
     /// Where the document was read from ("-" for standard input), for error messages.
     package var path = "-"
+    /// Whether the export names a file twice and must be merged with itself (`ExportMerger`)
+    /// before its records are counted.
+    package var needsMerging = false
 
     /// A file entry of the export.
     package struct File: Sendable {
@@ -26,6 +29,26 @@ package struct LLVMCovExport: Sendable {
         package var exportedSummary: CoverageSummary?
         /// Where the file's `segments` array is in the document, when present.
         package var segmentsRange: Range<Int>?
+        /// The document `segmentsRange` is in when it is not the export's own (in a merged export).
+        package var source: Source?
+        /// How many entries of the exports merged into this one name the file: above one, its
+        /// counts are the sum of theirs and its segments are rebuilt from the function records.
+        package var occurrences = 1
+        /// Whether every export that names the file has function records (not made with
+        /// `-skip-functions` or `-summary-only`).
+        package var hasFunctions = true
+
+        package init(filename: String, exportedSummary: CoverageSummary?, segmentsRange: Range<Int>?) {
+            self.filename = filename
+            self.exportedSummary = exportedSummary
+            self.segmentsRange = segmentsRange
+        }
+    }
+
+    /// An export's document and where it was read from, for the segments of its files.
+    package struct Source: Sendable {
+        package var document: MappedFile
+        package var path: String
     }
 
     /// Renames every file under the folder `oldRoot` to the same place under `newRoot` (in the
@@ -51,6 +74,8 @@ package struct LLVMCovExport: Sendable {
     /// The segments of `file`, read from the document; nil when the export has none for it.
     package func segments(of file: File) throws(CoverageInputError) -> [CoverageSegment]? {
         guard let range = file.segmentsRange else { return nil }
+        let document = file.source?.document ?? document
+        let path = file.source?.path ?? path
         return try document.withUnsafeBytes { buffer throws(CoverageInputError) -> [CoverageSegment] in
             let slice = UnsafeRawBufferPointer(rebasing: buffer[range])
             do throws(JSONError) {

@@ -36,13 +36,24 @@ package enum LLVMCovExportReader {
                     offset: 0, message: "unsupported llvm-cov export version \(version) (swiftcov reads 2.x and 3.x)")
             }
             guard reader.sawData else { throw JSONError(offset: 0, message: "the export has no \"data\"") }
+            if reader.needsMappings && !reader.keepMappings {
+                // A file named twice, after the function records: they must be read again to be merged.
+                return try read(document, keepMappings: true, names: names)
+            }
+            if !reader.sawFunctions {
+                for index in reader.files.indices { reader.files[index].hasFunctions = false }
+            }
             return LLVMCovExport(
                 version: version, files: reader.files, functions: reader.functions, filenames: reader.filenames.names,
-                hasFunctions: reader.sawFunctions, document: document)
+                hasFunctions: reader.sawFunctions, document: document, needsMerging: reader.needsMappings)
         }
     }
 
     private static let exportType = "llvm.coverage.json.export"
+
+    /// Bytes of the shortest function record that has a region:
+    /// `{"count":0,"filenames":[""],"name":"","regions":[[1,1,1,1,0,0,0,0]]}`.
+    fileprivate static let smallestFunctionRecord = 64
 
     private struct Header {
         var type: String?
@@ -141,21 +152,32 @@ package enum LLVMCovExportReader {
 private struct Reader {
     var scanner: JSONScanner
     let buffer: UnsafeRawBufferPointer
-    let keepMappings: Bool
-    let readsNames: Bool
+    /// Whether records keep their regions: asked for, or because a file is named twice.
+    var keepMappings: Bool
+    /// Whether a file is named twice, so that the export must be merged with itself.
+    var needsMappings = false
+    var readsNames: Bool
     var type: String?
     var version: String?
     var sawData = false
     var sawFunctions = false
     var files: [LLVMCovExport.File] = []
+    var fileIndices: [String: Int] = [:]
     var functions: [FunctionRecord] = []
+    /// How many of `files` have had their function records reserved.
+    var announcedFiles = 0
 
     // Scratch reused for every function record.
     var summarizer = FunctionSummarizer()
     var regions: [CountedRegion] = []
+    /// Whether `regions` has an expansion region.
+    var hasExpansions = false
     var branches: [BranchRegion] = []
     var filenameIDs: [UInt32] = []
     var filenames = FilenameTable()
+    /// The file names of the last record that kept its mapping, and their numbers.
+    var mappedFilenames: [String] = []
+    var mappedFilenameIDs: [UInt32] = []
 
     init(buffer: UnsafeRawBufferPointer, keepMappings: Bool, names: Bool) {
         self.buffer = buffer
@@ -194,6 +216,7 @@ private struct Reader {
                 while try scanner.nextElement(&more) { try readFile() }
             } else if key.equals("functions") {
                 sawFunctions = true
+                reserveFunctions()
                 try scanner.beginArray()
                 var more = false
                 while try scanner.nextElement(&more) { try readFunction() }
@@ -201,6 +224,19 @@ private struct Reader {
                 try scanner.skipValue()
             }
         }
+    }
+
+    /// Makes room for the function records the files' summaries announce (llvm-cov writes the
+    /// files first), so that the array is not copied as it grows; never more than the rest of
+    /// the document could hold.
+    mutating func reserveFunctions() {
+        var announced = 0
+        for file in files[announcedFiles...] {
+            announced = announced.addingSaturating(file.exportedSummary?.instantiations.count ?? 0)
+        }
+        announcedFiles = files.count
+        let fitting = (buffer.count - scanner.offset) / LLVMCovExportReader.smallestFunctionRecord
+        functions.reserveCapacity(functions.count + min(announced, fitting))
     }
 
     mutating func readFile() throws(JSONError) {
@@ -225,6 +261,18 @@ private struct Reader {
             }
         }
         guard let filename else { throw JSONError(offset: objectStart, message: "file entry without a \"filename\"") }
+        if let index = fileIndices[filename] {
+            // Named again (exports of the same files put together): merged with itself, its
+            // counts add up and its segments are rebuilt from the records' regions.
+            files[index].occurrences += 1
+            needsMappings = true
+            if !sawFunctions {
+                keepMappings = true
+                readsNames = true
+            }
+            return
+        }
+        fileIndices[filename] = files.count
         files.append(LLVMCovExport.File(filename: filename, exportedSummary: summary, segmentsRange: segmentsRange))
     }
 
@@ -283,6 +331,7 @@ private struct Reader {
         var name: String?
         var executionCount: UInt64 = 0
         regions.removeAll(keepingCapacity: true)
+        hasExpansions = false
         branches.removeAll(keepingCapacity: true)
         filenameIDs.removeAll(keepingCapacity: true)
         var started = false
@@ -300,7 +349,7 @@ private struct Reader {
                 try scanner.beginArray()
                 var more = false
                 while try scanner.nextElement(&more) {
-                    filenameIDs.append(filenames.intern(try scanner.readRawString()))
+                    filenameIDs.append(try filenames.intern(&scanner))
                 }
             } else {
                 try scanner.skipValue()
@@ -317,7 +366,11 @@ private struct Reader {
         var record = FunctionRecord(
             name: name, executionCount: executionCount, fileID: -1, start: SourcePosition(line: 0, column: 0),
             lines: Metric(), regions: Metric(), branches: Metric(), mapping: nil)
-        if let main = summarizer.mainFileID(regions: regions, fileCount: filenameIDs.count) {
+        // Without expansions (most functions), the main file is the first.
+        let main =
+            hasExpansions
+            ? summarizer.mainFileID(regions: regions, fileCount: filenameIDs.count) : filenameIDs.isEmpty ? nil : 0
+        if let main {
             let numbers = summarizer.summarize(regions: regions, branches: branches, mainFileID: main)
             record.fileID = Int32(filenameIDs[Int(main)])
             record.start = numbers.start
@@ -327,8 +380,12 @@ private struct Reader {
             record.branches = numbers.branches
         }
         if keepMappings {
-            record.mapping = FunctionRecord.Mapping(
-                regions: regions, branches: branches, filenames: filenameIDs.map { filenames.names[Int($0)] })
+            // Consecutive records mostly share their files: they share one array of names too.
+            if filenameIDs != mappedFilenameIDs {
+                mappedFilenameIDs = filenameIDs
+                mappedFilenames = filenameIDs.map { filenames.names[Int($0)] }
+            }
+            record.mapping = FunctionRecord.Mapping(regions: regions, branches: branches, filenames: mappedFilenames)
         }
         functions.append(record)
     }
@@ -371,6 +428,7 @@ private struct Reader {
                 end: SourcePosition(line: lineEnd, column: columnEnd), executionCount: count, fileID: fileID,
                 expandedFileID: expandedFileID)
             region.kind = UInt8(kind)
+            if region.kind == RegionKind.expansion.rawValue { hasExpansions = true }
             regions.append(region)
         }
     }
@@ -415,9 +473,17 @@ private struct FilenameTable {
     private var slots = [Int32](repeating: -1, count: 1024)
     private var last: Int32 = -1
 
+    /// The number of the string `scanner` is at, which it reads.
+    mutating func intern(_ scanner: inout JSONScanner) throws(JSONError) -> UInt32 {
+        // Consecutive records usually come from the same file: its bytes are compared where
+        // they are, without scanning for the string's end first.
+        if last >= 0, raw[Int(last)].withUnsafeBufferPointer({ scanner.skipString(equalTo: $0) }) {
+            return UInt32(last)
+        }
+        return intern(try scanner.readRawString())
+    }
+
     mutating func intern(_ string: JSONRawString) -> UInt32 {
-        // Consecutive records usually come from the same file.
-        if last >= 0 && matches(Int(last), string) { return UInt32(last) }
         let hash = FilenameTable.hash(string)
         var slot = Int(truncatingIfNeeded: hash) & (slots.count - 1)
         while slots[slot] >= 0 {

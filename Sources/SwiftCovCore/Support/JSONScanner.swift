@@ -297,6 +297,22 @@ package struct JSONScanner {
         }
     }
 
+    /// Skips the next string when its raw bytes are exactly `raw` (the raw bytes of a string
+    /// read before), reporting whether it did; reads nothing otherwise. A repeated string is
+    /// recognized by one comparison instead of a scan for its end; the quote after the bytes
+    /// closes it, as `raw` ends with no unpaired backslash.
+    @inline(__always)
+    package mutating func skipString(equalTo raw: UnsafeBufferPointer<UInt8>) -> Bool {
+        skipWhitespace()
+        let count = raw.count
+        guard offset + count + 1 < end, base[offset] == UInt8(ascii: "\""),
+            base[offset + count + 1] == UInt8(ascii: "\""),
+            count == 0 || memcmp(base + offset + 1, raw.baseAddress!, count) == 0
+        else { return false }
+        offset += count + 2
+        return true
+    }
+
     /// Reads and decodes a string.
     package mutating func readString() throws(JSONError) -> String {
         try readRawString().decoded()
@@ -305,6 +321,24 @@ package struct JSONScanner {
     /// Reads an integer; values beyond Int64 are clamped to Int64.max / Int64.min, as llvm-cov clamps counts.
     @inline(__always)
     package mutating func readInt() throws(JSONError) -> Int64 {
+        // Most numbers in an export: a few digits right here, which cannot overflow.
+        var index = offset
+        var value: UInt64 = 0
+        while index < end, index - offset < 18 {
+            let digit = base[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            value = value &* 10 &+ UInt64(digit)
+            index += 1
+        }
+        if index > offset, index - offset < 18, index < end, !base[index].continuesNumber {
+            offset = index
+            return Int64(value)
+        }
+        return try readIntInFull()
+    }
+
+    /// `readInt` for what its fast path leaves: whitespace, a sign, long numbers, errors.
+    private mutating func readIntInFull() throws(JSONError) -> Int64 {
         skipWhitespace()
         var negative = false
         if offset < end, base[offset] == UInt8(ascii: "-") {
@@ -422,33 +456,58 @@ package struct JSONScanner {
     private func endOfScalarArray() -> Int? {
         var index = offset
         var depth = 0
+        let classes = JSONScanner.scalarArrayBytes
         while index < end {
             // Eight bytes at a time while they hold no bracket, quote or brace.
             while depth > 0, index + 8 <= end, !SWAR.hasStructuralByte(SWAR.load(base + index)) { index += 8 }
             guard index < end else { break }
             let byte = base[index]
             index += 1
-            switch byte {
-            case UInt8(ascii: "["):
+            switch classes[Int(byte)] {
+            case .scalar:
+                continue
+            case .open:
                 depth += 1
-            case UInt8(ascii: "]"):
+            case .close:
                 depth -= 1
                 if depth == 0 { return index }
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: ","), UInt8(ascii: "-"), UInt8(ascii: "."),
-                UInt8(ascii: "+"), 0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "u"),
-                UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "f"), UInt8(ascii: "a"), UInt8(ascii: "l"),
-                UInt8(ascii: "s"), UInt8(ascii: "n"):
-                continue
-            default:
+            case .other:
                 return nil
             }
         }
         return nil
     }
 
+    private enum ScalarArrayByte: UInt8 { case scalar, open, close, other }
+
+    /// What each byte is to `endOfScalarArray`: part of a number, literal, comma or whitespace; a bracket; else.
+    nonisolated(unsafe) private static let scalarArrayBytes: UnsafePointer<ScalarArrayByte> = {
+        let table = UnsafeMutablePointer<ScalarArrayByte>.allocate(capacity: 256)
+        for byte in 0...255 { table[byte] = scalarArrayByte(UInt8(byte)) }
+        return UnsafePointer(table)
+    }()
+
+    private static func scalarArrayByte(_ byte: UInt8) -> ScalarArrayByte {
+        switch byte {
+        case UInt8(ascii: "["): return .open
+        case UInt8(ascii: "]"): return .close
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: ","), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "+"), 0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "u"),
+            UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "f"), UInt8(ascii: "a"), UInt8(ascii: "l"),
+            UInt8(ascii: "s"), UInt8(ascii: "n"):
+            return .scalar
+        default: return .other
+        }
+    }
+
     private mutating func skipValue(depth: Int) throws(JSONError) {
         skipWhitespace()
         guard offset < end else { throw error("expected a value, found end of input") }
+        // Empty arrays: most of an export's `branches`, `expansions` and `mcdc_records`.
+        if base[offset] == UInt8(ascii: "["), offset + 1 < end, base[offset + 1] == UInt8(ascii: "]") {
+            offset += 2
+            return
+        }
         switch base[offset] {
         case UInt8(ascii: "{"):
             guard depth < JSONScanner.maximumDepth else {
@@ -520,6 +579,12 @@ private enum SWAR {
 extension UInt8 {
     @inline(__always)
     fileprivate var isDigit: Bool { self &- UInt8(ascii: "0") < 10 }
+
+    /// Whether the byte after a run of digits would make them part of a longer or fractional number.
+    @inline(__always)
+    fileprivate var continuesNumber: Bool {
+        isDigit || self == UInt8(ascii: ".") || self == UInt8(ascii: "e") || self == UInt8(ascii: "E")
+    }
 
     fileprivate var isHexDigit: Bool {
         isDigit || (self | 0x20) &- UInt8(ascii: "a") < 6

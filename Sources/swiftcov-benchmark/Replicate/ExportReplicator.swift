@@ -39,6 +39,9 @@ package struct ExportReplicator {
         var tail: [UInt8]
     }
 
+    /// Whether copies keep the original's file and function names: one export naming every
+    /// file and function many times, as exports of the same files put together do.
+    package var samePaths = false
     private let document: MappedFile
     private let template: ExportTemplate
     private var symbols: [EncodedSymbol] = []
@@ -150,7 +153,7 @@ package struct ExportReplicator {
     private func copySize(of range: Range<Int>, copy: Int) -> Int {
         var size = 0
         for item in template.items[range] { size += item.bytes.count }
-        guard copy > 0 else { return size }
+        guard copy > 0, !samePaths else { return size }
         let suffix = SymbolRenamer.suffix(copy: copy)
         var pathSizes: [Int: Int] = [:]
         for item in template.items[range] {
@@ -181,11 +184,12 @@ package struct ExportReplicator {
         var first = true
         for copy in 0..<count {
             let suffix = SymbolRenamer.suffix(copy: copy)
-            let renamedPaths = copy == 0 ? [] : template.paths.indices.map { renamedPath($0, copy: copy) }
+            let renamedPaths =
+                copy == 0 || samePaths ? [] : template.paths.indices.map { renamedPath($0, copy: copy) }
             for item in template.items[range] {
                 if !first { try output.write(byte: UInt8(ascii: ",")) }
                 first = false
-                guard copy > 0 else {
+                guard copy > 0, !samePaths else {
                     try output.write(UnsafeRawBufferPointer(rebasing: buffer[item.bytes]))
                     continue
                 }

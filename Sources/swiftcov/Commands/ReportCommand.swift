@@ -105,9 +105,9 @@ enum ReportCommand {
             if let tests { text += "\n" + TestSummaryTableReport.render(tests, colors: reportOptions.colors) }
             try destination.finish(writing: text)
         }
-        var summary = CoverageMarkdownReport.render(report, options: reportOptions)
-        if let tests { summary += "\n" + TestSummaryMarkdownReport.render(tests) }
-        terminal.github.addToStepSummary(summary)
+        terminal.github.addToStepSummary(
+            CoverageMarkdownReport.render(report, options: reportOptions)
+                + (tests.map { "\n" + TestSummaryMarkdownReport.render($0) } ?? ""))
         if let tests { terminal.github.annotate(failuresOf: tests) }
         return .success
     }

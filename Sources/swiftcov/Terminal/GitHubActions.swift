@@ -16,11 +16,12 @@ struct GitHubActions {
     /// Whether this is a GitHub Actions job (`GITHUB_ACTIONS=true`).
     var isActive: Bool { terminal.environment("GITHUB_ACTIONS") == "true" }
 
-    /// Appends `markdown` to the job summary (`GITHUB_STEP_SUMMARY`), when there is one.
-    func addToStepSummary(_ markdown: String) {
+    /// Appends `markdown` to the job summary (`GITHUB_STEP_SUMMARY`), when there is one; the
+    /// Markdown is only rendered then.
+    func addToStepSummary(_ markdown: @autoclosure () -> String) {
         guard let path = terminal.environment("GITHUB_STEP_SUMMARY"), !path.isEmpty else { return }
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
-        var text = markdown
+        var text = markdown()
         let failure =
             descriptor < 0 ? errno : text.withUTF8 { FileDescriptor.write($0, to: descriptor) }
         if descriptor >= 0 { close(descriptor) }

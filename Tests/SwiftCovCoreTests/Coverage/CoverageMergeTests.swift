@@ -144,4 +144,89 @@ struct CoverageMergeTests {
             try CoverageReport.build(exports: [full, skipped], scope: scope)
         }
     }
+
+    /// One export holding the `files` and `functions` of several, in that order of members
+    /// (or functions first), as when exports of the same files are put together.
+    func puttingTogether(_ texts: [String], functionsFirst: Bool = false) throws -> String {
+        var files: [String] = []
+        var functions: [String] = []
+        for text in texts {
+            let members = try Array(text.utf8).withUnsafeBytes { try Self.filesAndFunctions(in: $0) }
+            files.append(members.files)
+            functions.append(members.functions)
+        }
+        let members = [
+            #""files":[\#(files.joined(separator: ","))]"#, #""functions":[\#(functions.joined(separator: ","))]"#,
+        ]
+        return #"{"data":[{"# + (functionsFirst ? members.reversed() : members).joined(separator: ",")
+            + #"}],"type":"llvm.coverage.json.export","version":"3.0.1"}"#
+    }
+
+    /// The text inside the `files` and `functions` arrays of an export's only `data` entry.
+    static func filesAndFunctions(in buffer: UnsafeRawBufferPointer) throws -> (files: String, functions: String) {
+        var scanner = JSONScanner(buffer)
+        var found: [String: String] = [:]
+        try scanner.beginObject()
+        var started = false
+        while let key = try scanner.nextMember(&started) {
+            guard key.equals("data") else {
+                try scanner.skipValue()
+                continue
+            }
+            try scanner.beginArray()
+            var more = false
+            while try scanner.nextElement(&more) {
+                try scanner.beginObject()
+                var member = false
+                while let name = try scanner.nextMember(&member) {
+                    _ = scanner.peek()
+                    let start = scanner.offset + 1
+                    try scanner.skipValue()
+                    found[name.decoded()] = String(decoding: buffer[start..<(scanner.offset - 1)], as: UTF8.self)
+                }
+            }
+        }
+        return (found["files"] ?? "", found["functions"] ?? "")
+    }
+
+    @Test(
+        "an export that names its files twice (two exports put together) is their merge, whatever its member order",
+        arguments: [false, true])
+    func filesNamedTwice(functionsFirst: Bool) throws {
+        let shards = Fixture(name: "trivia-shards")
+        let folder = try TemporaryFolder()
+        let path = folder.path + "/together.json"
+        try puttingTogether([shards.text("core.json"), shards.text("game.json")], functionsFirst: functionsFirst)
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let together = try CoverageInput.readExport(path, keepMappings: false)
+        #expect(together.needsMerging)
+        #expect(together.files.allSatisfy { $0.occurrences == 2 })
+        let report = try CoverageReport.build(exports: [together], scope: scope)
+        // The export of `llvm-profdata merge` of both runs' profiles.
+        let expected = try CoverageReport.build(exports: [shards.export("merged.json")], scope: scope)
+        #expect(report.totals == expected.totals)
+        #expect(report.files.map(\.path) == expected.files.map(\.path))
+        for (mine, theirs) in zip(report.files, expected.files) {
+            #expect(mine.summary == theirs.summary, "\(mine.path)")
+            #expect(try mine.segments() == theirs.segments(), "\(mine.path)")
+            #expect(mine.functions.map(\.executionCount) == theirs.functions.map(\.executionCount), "\(mine.path)")
+        }
+    }
+
+    @Test("merging as the exports are read holds each file's segments where they are: in its only export")
+    func filesOfOneExportKeepTheirSegments() throws {
+        let other = Fixture(name: "swift-algorithms")
+        var merger = ExportMerger()
+        merger.add(try fixture.export(keepMappings: true))
+        merger.add(try other.export(keepMappings: true))
+        let merged = merger.merged()
+        #expect(merged.files.allSatisfy { $0.occurrences == 1 && $0.source != nil })
+        let report = try CoverageReport.build(export: merged, scope: scope)
+        let alone = try fixture.report().files + other.report().files
+        #expect(report.files.count == alone.count)
+        for file in report.files {
+            let expected = try #require(alone.first { $0.path == file.path })
+            #expect(try file.lineCounts() == expected.lineCounts(), "\(file.path)")
+        }
+    }
 }

@@ -156,4 +156,66 @@ struct JSONScannerTests {
         #expect((object?["rows"] as? [Any])?.count == 2)
         #expect((object?["nested"] as? [String: Any])?["weird \"key\""] != nil)
     }
+
+    /// The integers of a JSON array, or the error reading them.
+    func integers(_ text: String) -> Result<[Int64], JSONError> {
+        Array(text.utf8).withUnsafeBytes { buffer in
+            var scanner = JSONScanner(buffer)
+            var values: [Int64] = []
+            var started = false
+            do throws(JSONError) {
+                try scanner.beginArray()
+                while try scanner.nextElement(&started) { values.append(try scanner.readInt()) }
+                return .success(values)
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    @Test("integers of every length read the same with or without the short-number fast path")
+    func integerLengths() throws {
+        // 17 digits and less take the fast path; 18 and more, spaces and signs the full one.
+        for digits in 1...18 {
+            let text = String(repeating: "9", count: digits)
+            let value = Int64(text)!
+            #expect(try integers("[\(text),\(text), \(text) ,-\(text)]").get() == [value, value, value, -value])
+        }
+        #expect(try integers("[99999999999999999999]").get() == [Int64.max])
+        #expect(try integers("[007,0]").get() == [7, 0])
+        for fractional in ["[12.5]", "[12e3]", "[1E2]", "[123456789012345678.5]"] {
+            guard case .failure(let error) = integers(fractional) else {
+                Issue.record("\(fractional) read as integers")
+                continue
+            }
+            #expect(error.offset == 1)
+            #expect(error.message == "expected an integer, found a fractional number")
+        }
+        guard case .failure(let error) = integers("[1") else { Issue.record("no error"); return }
+        #expect(error.message.contains("end of input"))
+    }
+
+    @Test("a string equal to known raw bytes is skipped whole, and nothing else is")
+    func skipStringEqualTo() throws {
+        func skip(_ raw: String, in text: String) -> (skipped: Bool, offset: Int) {
+            Array(raw.utf8).withUnsafeBufferPointer { rawBytes in
+                Array(text.utf8).withUnsafeBytes { buffer in
+                    var scanner = JSONScanner(buffer)
+                    let skipped = scanner.skipString(equalTo: rawBytes)
+                    return (skipped, scanner.offset)
+                }
+            }
+        }
+        #expect(skip("a.swift", in: #""a.swift","#) == (true, 9))
+        #expect(skip("a.swift", in: #" "a.swift"]"#) == (true, 10))
+        #expect(skip(#"a\"b"#, in: #""a\"b"]"#) == (true, 6))
+        #expect(skip(#"a\\"#, in: #""a\\","#) == (true, 5))
+        #expect(skip("", in: #""","#) == (true, 2))
+        // Longer, shorter or different strings, and no string at all, are left to be read.
+        #expect(skip("a.swift", in: #""a.swift2","#).skipped == false)
+        #expect(skip("a.swift", in: #""a.swif","#) == (false, 0))
+        #expect(skip("a.swift", in: #""b.swift","#) == (false, 0))
+        #expect(skip("a.swift", in: #"["a.swift"]"#) == (false, 0))
+        #expect(skip("a.swift", in: #""a.swift"#) == (false, 0))
+    }
 }
