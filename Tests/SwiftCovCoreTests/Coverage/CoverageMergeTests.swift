@@ -194,8 +194,8 @@ struct CoverageMergeTests {
         arguments: [false, true])
     func filesNamedTwice(functionsFirst: Bool) throws {
         let shards = Fixture(name: "trivia-shards")
-        let folder = try TemporaryFolder()
-        let path = folder.path + "/together.json"
+        let folder = try temporaryDirectory()
+        let path = folder + "/together.json"
         try puttingTogether([shards.text("core.json"), shards.text("game.json")], functionsFirst: functionsFirst)
             .write(toFile: path, atomically: true, encoding: .utf8)
         let together = try CoverageInput.readExport(path, keepMappings: false)
