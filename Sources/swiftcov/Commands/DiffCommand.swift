@@ -123,8 +123,7 @@ enum DiffCommand {
 
         var reportOptions = options.change.reportOptions
         reportOptions.failUnder = options.failUnder
-        let (diff, prefix) = try readChange(options.change, root: root, terminal: terminal)
-        try checkApplies(diff, pathPrefix: prefix, to: report, root: root)
+        let (diff, prefix) = try readChange(options.change, root: root, of: report, terminal: terminal)
         reportOptions.colors = options.color.usesColor(terminal, writesToFile: options.output != nil)
         if let differential = options.differential {
             return try differentialReport(
@@ -147,8 +146,10 @@ enum DiffCommand {
 
     /// The change as a parsed diff, and the package's folder in the repository when the diff
     /// is a file (a diff from the repository's top folder names files by their path there).
+    /// With the coverage `report` the change is measured against, a diff that is not of its
+    /// sources is an error: its line numbers would put the changes on the wrong lines.
     static func readChange(
-        _ change: ChangeSource, root: String, terminal: Terminal
+        _ change: ChangeSource, root: String, of report: CoverageReport? = nil, terminal: Terminal
     ) throws -> (diff: UnifiedDiff, pathPrefix: String) {
         let text: String
         let name: String
@@ -170,12 +171,14 @@ enum DiffCommand {
         } catch {
             throw Diagnostic(file: name, at: .line(error.line), error.message)
         }
+        if let report { try checkApplies(diff, pathPrefix: prefix, to: report, root: root) }
         return (diff, prefix)
     }
 
-    /// Refuses a diff whose new side is not the current sources of the files `report` covers:
-    /// its line numbers would put the changes on the wrong lines.
-    static func checkApplies(_ diff: UnifiedDiff, pathPrefix: String, to report: CoverageReport, root: String) throws {
+    /// Refuses a diff whose new side is not the current sources of the files `report` covers.
+    private static func checkApplies(_ diff: UnifiedDiff, pathPrefix: String, to report: CoverageReport, root: String)
+        throws
+    {
         let covered = Set(report.files.map(\.displayPath))
         let sources = SourceFiles(root: root)
         try diff.checkApplies(pathPrefix: pathPrefix) { path in

@@ -88,7 +88,8 @@ enum HTMLCommand {
         var annotations = HTMLReport.SiteAnnotations()
         if let differential = options.differential {
             let root = report.scope.root ?? terminal.workingDirectory
-            let (diff, prefix) = try DiffCommand.readChange(differential.change, root: root, terminal: terminal)
+            let (diff, prefix) = try DiffCommand.readChange(
+                differential.change, root: root, of: report, terminal: terminal)
             annotations.differential = try DiffCommand.differentialCoverage(
                 baseline: differential.baseline, report: report, diff: diff, pathPrefix: prefix, root: root,
                 terminal: terminal)
