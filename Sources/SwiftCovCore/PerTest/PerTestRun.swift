@@ -175,16 +175,15 @@ package struct PerTestRun {
     /// profile, its export (`exportPath`) and the store (`storePath`). `finished` hears of each test.
     package func run(
         _ tests: [TestID], toolchain: Toolchain, binary: String, recording: PerTestCoverage.Recording,
-        finished: @Sendable (PerTestRunner.Result) -> Void = { _ in }
+        note: (String) -> Void = { _ in }, finished: @Sendable (PerTestRunner.Result) -> Void = { _ in }
     ) throws -> (results: [PerTestRunner.Result], coverage: PerTestCoverage) {
         try AtomicFile.makeDirectory(output)
         let scratch = output + "/per-test-profiles"
         let attribution: PerTestRunner.Attribution
-        if let mapping = try? CoverageMapping.read(binary: binary) {
-            attribution = .mapping(ProfileAttribution(mapping: mapping, root: root))
-        } else {
-            // The package's own files come from the coverage mapping alone: an export of an empty
-            // profile lists them.
+        do {
+            attribution = .mapping(ProfileAttribution(mapping: try CoverageMapping.read(binary: binary), root: root))
+        } catch {
+            note("\(error); each test's lines come from llvm-profdata and llvm-cov instead (slower)")
             attribution = .llvmCov(sources: try ownSources(toolchain: toolchain, binary: binary, scratch: scratch))
         }
         let runner = PerTestRunner(
@@ -231,8 +230,9 @@ package struct PerTestRun {
         return (results, coverage)
     }
 
-    /// The absolute paths of the package's own files the test executable has coverage mapping for.
-    private func ownSources(toolchain: Toolchain, binary: String, scratch: String) throws -> [String] {
+    /// The absolute paths of the package's own files the test executable has coverage mapping for
+    /// (the files of an export of an empty profile).
+    package func ownSources(toolchain: Toolchain, binary: String, scratch: String) throws -> [String] {
         try AtomicFile.makeDirectory(scratch)
         let empty = scratch + "/empty.proftext"
         let profdata = scratch + "/empty.profdata"

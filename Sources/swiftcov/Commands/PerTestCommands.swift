@@ -57,7 +57,7 @@ extension RunCommand {
         let total = tests.count
         let (results, coverage) = try run.run(
             tests, toolchain: toolchain, binary: binary,
-            recording: PerTestRun.recording(root: root, date: clock.utcTimestamp)
+            recording: PerTestRun.recording(root: root, date: clock.utcTimestamp), note: { terminal.emit(.note($0)) }
         ) { result in
             let count = done.withLock { count -> Int in
                 count += 1

@@ -91,6 +91,18 @@ struct PerTestRunTests {
             #expect(executed["Sources/Tiny/Tiny.swift"]?.isEmpty == false, "\(test.id) ran describe()")
         }
 
+        // The fallback for mappings the reader does not know, llvm-cov per test, gives the same lines.
+        let scratch = package + "/.build/fallback"
+        let runner = PerTestRunner(
+            toolchain: toolchain, binary: binary, root: package,
+            attribution: .llvmCov(sources: try run.ownSources(toolchain: toolchain, binary: binary, scratch: scratch)),
+            scratch: scratch, jobs: 2, timeout: 60)
+        for result in try runner.run(tests) {
+            let recorded = try #require(coverage.tests.first { $0.id == result.test.id })
+            #expect(result.problem == nil && result.profile?.hasSuffix(".profdata") == true)
+            #expect(result.executed.mapValues(Set.init) == coverage.lines(of: recorded).mapValues(Set.init))
+        }
+
         // A real change: a rewritten line of describe() and one of a test's body.
         let source = package + "/Sources/Tiny/Tiny.swift"
         let text = try String(contentsOfFile: source, encoding: .utf8)
