@@ -379,9 +379,9 @@ struct LEB128Reader {
 }
 
 /// Sections of an executable by name: ELF (64-bit, little-endian) and Mach-O (64-bit).
-enum ObjectSections {
+package enum ObjectSections {
     /// The byte ranges of the sections named `names` (nil for those it lacks).
-    static func find(_ names: [String], in bytes: UnsafeRawBufferPointer) throws(CoverageMapping.ReadError)
+    package static func find(_ names: [String], in bytes: UnsafeRawBufferPointer) throws(CoverageMapping.ReadError)
         -> [Range<Int>?]
     {
         var result = [Range<Int>?](repeating: nil, count: names.count)

@@ -8,9 +8,19 @@ package struct RawProfile: Sendable {
         package var nameRef: UInt64
         package var hash: UInt64
         package var counters: [UInt64]
+
+        package init(nameRef: UInt64, hash: UInt64, counters: [UInt64]) {
+            self.nameRef = nameRef
+            self.hash = hash
+            self.counters = counters
+        }
     }
 
     package var functions: [Function]
+
+    package init(functions: [Function]) {
+        self.functions = functions
+    }
 
     /// What is wrong with a raw profile (or why this reader does not read it), and where.
     package struct ReadError: Error, Equatable, CustomStringConvertible {

@@ -21,6 +21,8 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
     case baseline
     case perTestStore = "per-test-store"
     case highlight
+    case rawProfile = "raw-profile"
+    case coverageMapping = "coverage-mapping"
 
     /// Runs `bytes` through the target. Parse errors are fine; only broken invariants throw.
     /// The gate and diff targets evaluate against `sampleReport` (the trivia package's report).
@@ -36,6 +38,8 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         case .baseline: try FuzzTarget.baseline(bytes, sampleReport)
         case .perTestStore: try FuzzTarget.perTestStore(bytes, sampleReport)
         case .highlight: try FuzzTarget.highlight(bytes)
+        case .rawProfile: try FuzzTarget.rawProfile(bytes)
+        case .coverageMapping: FuzzTarget.coverageMapping(bytes)
         }
     }
 
@@ -311,6 +315,45 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
     /// A per-test store (`.build/swiftcov/per-test.swiftcov`), read, written back, and asked what
     /// `report --show tests` and `impacted` ask: the lines of every file with their tests, the
     /// tests that executed lines, the report's `lineTests` against the trivia report.
+    /// A raw profile (`.profraw`), as `run --per-test` reads each test's.
+    private static func rawProfile(_ bytes: [UInt8]) throws(FuzzInvariantFailure) {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(RawProfile.ReadError) in try RawProfile.decode(raw) }
+        }
+        switch result {
+        case .failure(let error):
+            guard error.offset >= 0 && error.offset <= bytes.count else {
+                throw FuzzInvariantFailure(description: "raw profile: error offset \(error.offset) outside the input")
+            }
+        case .success(let profile):
+            let counters = profile.functions.reduce(0) { $0 + $1.counters.count }
+            guard counters * 8 <= bytes.count else {
+                throw FuzzInvariantFailure(description: "raw profile: \(counters) counters from \(bytes.count) bytes")
+            }
+        }
+    }
+
+    /// An executable's coverage mapping (ELF or Mach-O), then every function's regions counted
+    /// with made-up counters and turned into each file's executed lines, as for a test's profile.
+    private static func coverageMapping(_ bytes: [UInt8]) {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(CoverageMapping.ReadError) -> CoverageMapping? in
+                let sections = try ObjectSections.find(["__llvm_covmap", "__llvm_covfun"], in: raw)
+                guard let covmap = sections[0], let covfun = sections[1] else { return nil }
+                return try CoverageMapping.decode(
+                    covmap: UnsafeRawBufferPointer(rebasing: raw[covmap]),
+                    covfun: UnsafeRawBufferPointer(rebasing: raw[covfun]))
+            }
+        }
+        guard case .success(let mapping?) = result else { return }
+        let profile = RawProfile(
+            functions: mapping.functions.map {
+                RawProfile.Function(nameRef: $0.nameRef, hash: $0.hash, counters: (0..<8).map { UInt64($0 % 3) })
+            })
+        let root = mapping.files.first.map { String($0[..<($0.lastIndex(of: "/") ?? $0.startIndex)]) } ?? "/"
+        _ = ProfileAttribution(mapping: mapping, root: root).executedLines(of: profile)
+    }
+
     private static func perTestStore(_ bytes: [UInt8], _ report: CoverageReport?) throws(FuzzInvariantFailure) {
         let coverage: PerTestCoverage
         do {
