@@ -21,6 +21,8 @@ package struct PerTestRun {
     /// Options for every `swift` command the run starts (`--scratch-path DIR`).
     package var swiftOptions: [String] = []
     package var jobs = PerTestRunner.cores
+    /// How many tests' profiles are merged into one while the tests run.
+    package var mergeBatch = 128
     /// Seconds a test may run before it is killed and reported as timed out.
     package var timeout: Double = PerTestRun.defaultTimeout
 
@@ -189,7 +191,26 @@ package struct PerTestRun {
         let runner = PerTestRunner(
             toolchain: toolchain, binary: binary, root: root, attribution: attribution, scratch: scratch, jobs: jobs,
             timeout: timeout)
-        let results = try runner.run(tests, finished: finished)
+        // Profiles are merged in batches as tests end, so that thousands of tests never keep
+        // thousands of raw profiles on disk; the batches are merged once at the end.
+        let batch = mergeBatch
+        let profiles = Locked((pending: [String](), merged: [String]()))
+        let results = try runner.run(tests) { result in
+            finished(result)
+            guard let profile = result.profile else { return }
+            let full = profiles.withLock { state -> [String]? in
+                state.pending.append(profile)
+                return state.pending.count >= batch ? state.pending : nil
+            }
+            guard let full else { return }
+            let partial = scratch + "/batch-\(profiles.withLock { $0.merged.count }).profdata"
+            guard (try? toolchain.merge(full, into: partial))?.status == 0 else { return }  // merged at the end
+            for path in full { unlink(path) }
+            profiles.withLock { state in
+                state.pending.removeFirst(full.count)
+                state.merged.append(partial)
+            }
+        }
 
         var log: [UInt8] = []
         var events: [UInt8] = []
@@ -200,12 +221,12 @@ package struct PerTestRun {
         try log.withUnsafeBufferPointer { try AtomicFile.write(bytes: $0, to: logPath) }
         try events.withUnsafeBufferPointer { try AtomicFile.write(bytes: $0, to: eventStreamPath) }
 
-        let profiles = results.compactMap(\.profile)
-        guard !profiles.isEmpty else {
+        let remaining = profiles.withLock { $0.merged + $0.pending }
+        guard !remaining.isEmpty else {
             throw CoverageInputError.noExport(directory: scratch, profrawCount: 0)
         }
         let profdata = output + "/coverage.profdata"
-        let merged = try toolchain.merge(profiles, into: profdata)
+        let merged = try toolchain.merge(remaining, into: profdata)
         guard merged.status == 0 else {
             throw CoverageInputError.unreadable(
                 path: scratch, reason: "llvm-profdata: " + merged.errorText.terminalSafe)
@@ -215,7 +236,7 @@ package struct PerTestRun {
             throw CoverageInputError.unreadable(path: profdata, reason: "llvm-cov: " + exported.errorText.terminalSafe)
         }
         try exported.output.withUnsafeBufferPointer { try AtomicFile.write(bytes: $0, to: exportPath) }
-        for profile in profiles { unlink(profile) }
+        for profile in remaining { unlink(profile) }
         rmdir(scratch)
 
         let export = try CoverageInput.readExport(exportPath, keepMappings: false, names: false)

@@ -50,7 +50,8 @@ struct PerTestRunTests {
     @Test("each test's lines are exactly those its own run counts; impacted tests of a real change")
     func attribution() throws {
         let toolchain = try Toolchain.locate()
-        let run = PerTestRun(root: package, output: package + "/.build/swiftcov", testArguments: [])
+        var run = PerTestRun(root: package, output: package + "/.build/swiftcov", testArguments: [])
+        run.mergeBatch = 2  // profiles merged in batches as tests end, then once
         var buildLog: [UInt8] = []
         let built = try run.build { buildLog.append(contentsOf: $0) }
         try #require(built == 0, "\(String(decoding: buildLog, as: UTF8.self))")
@@ -68,6 +69,20 @@ struct PerTestRunTests {
         let (results, coverage) = try run.run(tests, toolchain: toolchain, binary: binary, recording: recording)
         #expect(results.allSatisfy { $0.outcome == .passed && $0.problem == nil }, "\(results.map(\.problem))")
         #expect(try PerTestStore.read(path: run.storePath) == coverage)
+        // The merged export (from batches) counts every line some test executed, and no other.
+        let export = try CoverageInput.readExport(run.exportPath, keepMappings: false)
+        var covered: [String: Set<UInt32>] = [:]
+        for (path, file) in LineAttribution.ownFiles(of: export, root: package) {
+            for line in LineCoverage.lineCounts(of: try #require(try export.segments(of: file))) where line.count > 0 {
+                covered[path, default: []].insert(line.line)
+            }
+        }
+        var executedByAny: [String: Set<UInt32>] = [:]
+        for test in coverage.tests {
+            for (path, lines) in coverage.lines(of: test) { executedByAny[path, default: []].formUnion(lines) }
+        }
+        #expect(covered == executedByAny)
+        #expect(!FileManager.default.fileExists(atPath: package + "/.build/swiftcov/per-test-profiles"))
 
         // Each test alone, as a developer would run it.
         var own: [String: [String: Set<UInt32>]] = [:]
