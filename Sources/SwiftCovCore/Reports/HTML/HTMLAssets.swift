@@ -136,7 +136,7 @@ package enum HTMLAssets {
         .differential p { margin: 6px 0; }
         .categories { list-style: none; padding: 0; margin: 6px 0; display: flex; flex-wrap: wrap; gap: 4px 18px; }
         .jump { overflow-wrap: anywhere; }
-        .jump a, table.changed th a, .test-set p a { text-decoration: underline; }
+        .jump a, table.changed th a, .test-set a { text-decoration: underline; }
         .codes { margin: 6px 0; color: var(--muted); }
         .codes dl { margin: 6px 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 330px), 1fr));
           gap: 2px 16px; }
@@ -159,6 +159,7 @@ package enum HTMLAssets {
         .test-set button { font: inherit; background: var(--head); color: var(--fg); border: 1px solid var(--border);
           border-radius: 6px; padding: 2px 10px; cursor: pointer; }
         table.tests tbody th { overflow-wrap: break-word; }
+        table.tests tr:target > * { background: var(--current); }
         .kw { color: var(--kw); } .st { color: var(--st); } .cm { color: var(--cm); font-style: italic; }
         .nu { color: var(--nu); } .at { color: var(--at); } .pp { color: var(--pp); } .ip { color: var(--kw); }
         footer { color: var(--muted); padding: 24px; }
@@ -291,6 +292,12 @@ package enum HTMLAssets {
             if (event.key === "p" || event.key === "k") go(-1);
           });
           if (status && blocks.length === 0) status.textContent = total;
+          // A link in a line's list of tests leads to the table: the list closes.
+          window.addEventListener("hashchange", function () {
+            document.querySelectorAll(".test-set").forEach(function (set) {
+              try { if (set.matches(":popover-open")) set.hidePopover(); } catch (error) {}
+            });
+          });
         })();
         """
 }
