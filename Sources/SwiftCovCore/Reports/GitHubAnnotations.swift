@@ -48,24 +48,28 @@ package enum GitHubAnnotations {
     package static func failures(of run: TestRun) -> [GitHubAnnotation] {
         var errors: [GitHubAnnotation] = []
         var failures: [GitHubAnnotation] = []
-        for test in run.cases where test.status == .failed || test.status == .error {
-            let name =
-                test.className == TestLogParser.swiftTestingSuiteName ? test.name : "\(test.className).\(test.name)"
-            let issues = test.failingIssues
-            let made =
-                issues.isEmpty
-                ? [
-                    GitHubAnnotation(
-                        .error, file: test.primaryLocation?.file, line: test.primaryLocation?.line,
-                        title: "Test \(test.status.rawValue): \(name)", message: test.status.rawValue)
-                ]
-                : issues.map { issue in
-                    GitHubAnnotation(
-                        .error, file: issue.location?.file ?? test.location?.file,
-                        line: issue.location?.line ?? test.location?.line,
-                        title: "Test \(test.status == .error ? "error" : "failed"): \(name)", message: issue.message)
-                }
-            if test.status == .error { errors += made } else { failures += made }
+        // Suite by suite: the run's cases are not copied into one array.
+        for suite in run.suites {
+            for test in suite.cases where test.status == .failed || test.status == .error {
+                let name =
+                    test.className == TestLogParser.swiftTestingSuiteName ? test.name : "\(test.className).\(test.name)"
+                let issues = test.failingIssues
+                let made =
+                    issues.isEmpty
+                    ? [
+                        GitHubAnnotation(
+                            .error, file: test.primaryLocation?.file, line: test.primaryLocation?.line,
+                            title: "Test \(test.status.rawValue): \(name)", message: test.status.rawValue)
+                    ]
+                    : issues.map { issue in
+                        GitHubAnnotation(
+                            .error, file: issue.location?.file ?? test.location?.file,
+                            line: issue.location?.line ?? test.location?.line,
+                            title: "Test \(test.status == .error ? "error" : "failed"): \(name)", message: issue.message
+                        )
+                    }
+                if test.status == .error { errors += made } else { failures += made }
+            }
         }
         return errors + failures
     }

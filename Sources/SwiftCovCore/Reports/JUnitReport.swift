@@ -79,7 +79,7 @@ package enum JUnitReport {
             xml.append("\"/>\n")
         }
         xml.append("    </properties>\n")
-        for testCase in suite.cases { write(testCase, strict: options.strict, to: &xml) }
+        for index in suite.cases.indices { write(suite.cases[index], strict: options.strict, to: &xml) }
         if !suite.output.isEmpty {
             xml.append("    <system-out>")
             xml.append(escapingXML: suite.output)

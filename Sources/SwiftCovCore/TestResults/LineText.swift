@@ -192,8 +192,28 @@ struct LineText {
         return self[start, end]
     }
 
-    /// The text as a decimal integer (`Int`'s own parsing: an optional sign, then digits).
-    var int: Int? { Int(string) }
+    /// The text as a decimal integer, read as `Int(String)` reads it (an optional sign, then
+    /// digits; nil for anything else and on overflow), without making a `String`.
+    var int: Int? {
+        guard let lead = first else { return nil }
+        let negative = lead == UInt8(ascii: "-")
+        var index = negative || lead == UInt8(ascii: "+") ? 1 : 0
+        guard index < count else { return nil }
+        var value = 0
+        while index < count {
+            let digit = Int(bytes[index]) &- Int(UInt8(ascii: "0"))
+            guard digit >= 0 && digit <= 9 else { return nil }
+            // Accumulated negatively: Int.min has no positive counterpart.
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = times10.subtractingReportingOverflow(digit)
+            guard !overflow1 && !overflow2 else { return nil }
+            value = next
+            index += 1
+        }
+        if negative { return value }
+        let (positive, overflow) = (0).subtractingReportingOverflow(value)
+        return overflow ? nil : positive
+    }
 
     /// The text as a floating-point number (`Double`'s own parsing).
     var double: Double? { plainDecimal ?? Double(string) }

@@ -108,11 +108,13 @@ package enum TestLogLine: Sendable, Equatable {
     }
 
     /// The shape of a line without ANSI codes and line break, given as its bytes (valid UTF-8).
-    static func parse(plain text: LineText) -> TestLogLine? {
+    /// `openClass` is the XCTest class whose suite is open: a Linux test name that starts with
+    /// it and a dot is that class's (see `parseXCTestName`).
+    static func parse(plain text: LineText, openClass: String? = nil) -> TestLogLine? {
         guard let first = text.first else { return nil }
         switch first {
         case UInt8(ascii: "T"):
-            if let rest = text.after("Test Case '") { return parseTestCase(rest) }
+            if let rest = text.after("Test Case '") { return parseTestCase(rest, openClass: openClass) }
             if let rest = text.after("Test Suite '") { return parseTestSuite(rest) }
         case UInt8(ascii: "\t"), UInt8(ascii: " "):
             var start = 0
@@ -161,9 +163,9 @@ package enum TestLogLine: Sendable, Equatable {
         return .suiteFinished(name: name.string, passed: passed, timestamp: timestamp.string)
     }
 
-    private static func parseTestCase(_ rest: LineText) -> TestLogLine? {
+    private static func parseTestCase(_ rest: LineText, openClass: String?) -> TestLogLine? {
         guard let quote = rest.lastIndex(of: UInt8(ascii: "'")) else { return nil }
-        guard let name = parseXCTestName(rest.prefix(quote)) else { return nil }
+        guard let name = parseXCTestName(rest.prefix(quote), openClass: openClass) else { return nil }
         let tail = rest.suffix(from: quote + 1)
         if tail.hasPrefix(" started") { return .testCaseStarted(name) }
         guard let (status, seconds) = parseCaseEnd(tail.dropFirst()) else { return nil }
@@ -191,8 +193,10 @@ package enum TestLogLine: Sendable, Equatable {
     /// `Class.method`, `Module.Class.method` or `-[Module.Class method]`. Names may hold spaces,
     /// quotes and any other character (Quick names its tests after their descriptions): in the
     /// Linux form the class is what comes before the first dot when the name has a space, and
-    /// before the last dot otherwise; the parser corrects it with the open suite's name.
-    static func parseXCTestName(_ text: LineText) -> XCTestName? {
+    /// before the last dot otherwise; but when the name starts with `openClass` (the open
+    /// suite's name, which may hold dots) and a dot, the class is `openClass` and the method the
+    /// rest (`openClass` itself is kept: the tests of a class share its name's storage).
+    static func parseXCTestName(_ text: LineText, openClass: String? = nil) -> XCTestName? {
         guard !text.isEmpty else { return nil }
         let printed = text.string
         if text.hasPrefix("-[") || text.hasPrefix("+["), text.hasSuffix("]") {
@@ -217,6 +221,12 @@ package enum TestLogLine: Sendable, Equatable {
         let method = text.suffix(from: dot + 1)
         // Quick can name an example with nothing: `QuickSpec.`.
         guard !className.isEmpty, !className.contains(0x20) else { return nil }
+        if let openClass, case let length = openClass.utf8.count, text.count > length + 1, text[length] == 0x2E,
+            LineText.with(openClass, { text.hasPrefix($0) })
+        {
+            return XCTestName(
+                module: nil, className: openClass, method: text.suffix(from: length + 1).string, printed: printed)
+        }
         return XCTestName(module: nil, className: className.string, method: method.string, printed: printed)
     }
 

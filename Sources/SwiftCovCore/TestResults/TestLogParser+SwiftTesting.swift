@@ -123,18 +123,19 @@ extension TestLogParser {
     }
 
     func swiftTestingSuite() -> TestRun.Suite? {
-        let tests = swiftTests.filter { !$0.isPhantom }
-        guard !tests.isEmpty else { return nil }
+        // Tests run in parallel, so the log's order changes from run to run; names do not. Sorted
+        // by index: the tests are not copied.
+        let ordered = swiftTests.indices.filter { !swiftTests[$0].isPhantom }.sorted {
+            swiftTests[$0].name != swiftTests[$1].name ? swiftTests[$0].name < swiftTests[$1].name : $0 < $1
+        }
+        guard !ordered.isEmpty else { return nil }
         let className = Self.swiftTestingSuiteName
         var suite = TestRun.Suite(name: className, framework: .swiftTesting, timestamp: swiftTestingTimestamp)
         suite.reportedDuration = swiftTestingSeconds
         suite.output = swiftTestingOutput.text
-        // Tests run in parallel, so the log's order changes from run to run; names do not.
-        let ordered = tests.enumerated().sorted {
-            $0.element.name != $1.element.name ? $0.element.name < $1.element.name : $0.offset < $1.offset
-        }
-        for (_, test) in ordered {
-            suite.cases += Self.cases(of: test, className: className)
+        suite.cases.reserveCapacity(ordered.count)
+        for index in ordered {
+            suite.cases += Self.cases(of: swiftTests[index], className: className)
         }
         return suite
     }

@@ -90,9 +90,7 @@ extension TestLogParser {
     mutating func suiteStarted(_ name: String, timestamp: String?) {
         run.hasTestOutput = true
         continuation = .none
-        var timestamp = timestamp.flatMap(Self.isoTimestamp)
-        // Suites started in the same second share one string.
-        if let last = lastTimestamp, timestamp == last { timestamp = last }
+        let timestamp = timestamp.flatMap { Self.isoTimestamp($0, sharing: lastTimestamp) }
         if Self.isRoot(name) {
             if Self.isTopRoot(name) {
                 guard startsAProcess(.suiteStarted(name: name, timestamp: nil)) else {
@@ -156,7 +154,7 @@ extension TestLogParser {
             return
         }
         continuation = .none
-        lastTimestamp = timestamp.flatMap(Self.isoTimestamp) ?? lastTimestamp
+        lastTimestamp = timestamp.flatMap { Self.isoTimestamp($0, sharing: lastTimestamp) } ?? lastTimestamp
         suiteStack.removeLast()
         lastClosedCaseIsSettled = true
         if Self.isRoot(name) {
@@ -199,42 +197,24 @@ extension TestLogParser {
         awaitingSummary = .none
         crash = nil
         lastClosedCaseIsSettled = true
+        // On Linux the printed name is `Class.method`: the line was read with the open suite's
+        // name, which tells where the class ends.
         let suite: Int
-        var resolved = name
         if let current = currentSuite {
             suite = current
-            // On Linux the printed name is `Class.method`; the open suite tells where the class ends.
-            let className = xctestSuites[current].name
-            if name.module == nil, let method = Self.method(in: name.printed, ofClass: className) {
-                resolved.className = className
-                resolved.method = method
-            }
         } else {
             // A test without a suite line (a cut log): its class is its suite.
             xctestSuites.append(TestRun.Suite(name: name.className, framework: .xctest, timestamp: lastTimestamp))
             xctestSuiteOutput.append(PrintedOutput())
             suite = xctestSuites.count - 1
         }
-        if let module = resolved.module {
-            moduleByClassAndMethod[resolved.className + "\u{0}" + resolved.method] = module
+        if let module = name.module {
+            moduleByClassAndMethod[name.className + "\u{0}" + name.method] = module
         }
         openCase = OpenCase(
             suite: suite, printedName: name.printed,
-            value: TestRun.Case(className: resolved.className, testName: resolved.method, status: .passed))
+            value: TestRun.Case(className: name.className, testName: name.method, status: .passed))
         openCase?.followsUnsettledEnd = followsUnsettledEnd
-    }
-
-    /// The method of `printed` (`Class.method`) when it starts with `className` and a dot (the
-    /// class may hold dots, the method spaces and dots).
-    private static func method(in printed: String, ofClass className: String) -> String? {
-        LineText.with(printed) { printed in
-            LineText.with(className) { className in
-                guard printed.count > className.count + 1, printed.hasPrefix(className),
-                    printed[className.count] == UInt8(ascii: ".")
-                else { return nil }
-                return printed.suffix(from: className.count + 1).string
-            }
-        }
     }
 
     private mutating func testCaseIssue(location: TestLogLine.LocationMatch, message: String) {
@@ -387,14 +367,21 @@ extension TestLogParser {
         return suites
     }
 
-    /// "2026-11-22 14:03:53.085" → "2026-11-22T14:03:53"; nil for anything else.
-    static func isoTimestamp(_ text: String) -> String? {
+    /// "2026-11-22 14:03:53.085" → "2026-11-22T14:03:53"; nil for anything else. When that is
+    /// `last`, `last` itself: suites started in the same second share one string.
+    static func isoTimestamp(_ text: String, sharing last: String? = nil) -> String? {
         LineText.with(text) { text in
             guard text.count >= 19, text[4] == 0x2D, text[7] == 0x2D, text[10] == 0x20, text[13] == 0x3A,
                 text[16] == 0x3A, (0..<19).allSatisfy({ text[$0] >= 0x20 && text[$0] < 0x7F })
             else { return nil }
+            func byte(_ index: Int) -> UInt8 { index == 10 ? UInt8(ascii: "T") : text[index] }
+            if var last, last.utf8.count == 19,
+                last.withUTF8({ stored in (0..<19).allSatisfy { stored[$0] == byte($0) } })
+            {
+                return last
+            }
             return String(unsafeUninitializedCapacity: 19) { result in
-                for index in 0..<19 { result[index] = index == 10 ? UInt8(ascii: "T") : text[index] }
+                for index in 0..<19 { result[index] = byte(index) }
                 return 19
             }
         }

@@ -174,7 +174,7 @@ package struct TestLogParser {
         rawLine = raw
         defer { rawLine = LineText(UnsafeRawBufferPointer(start: nil, count: 0)) }
         if openCase != nil, consumeInOpenCase(line) { return }
-        guard let parsed = TestLogLine.parse(plain: line) else {
+        guard let parsed = TestLogLine.parse(plain: line, openClass: currentSuite.map { xctestSuites[$0].name }) else {
             unknown()
             return
         }

@@ -167,8 +167,10 @@ extension TestRun {
         wasInterrupted = wasInterrupted || other.wasInterrupted
         output += other.output
         duplicates += other.duplicates
-        let otherSwiftTesting = other.suites.firstIndex { $0.framework == .swiftTesting } ?? other.suites.count
-        if suites.isEmpty, !other.suites[otherSwiftTesting...].contains(where: { $0.framework == .xctest }) {
+        // By index: a run of many suites is not copied.
+        let frameworks = other.suites.indices.lazy.map { other.suites[$0].framework }
+        let otherSwiftTesting = frameworks.firstIndex(of: .swiftTesting) ?? other.suites.count
+        if suites.isEmpty, !frameworks[otherSwiftTesting...].contains(.xctest) {
             suites = other.suites  // the first input, XCTest first already: shared, not copied
             return
         }

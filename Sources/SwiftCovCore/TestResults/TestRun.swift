@@ -254,10 +254,15 @@ package struct TestRun: Sendable, Equatable {
         package init() {}
 
         /// The counts of `cases`.
-        package init<S: Sequence>(_ cases: S) where S.Element == Case {
-            for testCase in cases {
-                tests += 1
-                switch testCase.status {
+        package init(_ cases: [Case]) {
+            add(cases)
+        }
+
+        /// Adds the counts of `cases` (read by index: no case is copied).
+        mutating func add(_ cases: [Case]) {
+            tests += cases.count
+            for index in cases.indices {
+                switch cases[index].status {
                 case .passed: passed += 1
                 case .failed: failed += 1
                 case .skipped: skipped += 1
@@ -320,7 +325,11 @@ package struct TestRun: Sendable, Equatable {
     package var cases: [Case] { suites.flatMap(\.cases) }
 
     /// Counts over the whole run.
-    package var totals: Totals { Totals(suites.lazy.flatMap(\.cases)) }
+    package var totals: Totals {
+        var totals = Totals()
+        for index in suites.indices { totals.add(suites[index].cases) }
+        return totals
+    }
 
     /// The run's time: XCTest's suites one after the other, plus Swift Testing's run as it states
     /// it (its suites run in parallel, so their times overlap), else the sum of its suites' times.
