@@ -158,8 +158,10 @@ package enum JUnitReport {
         return "\(location.file):\(location.line): \(issue.message)"
     }
 
+    /// The text up to its first line break (LF or CR), read as bytes.
     private static func firstLine(_ text: String) -> String {
-        String(text.prefix { $0 != "\n" && $0 != "\r" })
+        guard let end = text.utf8.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
+        return String(decoding: text.utf8[..<end], as: UTF8.self)
     }
 
     /// Seconds with at most three decimals ("0.062"), as JUnit readers parse them.

@@ -143,6 +143,10 @@ struct LineText {
     /// cuts a collection: at most `maxSplits` cuts, the rest in the last piece.
     func split(_ separator: UInt8, maxSplits: Int = Int.max, omittingEmpty: Bool = true) -> [LineText] {
         var pieces: [LineText] = []
+        // One allocation: room for every piece there can be.
+        var separators = 0
+        for index in 0..<count where bytes[index] == separator { separators += 1 }
+        pieces.reserveCapacity(Swift.min(separators, maxSplits) + 1)
         var start = 0
         func appendPiece(end: Int) -> Bool {
             if start == end && omittingEmpty { return false }

@@ -244,8 +244,7 @@ extension TestLogParser {
     }
 
     private mutating func testCaseFinished(status: TestRun.Status, seconds: Double) {
-        guard var open = openCase else { return }
-        openCase = nil
+        guard var open = openCase.take() else { return }
         continuation = .none
         if !open.output.isEmpty { open.value.output = open.output.text }
         Self.settle(&open.value, status: status, seconds: seconds)
@@ -287,8 +286,7 @@ extension TestLogParser {
 
     /// The test that was running did not finish: the process crashed, or the log ends.
     mutating func closeOpenCaseAsCrash() {
-        guard var open = openCase else { return }
-        openCase = nil
+        guard var open = openCase.take() else { return }
         open.value.status = .error
         if !open.output.isEmpty { open.value.output = open.output.text }
         open.value.issues.append(crashIssue(running: [open.value.testName]))

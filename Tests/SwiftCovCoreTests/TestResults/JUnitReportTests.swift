@@ -79,6 +79,21 @@ struct JUnitReportTests {
         #expect(output.text == "plain output line\nred text and <&\"'> and nul:\u{FFFD}:end")
     }
 
+    @Test("a failure's message attribute is its first line, whether lines end in LF, CR LF or CR")
+    func messageFirstLine() throws {
+        for (message, first) in [
+            ("one\ntwo", "one"), ("one\r\ntwo", "one"), ("one\rtwo", "one"), ("only ✔", "only ✔"), ("\nlater", ""),
+        ] {
+            var testCase = TestRun.Case(className: "C", testName: "t", status: .failed)
+            testCase.issues = [TestRun.Issue(kind: .failure, message: message)]
+            var suite = TestRun.Suite(name: "C", framework: .xctest)
+            suite.cases = [testCase]
+            let xml = JUnitReport.render(TestRun(suites: [suite]), options: Self.options())
+            let failure = try #require(try XMLShape(xml: xml).elements.first { $0.name == "failure" })
+            #expect(failure.attributes["message"] == first, "\(message.debugDescription)")
+        }
+    }
+
     @Test("times have at most three decimals")
     func seconds() {
         #expect(JUnitReport.seconds(0.0621) == "0.062")
