@@ -16,11 +16,17 @@ extension TestLogParser {
         }
         if case .runStarted = message {
             guard startsAProcess(.swiftTesting(.runStarted)) else {
-                unknown()  // printed while a test was running
+                // Printed while a test was running: what follows, up to its `Test run with …`
+                // line, may be a whole run the test printed.
+                if inSwiftTesting { printedRunStart = swiftTests.count }
+                unknown()
                 return
             }
             startProcess()
             inSwiftTesting = true
+            swiftTestingRunStart = swiftTests.count
+            printedRunStart = nil
+            printedRunTests = []
             run.hasTestOutput = true
             swiftTestingTimestamp = swiftTestingTimestamp ?? lastTimestamp
             continuation = .swiftTestingNotes
@@ -33,6 +39,10 @@ extension TestLogParser {
             pendingRunEnd = .swiftTesting(
                 tests: tests, suites: suites, issues: counts.failing, knownIssues: counts.knownIssues,
                 warnings: counts.warnings, seconds: seconds)
+            if let start = printedRunStart {
+                printedRunTests += (start..<swiftTests.count).filter { swiftTests[$0].ended }
+                printedRunStart = nil
+            }
             inSwiftTesting = true
             return
         }
@@ -66,6 +76,9 @@ extension TestLogParser {
                 swiftTests[test].status = status
                 swiftTests[test].duration = seconds
                 swiftTests[test].ended = true
+                if passed, let other = inFlight.first(where: { swiftTests[$0].name == name }) {
+                    moveFailingIssues(from: test, to: other)
+                }
             } else if let test = swiftTestsByName[name]?.last(where: { swiftTests[$0].ended }) {
                 // Ended before: a test printed a line like this one (it can only make it worse).
                 swiftTests[test].status = max(swiftTests[test].status ?? .passed, status)
@@ -81,6 +94,27 @@ extension TestLogParser {
             continuation = .swiftTestingIssue(test: test, issue: swiftTests[test].issues.count - 1)
         case .runStarted, .runEnded, .details:
             break
+        }
+    }
+
+    /// Two tests of one name run at once (in two suites) and an issue line names them both: it
+    /// went to the one that started first, but that one passed, so it is the other's.
+    private mutating func moveFailingIssues(from test: Int, to other: Int) {
+        let failing = swiftTests[test].issues.filter(\.issue.isFailing)
+        guard !failing.isEmpty else { return }
+        swiftTests[test].issues.removeAll { $0.issue.isFailing }
+        for (caseIndex, issue) in failing {
+            // The case by its arguments: the other test's cases are its own.
+            var index: Int?
+            if let caseIndex {
+                let arguments = swiftTests[test].cases[caseIndex]
+                index = swiftTests[other].cases.lastIndex(of: arguments)
+                if index == nil {
+                    swiftTests[other].cases.append(arguments)
+                    index = swiftTests[other].cases.count - 1
+                }
+            }
+            swiftTests[other].issues.append((index, issue))
         }
     }
 
@@ -107,6 +141,11 @@ extension TestLogParser {
         {
             // Tests "started" that never ended were lines a test printed.
             for test in inFlight { swiftTests[test].isPhantom = true }
+            // So were the tests of a run a test printed, when the run's own count leaves them out.
+            let counted = swiftTests[swiftTestingRunStart...].lazy.filter { !$0.isPhantom }.count
+            if !printedRunTests.isEmpty, counted - printedRunTests.count == tests {
+                for test in printedRunTests { swiftTests[test].isPhantom = true }
+            }
             run.summaries.append(summary)
             swiftTestingSeconds = (swiftTestingSeconds ?? 0) + seconds
         } else {
@@ -120,6 +159,8 @@ extension TestLogParser {
         pendingRunEnd = nil
         inFlight = []
         inSwiftTesting = false
+        printedRunStart = nil
+        printedRunTests = []
     }
 
     func swiftTestingSuite() -> TestRun.Suite? {

@@ -67,6 +67,14 @@ package struct TestLogParser {
     /// The last `Test run with …` line of the run going on: the run's own only when nothing of
     /// the run follows it (a test can print such a line).
     var pendingRunEnd: TestRun.LogSummary?
+    /// Where the tests of the Swift Testing run going on start in `swiftTests`.
+    var swiftTestingRunStart = 0
+    /// While a test prints a run of its own (a `Test run started.` line inside the run): where
+    /// the tests announced since then start in `swiftTests`.
+    var printedRunStart: Int?
+    /// Tests that started and ended inside such a printed run: a test's output, when the run's
+    /// own summary counts them out.
+    var printedRunTests: [Int] = []
 
     var continuation: Continuation = .none
     /// The line being read, as it came (with its ANSI codes); empty between lines.

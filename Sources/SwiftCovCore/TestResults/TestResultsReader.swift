@@ -109,19 +109,19 @@ package enum TestResultsReader {
         for suiteIndex in stream.suites.indices {
             for caseIndex in stream.suites[suiteIndex].cases.indices {
                 let name = stream.suites[suiteIndex].cases[caseIndex].testName
-                guard suitesByName[name]?.count == 1, let console = consoleByName[name],
-                    carried.insert(name).inserted
-                else { continue }
-                stream.suites[suiteIndex].cases[caseIndex].issues += console.flatMap(\.issues).filter {
-                    $0.kind == .warning
-                }
-                // The stream only knows that the test did not finish; the console says how it crashed.
+                guard suitesByName[name]?.count == 1, let console = consoleByName[name] else { continue }
+                // The stream only knows that the test did not finish; the console says how it
+                // crashed (every case of a parameterized test).
                 if let crash = console.lazy.flatMap(\.issues).first(where: { $0.kind == .crash }),
                     let index = stream.suites[suiteIndex].cases[caseIndex].issues.firstIndex(where: {
                         $0.kind == .crash
                     })
                 {
                     stream.suites[suiteIndex].cases[caseIndex].issues[index] = crash
+                }
+                guard carried.insert(name).inserted else { continue }
+                stream.suites[suiteIndex].cases[caseIndex].issues += console.flatMap(\.issues).filter {
+                    $0.kind == .warning
                 }
                 stream.suites[suiteIndex].cases[caseIndex].output.appendLines(
                     console.map(\.output).joinedLines)

@@ -11,16 +11,7 @@ import Testing
 struct RealLogTests {
     /// What the parser still gets wrong, per fixture and check; remove an entry once issue 10's fix
     /// covers it (a known issue that no longer occurs fails the test).
-    static let knownIssues: [String: Comment] = [
-        // A test that prints a whole Swift Testing test (its started, issue and failed lines) on
-        // the console is indistinguishable from one that ran: only the event stream (which
-        // `swiftcov run` records) tells. The XCTest part of the same logs reads exactly.
-        "real-oddities/look-alike": "console only: a fully printed Swift Testing test reads as one that ran",
-        "real-oddities-parallel/counts": "console only: a fully printed Swift Testing test reads as one that ran",
-        "real-oddities-parallel/failing": "console only: a fully printed Swift Testing test reads as one that ran",
-        "real-oddities-parallel/junit": "console only: a fully printed Swift Testing test reads as one that ran",
-        "real-oddities-parallel/xunit": "console only: a fully printed Swift Testing test reads as one that ran",
-    ]
+    static let knownIssues: [String: Comment] = [:]
 
     @Test("counts: tests, passed, failed, skipped and cases per framework", arguments: RealLog.all)
     func counts(log: RealLog) throws {
@@ -72,6 +63,16 @@ struct RealLogTests {
             if let message = log.expected.crashMessage {
                 let crashes = run.cases.flatMap(\.issues).filter { $0.kind == .crash }
                 #expect(crashes.contains { $0.message.contains(message) })
+            }
+            // Every case of every test that was running beside it names the test that crashed.
+            if let crashed = log.expected.crashed, crashed.count == 1 {
+                let bystanders = run.cases.filter { $0.status == .error && $0.testName != crashed[0] }
+                #expect(!bystanders.isEmpty)
+                for bystander in bystanders {
+                    #expect(
+                        bystander.issues.contains { $0.message.contains("crashed in \(crashed[0])") },
+                        "\(bystander.name)")
+                }
             }
         }
     }

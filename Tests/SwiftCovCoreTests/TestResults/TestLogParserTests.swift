@@ -136,6 +136,28 @@ struct TestLogParserTests {
         #expect(StatedCounts(run: run).swiftTesting?.tests == (try StatedCounts(log: log.text)).swiftTesting?.tests)
     }
 
+    @Test(
+        "two Swift Testing tests of one name run at once: the issue goes to the one that fails",
+        arguments: [false, true])
+    func sameNameAtOnce(failingEndsFirst: Bool) {
+        let ends = [
+            "✔ Test same() passed after 0.002 seconds.", "✘ Test same() failed after 0.003 seconds with 1 issue.",
+        ]
+        let log =
+            [
+                "◇ Test run started.", "◇ Test same() started.", "◇ Test same() started.",
+                "✘ Test same() recorded an issue at A.swift:3:5: Expectation failed: (x → 1) == 2",
+            ] + (failingEndsFirst ? ends.reversed() : ends) + [
+                "✘ Test run with 2 tests failed after 0.004 seconds with 1 issue."
+            ]
+        var parser = TestLogParser()
+        for line in log { parser.consume(line: line) }
+        let run = parser.finish()
+        #expect(run.cases.map(\.status).sorted() == [.passed, .failed])
+        #expect(run.cases.flatMap(\.issues).map(\.message) == ["Expectation failed: (x → 1) == 2"])
+        #expect(run.cases.first { $0.status == .failed }?.issues.count == 1)
+    }
+
     @Test("a Swift Testing crash: every test still running is an error, none is lost")
     func swiftTestingCrash() throws {
         let log = LogFixture("hostile-swift-testing-crash.log")
