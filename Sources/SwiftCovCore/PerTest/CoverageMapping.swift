@@ -276,9 +276,14 @@ package struct CoverageMapping: Sendable {
         // An expansion counts as the first region of the file it expands (passes for nesting).
         if !expansions.isEmpty {
             for _ in 1..<max(2, fileCount) {
+                var changed = false
                 for (region, expanded) in expansions {
-                    if let first = firstRegionOfFile[Int(expanded)] { regions[region].counter = regions[first].counter }
+                    if let first = firstRegionOfFile[Int(expanded)], regions[region].counter != regions[first].counter {
+                        regions[region].counter = regions[first].counter
+                        changed = true
+                    }
                 }
+                if !changed { break }  // the counters have settled: further passes change nothing
             }
         }
         return Function(
@@ -404,10 +409,14 @@ package enum ObjectSections {
         }
         let magic = try load(0, UInt32.self)
         if magic == 0x464C_457F {  // "\x7FELF"
-            guard bytes[4] == 2, bytes[5] == 1 else {
+            guard bytes.count >= 64, bytes[4] == 2, bytes[5] == 1 else {
                 throw CoverageMapping.ReadError(message: "an ELF file that is not 64-bit little-endian")
             }
-            let sectionTable = Int(try load(0x28, UInt64.self))
+            let tableOffset = try load(0x28, UInt64.self)
+            guard tableOffset < UInt64(bytes.count) else {
+                throw CoverageMapping.ReadError(message: "a section table past the end of the file")
+            }
+            let sectionTable = Int(tableOffset)
             let entrySize = Int(try load(0x3A, UInt16.self))
             let count = Int(try load(0x3C, UInt16.self))
             let namesIndex = Int(try load(0x3E, UInt16.self))
