@@ -4,9 +4,9 @@ extension CoverageRequest {
     package func failureFiles(of tests: TestRun, report: CoverageReport) -> [FileCoverage] {
         let shown = Set(report.files.map(\.displayPath))
         var wanted = Set<String>()
-        for test in tests.cases {
+        for test in tests.failingCases {
             for issue in test.failingIssues { if let file = issue.location?.file { wanted.insert(file) } }
-            if let file = test.location?.file, test.status == .failed || test.status == .error { wanted.insert(file) }
+            if let file = test.location?.file { wanted.insert(file) }
         }
         wanted.subtract(shown)
         guard !wanted.isEmpty, !inputs.contains("-") else { return [] }

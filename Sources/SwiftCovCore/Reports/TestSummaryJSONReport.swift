@@ -4,11 +4,17 @@ package enum TestSummaryJSONReport {
     /// A complete document: `{"schemaVersion": 1, "tests": {…}}`.
     package static func render(_ run: TestRun) -> String {
         var json = JSONWriter()
+        write(run, to: &json)
+        return json.output
+    }
+
+    /// Writes the complete document to `json` (a streaming writer keeps memory bounded however
+    /// many tests the run has).
+    package static func write(_ run: TestRun, to json: inout JSONWriter) {
         json.beginObject(.block)
         json.member("schemaVersion", CoverageJSONReport.schemaVersion)
         writeMember(run, to: &json)
         json.endObject()
-        return json.output
     }
 
     /// Writes the `"tests"` member (or `name`) of a JSON report's top-level object.
@@ -32,7 +38,7 @@ package enum TestSummaryJSONReport {
         json.endArray()
         json.key("failures")
         json.beginArray(.block)
-        for testCase in run.cases where testCase.status == .failed || testCase.status == .error {
+        for testCase in run.failingCases {
             for issue in testCase.failingIssues {
                 json.beginObject()
                 json.member("suite", testCase.className)

@@ -12,7 +12,7 @@ package enum TestSummaryMarkdownReport {
         if !run.isComplete {
             text += "The log ends before the test run does: tests that were running are reported as errors.\n\n"
         }
-        let failing = run.cases.filter { $0.status == .failed || $0.status == .error }
+        let failing = run.failingCases
         if !failing.isEmpty {
             text += "| Test | Where | Failure |\n|:--|:--|:--|\n"
             for testCase in failing.prefix(failureLimit) {

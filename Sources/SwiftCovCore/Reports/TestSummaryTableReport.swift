@@ -24,7 +24,7 @@ package enum TestSummaryTableReport {
         table.add(row("TOTAL", run.totals, time: run.duration))
         var text = table.render()
 
-        let failed = run.cases.filter { $0.status == .failed || $0.status == .error }
+        let failed = run.failingCases
         if !failed.isEmpty {
             text += "\nFailures:\n"
             for testCase in failed {

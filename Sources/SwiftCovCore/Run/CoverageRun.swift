@@ -191,7 +191,7 @@ package struct CoverageRun {
 
     /// The failed tests, for the gate.
     package static func failedTests(of run: TestRun) -> [FailedTest] {
-        run.cases.filter { $0.status == .failed || $0.status == .error }.map { test in
+        run.failingCases.map { test in
             FailedTest(
                 name: test.className == TestLogParser.swiftTestingSuiteName
                     ? test.name : "\(test.className).\(test.name)",

@@ -324,6 +324,18 @@ package struct TestRun: Sendable, Equatable {
     /// Every test case, suite by suite.
     package var cases: [Case] { suites.flatMap(\.cases) }
 
+    /// The failed and errored cases, in order, without copying the others (a run can hold a
+    /// million cases).
+    package var failingCases: [Case] {
+        var failing: [Case] = []
+        for suite in suites {
+            for testCase in suite.cases where testCase.status == .failed || testCase.status == .error {
+                failing.append(testCase)
+            }
+        }
+        return failing
+    }
+
     /// Counts over the whole run.
     package var totals: Totals {
         var totals = Totals()

@@ -118,13 +118,15 @@ enum ReportCommand {
     ) throws -> ExitCode {
         let tests = try readTests(options, terminal)
         let colors = options.color.usesColor(terminal, writesToFile: options.output != nil)
-        let text: String
         switch options.format {
-        case .json: text = TestSummaryJSONReport.render(tests)
-        case .markdown: text = TestSummaryMarkdownReport.render(tests)
-        case .table: text = TestSummaryTableReport.render(tests, colors: colors)
+        case .json:
+            // Streamed: a log of a million tests gives a JSON document larger than the log.
+            var json = JSONWriter(destination.streamingBuffer())
+            TestSummaryJSONReport.write(tests, to: &json)
+            try destination.finish(json.finish())
+        case .markdown: try destination.finish(writing: TestSummaryMarkdownReport.render(tests))
+        case .table: try destination.finish(writing: TestSummaryTableReport.render(tests, colors: colors))
         }
-        try destination.finish(writing: text)
         terminal.github.addToStepSummary(TestSummaryMarkdownReport.render(tests))
         terminal.github.annotate(failuresOf: tests)
         return .success
@@ -132,10 +134,12 @@ enum ReportCommand {
 
     /// The test run the `--tests` logs describe, with file names resolved in the package.
     private static func readTests(_ options: Options, _ terminal: Terminal) throws -> TestRun {
-        let run = try TestLogInput.readResults(options.testLogs)
+        var run = try TestLogInput.readResults(options.testLogs)
         TestLogInput.warnAboutDuplicates(in: run, command: "report", terminal: terminal)
-        return run.resolving(
+        // In place: a copy would hold the whole run twice.
+        run.resolve(
             with: try TestLogInput.sourceIndex(
                 coverage: nil, root: options.root, workingDirectory: terminal.workingDirectory))
+        return run
     }
 }
