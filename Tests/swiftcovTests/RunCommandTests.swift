@@ -228,5 +228,26 @@ struct PerTestRunCommandTests {
         let twice = try swiftcov(["impacted", outputs[1], outputs[1], "--diff", base + "/change.diff"], in: base)
         #expect(twice.stderr.contains("is recorded more than once (passed, passed); kept passed"), "\(twice.stderr)")
         #expect(twice.stdout.split(separator: "\n").count == Set(twice.stdout.split(separator: "\n")).count)
+
+        // More shards than tests: a shard with no share passes with every output written, all
+        // counts zero, and merging it changes nothing.
+        let empty = try swiftcov(["run", "--per-test", "--shard", "6/6", "--output", "empty"], in: packages[0])
+        #expect(empty.status == 0, "\(empty.stderr)")
+        #expect(empty.stderr.contains("shard 6/6: 0 of 5 tests"))
+        for file in ["coverage.json", "junit.xml", "html/index.html", "per-test.swiftcov"] {
+            #expect(FileManager.default.fileExists(atPath: packages[0] + "/empty/" + file), "\(file)")
+        }
+        let withEmpty = try swiftcov(
+            [
+                "report", "-c", outputs[0], "-c", outputs[1], "-c", packages[0] + "/empty", "--format", "json",
+                "--show", "lines", "--show", "tests",
+            ], in: packages[0])
+        #expect(withEmpty.status == 0, "\(withEmpty.stderr)")
+        let merged = try #require(
+            try JSONSerialization.jsonObject(with: Data(withEmpty.stdout.utf8)) as? [String: Any])
+        #expect(
+            (merged["files"] as? [[String: Any]])?.map { $0["lineCounts"] as? [[Int]] }
+                == (json["files"] as? [[String: Any]])?.map { $0["lineCounts"] as? [[Int]] })
+        #expect((merged["tests"] as? [[String: Any]])?.count == 5)
     }
 }

@@ -222,18 +222,24 @@ package struct PerTestRun {
         try events.withUnsafeBufferPointer { try AtomicFile.write(bytes: $0, to: eventStreamPath) }
 
         let remaining = profiles.withLock { $0.merged + $0.pending }
-        guard !remaining.isEmpty else {
+        // No test to run (a shard with no share of the tests): the coverage of running nothing,
+        // every count zero, so that merging the shards still sees every file.
+        guard !remaining.isEmpty || tests.isEmpty else {
             throw CoverageInputError.noExport(directory: scratch, profrawCount: 0)
         }
-        let profdata = output + "/coverage.profdata"
-        let merged = try toolchain.merge(remaining, into: profdata)
-        guard merged.status == 0 else {
-            throw CoverageInputError.unreadable(
-                path: scratch, reason: "llvm-profdata: " + merged.errorText.terminalSafe)
+        var profdata: String?
+        if !remaining.isEmpty {
+            profdata = output + "/coverage.profdata"
+            let merged = try toolchain.merge(remaining, into: output + "/coverage.profdata")
+            guard merged.status == 0 else {
+                throw CoverageInputError.unreadable(
+                    path: scratch, reason: "llvm-profdata: " + merged.errorText.terminalSafe)
+            }
         }
         let exported = try toolchain.export(profdata: profdata, binaries: [binary])
         guard exported.status == 0 else {
-            throw CoverageInputError.unreadable(path: profdata, reason: "llvm-cov: " + exported.errorText.terminalSafe)
+            throw CoverageInputError.unreadable(
+                path: profdata ?? binary, reason: "llvm-cov: " + exported.errorText.terminalSafe)
         }
         try exported.output.withUnsafeBufferPointer { try AtomicFile.write(bytes: $0, to: exportPath) }
         for profile in remaining { unlink(profile) }

@@ -69,8 +69,10 @@ package struct Toolchain: Sendable {
     }
 
     /// The JSON export for `binaries` (`llvm-cov export -instr-profile PROFDATA BINARY -object …`).
-    package func export(profdata: String, binaries: [String]) throws -> Subprocess.Result {
-        var arguments = ["export", "-instr-profile", profdata]
+    /// `llvm-cov export` of `binaries` with `profdata`'s counts; without a profile, every count
+    /// is zero (`-empty-profile`: the coverage of a run that ran no test, e.g. an empty shard).
+    package func export(profdata: String?, binaries: [String]) throws -> Subprocess.Result {
+        var arguments = ["export"] + (profdata.map { ["-instr-profile", $0] } ?? ["-empty-profile"])
         for (index, binary) in binaries.enumerated() {
             if index > 0 { arguments.append("-object") }
             arguments.append(binary)

@@ -48,7 +48,8 @@ extension RunCommand {
                 note += ", about \(JUnitReport.seconds(plan.expectedSeconds[shard.index - 1])) s by the timings"
             }
             terminal.emit(.note(note + " (listed in \(options.output)/shard-tests.txt)"))
-            guard !tests.isEmpty else { throw Diagnostic("shard \(shard) has no tests (\(all) tests in all)") }
+            // A shard with no share (more shards than tests) still writes its outputs, every
+            // count zero, so that a CI matrix of a fixed size passes and merges.
         }
         let binary = try run.testBinary()
         terminal.error("swiftcov: running \(tests.count) tests one by one, \(run.jobs) at a time\n")
