@@ -142,15 +142,7 @@ struct PerTestRunCommandTests {
         }
 
         // impacted: a rewritten line only negative() ran; --format filter; no data: exit 2.
-        let diff = """
-            diff --git a/Sources/Tiny/Tiny.swift b/Sources/Tiny/Tiny.swift
-            --- a/Sources/Tiny/Tiny.swift
-            +++ b/Sources/Tiny/Tiny.swift
-            @@ -4 +4 @@
-            -        return "negative"
-            +        return "minus"
-
-            """
+        let diff = tinyRewrite
         try diff.write(toFile: package + "/change.diff", atomically: true, encoding: .utf8)
         let impacted = try swiftcov(["impacted", "out", "--diff", "change.diff"], in: package)
         #expect(impacted.status == 0, "\(impacted.stderr)")
@@ -209,15 +201,7 @@ struct PerTestRunCommandTests {
         #expect(lineCounts.contains { $0[1] == 0 } && lineCounts.contains { $0[1] > 0 })
 
         // impacted over both shards; the same shard given twice is a warning, each test once.
-        let diff = """
-            diff --git a/Sources/Tiny/Tiny.swift b/Sources/Tiny/Tiny.swift
-            --- a/Sources/Tiny/Tiny.swift
-            +++ b/Sources/Tiny/Tiny.swift
-            @@ -4 +4 @@
-            -        return "negative"
-            +        return "minus"
-
-            """
+        let diff = tinyRewrite
         try diff.write(toFile: base + "/change.diff", atomically: true, encoding: .utf8)
         let impacted = try swiftcov(["impacted", outputs[0], outputs[1], "--diff", base + "/change.diff"], in: base)
         #expect(impacted.status == 0, "\(impacted.stderr)")
@@ -251,3 +235,14 @@ struct PerTestRunCommandTests {
         #expect((merged["tests"] as? [[String: Any]])?.count == 5)
     }
 }
+
+/// A change to the tiny package's line 4, which only the tests of negative numbers run.
+let tinyRewrite = """
+    diff --git a/Sources/Tiny/Tiny.swift b/Sources/Tiny/Tiny.swift
+    --- a/Sources/Tiny/Tiny.swift
+    +++ b/Sources/Tiny/Tiny.swift
+    @@ -4 +4 @@
+    -        return "negative"
+    +        return "minus"
+
+    """

@@ -36,9 +36,9 @@ package struct PerTestRun {
         swiftOptions = scratchPath.map { ["--scratch-path", $0] } ?? []
     }
 
-    package var logPath: String { output + "/swift-test.log" }
-    package var eventStreamPath: String { output + "/swift-testing-events.jsonl" }
-    package var exportPath: String { output + "/llvm-cov-export.json" }
+    package var logPath: String { output + "/" + CoverageRun.logName }
+    package var eventStreamPath: String { output + "/" + CoverageRun.eventStreamName }
+    package var exportPath: String { output + "/" + CoverageInput.runExportName }
     package var storePath: String { output + "/" + PerTestStore.fileName }
 
     /// A bad `--filter` or `--skip` pattern.

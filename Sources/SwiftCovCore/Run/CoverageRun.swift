@@ -29,7 +29,11 @@ package struct CoverageRun {
         swiftOptions = scratchPath.map { ["--scratch-path", $0] } ?? []
     }
 
-    package var logPath: String { output + "/swift-test.log" }
+    /// The names of what a run keeps in its output folder, `run --per-test` too.
+    package static let logName = "swift-test.log"
+    package static let eventStreamName = "swift-testing-events.jsonl"
+
+    package var logPath: String { output + "/" + CoverageRun.logName }
 
     /// Where Swift Testing's event stream goes, and the `swift test` arguments that write it there:
     /// none when the user's arguments already ask for one (then it is read from their path).
@@ -41,7 +45,7 @@ package struct CoverageRun {
                 if argument.hasPrefix(option + "=") { return (String(argument.dropFirst(option.count + 1)), []) }
             }
         }
-        let path = output + "/swift-testing-events.jsonl"
+        let path = output + "/" + CoverageRun.eventStreamName
         return (path, ["--experimental-event-stream-output", path, "--experimental-event-stream-version", "0"])
     }
 
