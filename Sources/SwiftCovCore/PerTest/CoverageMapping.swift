@@ -81,7 +81,7 @@ package struct CoverageMapping: Sendable {
             let filenamesSize = Int(covmap.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
             let version = covmap.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)
             guard version == 5 || version == 6 else {
-                throw ReadError(message: "coverage mapping format \(version + 1) (this reader reads 6 and 7)")
+                throw ReadError(message: "coverage mapping format \(UInt64(version) + 1) (this reader reads 6 and 7)")
             }
             let start = offset + 16
             guard filenamesSize <= covmap.count - start else {
@@ -249,6 +249,10 @@ package struct CoverageMapping: Sendable {
                 var columnStart = try reader.number()
                 let lineCount = try reader.number()
                 var columnEnd = try reader.number()
+                // `line` stays within UInt32 (checked below), so only a huge delta can overflow it.
+                guard lineDelta <= UInt64(UInt32.max) else {
+                    throw ReadError(message: "a region position out of range")
+                }
                 line += lineDelta
                 guard line <= UInt64(UInt32.max), lineCount <= UInt64(UInt32.max) - line,
                     columnStart <= UInt64(UInt32.max), columnEnd <= UInt64(UInt32.max)
