@@ -32,7 +32,8 @@ package struct FileCoverage: Sendable {
     fileprivate var segmentSource: SegmentSource
 
     fileprivate enum SegmentSource: Sendable {
-        case export(LLVMCovExport, LLVMCovExport.File)
+        /// Read from this range of an export's document when asked for.
+        case export(LLVMCovExport.Source, Range<Int>)
         /// Rebuilt from these regions (of a file merged from several exports) when asked for.
         case regions([CountedRegion])
         case rebuilt([CoverageSegment])
@@ -43,7 +44,7 @@ package struct FileCoverage: Sendable {
     package func segments() throws(CoverageInputError) -> [CoverageSegment] {
         let segments: [CoverageSegment]
         switch segmentSource {
-        case .export(let export, let file): segments = try export.segments(of: file) ?? []
+        case .export(let source, let range): segments = try source.segments(in: range)
         case .regions(let regions):
             var builder = SegmentBuilder()
             var rebuilt: [CoverageSegment] = []
@@ -123,15 +124,7 @@ extension CoverageReport {
             merger.add(export)
             return try build(export: merger.merged(), scope: scope, includeFunctions: includeFunctions)
         }
-        // Records are bucketed by their file number first: one dictionary entry per file, not per record.
-        var buckets = [[Int]](repeating: [], count: export.filenames.count)
-        for (index, record) in export.functions.enumerated() where record.fileID >= 0 {
-            buckets[Int(record.fileID)].append(index)
-        }
-        var recordsByFile: [String: [Int]] = [:]
-        for (fileID, indices) in buckets.enumerated() where !indices.isEmpty {
-            recordsByFile[export.filenames[fileID], default: []] += indices
-        }
+        let recordsByFile = RecordsByFile(export)
 
         var files: [FileCoverage] = []
         var merged: [String: Int] = [:]
@@ -141,7 +134,7 @@ extension CoverageReport {
             var functions: [FunctionCoverage] = []
             if file.hasFunctions {
                 (summary, functions) = summarize(
-                    recordsByFile[file.filename] ?? [], of: export.functions, includeFunctions: includeFunctions)
+                    recordsByFile.records(of: file.filename), of: export.functions, includeFunctions: includeFunctions)
             } else if file.occurrences == 1 {
                 summary = file.exportedSummary ?? CoverageSummary()
             } else {
@@ -152,7 +145,8 @@ extension CoverageReport {
                 FileCoverage(
                     path: file.filename, displayPath: scope.displayPath(file.filename),
                     module: moduleNames.module(of: file.filename), summary: summary, functions: functions,
-                    segmentSource: file.occurrences > 1 ? .regions([]) : .export(export, file)))
+                    segmentSource: file.occurrences > 1
+                        ? .regions([]) : export.segmentsLocation(of: file).map { .export($0, $1) } ?? .rebuilt([])))
         }
         if !merged.isEmpty { addMergedRegions(of: export.functions, to: &files, at: merged) }
         files.sort { $0.displayPath < $1.displayPath }
@@ -198,10 +192,11 @@ extension CoverageReport {
     private static func summarize(_ indices: [Int], of records: [FunctionRecord], includeFunctions: Bool) -> (
         CoverageSummary, [FunctionCoverage]
     ) {
-        let sorted = indices.sorted { records[$0].start < records[$1].start }
+        var sorted = indices
+        sorted.sort { records[$0].start < records[$1].start }
         var summary = CoverageSummary()
         var functions: [FunctionCoverage] = []
-        functions.reserveCapacity(sorted.count)
+        if includeFunctions { functions.reserveCapacity(sorted.count) }
         var groupStart = 0
         while groupStart < sorted.count {
             let location = records[sorted[groupStart]].start
@@ -239,6 +234,48 @@ extension CoverageReport {
             groupStart = groupEnd
         }
         return (summary, functions)
+    }
+}
+
+/// The indices of an export's function records by their main file's name, found without an
+/// array per file: the indices sorted by file number in two passes (counting sort), and each
+/// name's file numbers (more than one only when the export spells a name two ways).
+private struct RecordsByFile {
+    /// Record indices grouped by file number; those of file `k` are at `starts[k]..<starts[k + 1]`.
+    private var order: [Int]
+    private var starts: [Int]
+    private var firstFileID: [String: Int] = [:]
+    /// For each file number, the next one with the same name, or -1.
+    private var nextFileID: [Int]
+
+    init(_ export: LLVMCovExport) {
+        let fileCount = export.filenames.count
+        starts = [Int](repeating: 0, count: fileCount + 1)
+        for record in export.functions where record.fileID >= 0 { starts[Int(record.fileID) + 1] += 1 }
+        for fileID in 0..<fileCount { starts[fileID + 1] += starts[fileID] }
+        var next = starts
+        order = [Int](repeating: 0, count: starts[fileCount])
+        for (index, record) in export.functions.enumerated() where record.fileID >= 0 {
+            order[next[Int(record.fileID)]] = index
+            next[Int(record.fileID)] += 1
+        }
+        nextFileID = [Int](repeating: -1, count: fileCount)
+        for fileID in (0..<fileCount).reversed() where starts[fileID] < starts[fileID + 1] {
+            let name = export.filenames[fileID]
+            nextFileID[fileID] = firstFileID[name] ?? -1
+            firstFileID[name] = fileID
+        }
+    }
+
+    /// The indices of the records whose main file is `filename`.
+    func records(of filename: String) -> [Int] {
+        guard var fileID = firstFileID[filename] else { return [] }
+        var indices = Array(order[starts[fileID]..<starts[fileID + 1]])
+        while nextFileID[fileID] >= 0 {
+            fileID = nextFileID[fileID]
+            indices += order[starts[fileID]..<starts[fileID + 1]]
+        }
+        return indices
     }
 }
 

@@ -52,7 +52,8 @@ package struct ExportMerger {
                 var candidate = lastRecordNamed[record.name] ?? -1
                 while candidate >= 0 {
                     if functions[Int(candidate)].mapping.map({ Self.sameFunction($0, mapping) }) == true {
-                        functions[Int(candidate)].add(record)
+                        functions[Int(candidate)].addCounts(
+                            executionCount: record.executionCount, regions: mapping.regions, branches: mapping.branches)
                         changed.append(Int(candidate))
                         break
                     }
@@ -72,15 +73,7 @@ package struct ExportMerger {
     /// segments are in, or is in several exports and has its segments rebuilt from the records.
     package mutating func merged() -> LLVMCovExport {
         var summarizer = FunctionSummarizer()
-        for index in Set(changed) {
-            guard let mapping = functions[index].mapping,
-                let main = summarizer.mainFileID(regions: mapping.regions, fileCount: mapping.filenames.count)
-            else { continue }
-            let numbers = summarizer.summarize(regions: mapping.regions, branches: mapping.branches, mainFileID: main)
-            functions[index].lines = numbers.lines
-            functions[index].regions = numbers.regions
-            functions[index].branches = numbers.branches
-        }
+        for index in Set(changed) { functions[index].summarizeAgain(with: &summarizer) }
         changed = []
         return LLVMCovExport(
             version: version ?? "", files: files, functions: functions, filenames: filenames,
@@ -97,31 +90,6 @@ package struct ExportMerger {
 
     /// Whether two records with the same name are the same function: the same files and regions.
     private static func sameFunction(_ lhs: FunctionRecord.Mapping, _ rhs: FunctionRecord.Mapping) -> Bool {
-        guard lhs.filenames == rhs.filenames, lhs.regions.count == rhs.regions.count,
-            lhs.branches.count == rhs.branches.count
-        else { return false }
-        for (a, b) in zip(lhs.regions, rhs.regions)
-        where a.start != b.start || a.end != b.end || a.kind != b.kind || a.fileID != b.fileID {
-            return false
-        }
-        return zip(lhs.branches, rhs.branches).allSatisfy { $0.start == $1.start && $0.fileID == $1.fileID }
-    }
-}
-
-extension FunctionRecord {
-    /// Adds the counts of the same function from another export, in place.
-    fileprivate mutating func add(_ other: FunctionRecord) {
-        executionCount = executionCount.addingSaturating(other.executionCount)
-        guard mapping != nil, let otherMapping = other.mapping else { return }
-        for index in otherMapping.regions.indices {
-            mapping!.regions[index].executionCount = mapping!.regions[index].executionCount.addingSaturating(
-                otherMapping.regions[index].executionCount)
-        }
-        for index in otherMapping.branches.indices {
-            mapping!.branches[index].trueCount = mapping!.branches[index].trueCount.addingSaturating(
-                otherMapping.branches[index].trueCount)
-            mapping!.branches[index].falseCount = mapping!.branches[index].falseCount.addingSaturating(
-                otherMapping.branches[index].falseCount)
-        }
+        lhs.filenames == rhs.filenames && lhs.hasLayout(regions: rhs.regions, branches: rhs.branches)
     }
 }

@@ -10,14 +10,52 @@ package struct FunctionRecord: Sendable {
     package var fileID: Int32
     /// Where its first region in the main file starts; llvm-cov groups instantiations by it.
     package var start: SourcePosition
-    /// Lines (summary view), regions and branches of this record.
-    package var lines: Metric
-    package var regions: Metric
-    package var branches: Metric
-    /// The regions and file names, kept only when the export is merged with another.
-    package var mapping: Mapping?
     /// Where its last region in the main file ends: with `start`, the function's extent.
     package var end = SourcePosition(line: 0, column: 0)
+    // Lines, regions and branches, in 32 bits each (an export holds hundreds of thousands of
+    // records, and no function has 4 billion of any); larger numbers stop at `UInt32.max`.
+    private var lineCount: UInt32 = 0
+    private var linesCovered: UInt32 = 0
+    private var regionCount: UInt32 = 0
+    private var regionsCovered: UInt32 = 0
+    private var branchCount: UInt32 = 0
+    private var branchesCovered: UInt32 = 0
+    /// The regions and file names, kept only when the export is merged with another.
+    package var mapping: Mapping?
+
+    package init(
+        name: String, executionCount: UInt64, fileID: Int32, start: SourcePosition, lines: Metric, regions: Metric,
+        branches: Metric, mapping: Mapping?
+    ) {
+        self.name = name
+        self.executionCount = executionCount
+        self.fileID = fileID
+        self.start = start
+        self.mapping = mapping
+        self.lines = lines
+        self.regions = regions
+        self.branches = branches
+    }
+
+    /// Lines of this record (the summary view: a line counts when some region on it ran).
+    package var lines: Metric {
+        get { Metric(count: Int(lineCount), covered: Int(linesCovered)) }
+        set { (lineCount, linesCovered) = (UInt32(clamping: newValue.count), UInt32(clamping: newValue.covered)) }
+    }
+
+    /// Code regions of this record, in all its files.
+    package var regions: Metric {
+        get { Metric(count: Int(regionCount), covered: Int(regionsCovered)) }
+        set { (regionCount, regionsCovered) = (UInt32(clamping: newValue.count), UInt32(clamping: newValue.covered)) }
+    }
+
+    /// Branch sides of this record, in its main file.
+    package var branches: Metric {
+        get { Metric(count: Int(branchCount), covered: Int(branchesCovered)) }
+        set {
+            (branchCount, branchesCovered) = (UInt32(clamping: newValue.count), UInt32(clamping: newValue.covered))
+        }
+    }
 
     /// What is needed to merge the record with the same function from another export and to
     /// rebuild file segments: its regions, branches and `filenames`.
@@ -25,6 +63,44 @@ package struct FunctionRecord: Sendable {
         package var regions: [CountedRegion]
         package var branches: [BranchRegion]
         package var filenames: [String]
+
+        /// Whether `regions` and `branches` are laid out as this mapping's, in the same order (the
+        /// same ranges, kinds and files): the same function's, whatever their counts.
+        package func hasLayout(regions otherRegions: [CountedRegion], branches otherBranches: [BranchRegion]) -> Bool {
+            guard regions.count == otherRegions.count, branches.count == otherBranches.count else { return false }
+            for (a, b) in zip(regions, otherRegions)
+            where a.start != b.start || a.end != b.end || a.kind != b.kind || a.fileID != b.fileID {
+                return false
+            }
+            return zip(branches, otherBranches).allSatisfy { $0.start == $1.start && $0.fileID == $1.fileID }
+        }
+    }
+
+    /// Adds the counts of the same function (regions and branches laid out as its mapping's), in place.
+    package mutating func addCounts(executionCount count: UInt64, regions: [CountedRegion], branches: [BranchRegion]) {
+        executionCount = executionCount.addingSaturating(count)
+        guard mapping != nil else { return }
+        for index in regions.indices {
+            mapping!.regions[index].executionCount = mapping!.regions[index].executionCount.addingSaturating(
+                regions[index].executionCount)
+        }
+        for index in branches.indices {
+            mapping!.branches[index].trueCount = mapping!.branches[index].trueCount.addingSaturating(
+                branches[index].trueCount)
+            mapping!.branches[index].falseCount = mapping!.branches[index].falseCount.addingSaturating(
+                branches[index].falseCount)
+        }
+    }
+
+    /// Computes its lines, regions and branches again from its mapping, after counts were added to it.
+    package mutating func summarizeAgain(with summarizer: inout FunctionSummarizer) {
+        guard let mapping,
+            let main = summarizer.mainFileID(regions: mapping.regions, fileCount: mapping.filenames.count)
+        else { return }
+        let numbers = summarizer.summarize(regions: mapping.regions, branches: mapping.branches, mainFileID: main)
+        lines = numbers.lines
+        regions = numbers.regions
+        branches = numbers.branches
     }
 }
 

@@ -49,6 +49,28 @@ package struct LLVMCovExport: Sendable {
     package struct Source: Sendable {
         package var document: MappedFile
         package var path: String
+
+        /// The segments array at `range` of the document.
+        package func segments(in range: Range<Int>) throws(CoverageInputError) -> [CoverageSegment] {
+            try document.withUnsafeBytes { buffer throws(CoverageInputError) -> [CoverageSegment] in
+                let slice = UnsafeRawBufferPointer(rebasing: buffer[range])
+                do throws(JSONError) {
+                    return try LLVMCovExportReader.readSegments(slice)
+                } catch {
+                    let offset = error.offset + range.lowerBound
+                    throw .malformed(
+                        path: path, offset: offset, keyPath: JSONKeyPath.path(at: offset, in: buffer),
+                        message: error.message)
+                }
+            }
+        }
+    }
+
+    /// Where the segments of `file` are: the document and the range of its `segments` array;
+    /// nil when the export has none for it.
+    package func segmentsLocation(of file: File) -> (source: Source, range: Range<Int>)? {
+        guard let range = file.segmentsRange else { return nil }
+        return (file.source ?? Source(document: document, path: path), range)
     }
 
     /// Renames every file under the folder `oldRoot` to the same place under `newRoot` (in the
@@ -73,19 +95,7 @@ package struct LLVMCovExport: Sendable {
 
     /// The segments of `file`, read from the document; nil when the export has none for it.
     package func segments(of file: File) throws(CoverageInputError) -> [CoverageSegment]? {
-        guard let range = file.segmentsRange else { return nil }
-        let document = file.source?.document ?? document
-        let path = file.source?.path ?? path
-        return try document.withUnsafeBytes { buffer throws(CoverageInputError) -> [CoverageSegment] in
-            let slice = UnsafeRawBufferPointer(rebasing: buffer[range])
-            do throws(JSONError) {
-                return try LLVMCovExportReader.readSegments(slice)
-            } catch {
-                let offset = error.offset + range.lowerBound
-                throw .malformed(
-                    path: path, offset: offset, keyPath: JSONKeyPath.path(at: offset, in: buffer),
-                    message: error.message)
-            }
-        }
+        guard let (source, range) = segmentsLocation(of: file) else { return nil }
+        return try source.segments(in: range)
     }
 }

@@ -178,6 +178,8 @@ private struct Reader {
     /// The file names of the last record that kept its mapping, and their numbers.
     var mappedFilenames: [String] = []
     var mappedFilenameIDs: [UInt32] = []
+    /// The records kept with their mappings, to find the same function read again.
+    var records = RecordTable()
 
     init(buffer: UnsafeRawBufferPointer, keepMappings: Bool, names: Bool) {
         self.buffer = buffer
@@ -204,6 +206,8 @@ private struct Reader {
             }
         }
         guard scanner.isAtEnd() else { throw scanner.error("unexpected data after the export") }
+        var summarizer = FunctionSummarizer()
+        for index in records.changed { functions[index].summarizeAgain(with: &summarizer) }
     }
 
     mutating func readData() throws(JSONError) {
@@ -329,6 +333,7 @@ private struct Reader {
         let objectStart = scanner.offset
         try scanner.beginObject()
         var name: String?
+        var rawName: JSONRawString?
         var executionCount: UInt64 = 0
         regions.removeAll(keepingCapacity: true)
         hasExpansions = false
@@ -338,7 +343,8 @@ private struct Reader {
         while let key = try scanner.nextMember(&started) {
             if key.equals("name") {
                 let raw = try scanner.readRawString()
-                name = readsNames ? raw.decoded() : ""
+                rawName = raw
+                name = readsNames && !keepMappings ? raw.decoded() : ""
             } else if key.equals("count") {
                 executionCount = try LLVMCovExportReader.readCount(&scanner)
             } else if key.equals("regions") {
@@ -355,12 +361,34 @@ private struct Reader {
                 try scanner.skipValue()
             }
         }
-        guard let name else { throw JSONError(offset: objectStart, message: "function record without a \"name\"") }
+        guard var name, let rawName else {
+            throw JSONError(offset: objectStart, message: "function record without a \"name\"")
+        }
         for region in regions where Int(region.fileID) >= filenameIDs.count {
             throw JSONError(
                 offset: objectStart,
                 message:
-                    "function \(name) has a region in file #\(region.fileID) but only \(filenameIDs.count) filenames")
+                    "function \(rawName.decoded()) has a region in file #\(region.fileID) but only \(filenameIDs.count) filenames"
+            )
+        }
+        var key: RecordTable.Key?
+        if keepMappings {
+            // The same function read again (exports of the same files put together): its counts
+            // are added to the first record's, which is summarized again once all are read.
+            let found = RecordTable.Key(
+                nameOffset: UnsafeRawPointer(rawName.start) - buffer.baseAddress!, name: rawName,
+                filenameIDs: filenameIDs, regions: regions, branches: branches)
+            if let first = records.first(
+                matching: found, filenameIDs: filenameIDs, regions: regions, branches: branches, in: functions,
+                buffer: buffer)
+            {
+                functions[first.record].addCounts(
+                    executionCount: executionCount, regions: regions, branches: branches)
+                records.noteChanged(entry: first.entry)
+                return
+            }
+            key = found
+            name = rawName.decoded()
         }
 
         var record = FunctionRecord(
@@ -379,13 +407,14 @@ private struct Reader {
             record.regions = numbers.regions
             record.branches = numbers.branches
         }
-        if keepMappings {
+        if let key {
             // Consecutive records mostly share their files: they share one array of names too.
             if filenameIDs != mappedFilenameIDs {
                 mappedFilenameIDs = filenameIDs
                 mappedFilenames = filenameIDs.map { filenames.names[Int($0)] }
             }
             record.mapping = FunctionRecord.Mapping(regions: regions, branches: branches, filenames: mappedFilenames)
+            records.append(key, filenameIDs: mappedFilenameIDs, record: functions.count)
         }
         functions.append(record)
     }
@@ -395,6 +424,7 @@ private struct Reader {
         var more = false
         while try scanner.nextElement(&more) {
             _ = scanner.peek()
+            if readCompactRegion() { continue }
             let tupleStart = scanner.offset
             try scanner.beginArray()
             let lineStart = try LLVMCovExportReader.readUInt32(&scanner)
@@ -433,6 +463,38 @@ private struct Reader {
         }
     }
 
+    /// Reads a region as llvm-cov writes it, `[ls,cs,le,ce,count,file,expanded,kind]` with
+    /// no whitespace, reporting whether it did; false leaves anything else to `readRegions`.
+    @inline(__always)
+    mutating func readCompactRegion() -> Bool {
+        var fields: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        let tupleStart = scanner
+        let read = withUnsafeMutableBytes(of: &fields) { bytes in
+            scanner.readCompactUnsignedArray(into: bytes.bindMemory(to: UInt64.self))
+        }
+        let limit = UInt64(UInt32.max)
+        guard read, fields.0 <= limit, fields.1 <= limit, fields.2 <= limit, fields.3 <= limit, fields.5 <= limit,
+            fields.6 <= limit, fields.7 < 256
+        else {
+            // Out of range: read again value by value, for the error message.
+            scanner = tupleStart
+            return false
+        }
+        let start = SourcePosition(line: UInt32(fields.0), column: UInt32(fields.1))
+        let end = SourcePosition(line: UInt32(fields.2), column: UInt32(fields.3))
+        guard end >= start else {
+            scanner = tupleStart
+            return false
+        }
+        var region = CountedRegion(
+            start: start, end: end, executionCount: fields.4, fileID: UInt32(fields.5), expandedFileID: UInt32(fields.6)
+        )
+        region.kind = UInt8(fields.7)
+        if region.kind == RegionKind.expansion.rawValue { hasExpansions = true }
+        regions.append(region)
+        return true
+    }
+
     mutating func readBranches() throws(JSONError) {
         try scanner.beginArray()
         var more = false
@@ -462,6 +524,133 @@ private struct Reader {
                     start: SourcePosition(line: line, column: column), trueCount: trueCount, falseCount: falseCount,
                     fileID: fileID))
         }
+    }
+}
+
+/// The function records a reader keeps with their mappings, by what makes two of them the same
+/// function to `ExportMerger`: the same name, files and region layout. A record read again adds
+/// its counts to the first instead of being kept, so that an export naming its files many times
+/// takes the memory of one naming them once, and each function is summarized once more, not once
+/// per copy. Names are compared by their raw bytes in the document: the same name escaped
+/// differently is left to `ExportMerger`.
+private struct RecordTable {
+    /// A record's name in the document and a hash of its name, file numbers and region layout.
+    struct Key {
+        var nameOffset: Int
+        var nameCount: Int
+        var hash: UInt64
+
+        init(
+            nameOffset: Int, name: JSONRawString, filenameIDs: [UInt32], regions: [CountedRegion],
+            branches: [BranchRegion]
+        ) {
+            var hasher = LayoutHasher()
+            hasher.combine(name.start, count: name.count)
+            hasher.combine(UInt64(filenameIDs.count) << 32 | UInt64(regions.count))
+            for id in filenameIDs { hasher.combine(UInt64(id)) }
+            for region in regions {
+                hasher.combine(UInt64(region.start.line) << 32 | UInt64(region.start.column))
+                hasher.combine(UInt64(region.end.line) << 32 | UInt64(region.end.column))
+                hasher.combine(UInt64(region.fileID) << 8 | UInt64(region.kind))
+            }
+            for branch in branches {
+                hasher.combine(UInt64(branch.start.line) << 32 | UInt64(branch.start.column))
+                hasher.combine(UInt64(branch.fileID))
+            }
+            self.nameOffset = nameOffset
+            self.nameCount = name.count
+            self.hash = hasher.value
+        }
+    }
+
+    private struct Entry {
+        var key: Key
+        var filenameIDs: [UInt32]
+        var record: Int
+        var isChanged = false
+    }
+
+    private var entries: [Entry] = []
+    /// Open addressing over `entries`, -1 for a free slot.
+    private var slots = [Int32](repeating: -1, count: 1024)
+    /// The records that had counts added to them, each once.
+    private(set) var changed: [Int] = []
+
+    /// The record already read that is the same function as the one with `key`, `filenameIDs`,
+    /// `regions` and `branches`, found in `records`; the entry's index is `entry`.
+    func first(
+        matching key: Key, filenameIDs: [UInt32], regions: [CountedRegion], branches: [BranchRegion],
+        in records: [FunctionRecord], buffer: UnsafeRawBufferPointer
+    ) -> (record: Int, entry: Int)? {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: key.hash) & mask
+        while slots[slot] >= 0 {
+            let index = Int(slots[slot])
+            let entry = entries[index]
+            if entry.key.hash == key.hash, entry.key.nameCount == key.nameCount, entry.filenameIDs == filenameIDs,
+                memcmp(buffer.baseAddress! + entry.key.nameOffset, buffer.baseAddress! + key.nameOffset, key.nameCount)
+                    == 0,
+                records[entry.record].mapping?.hasLayout(regions: regions, branches: branches) == true
+            {
+                return (entry.record, index)
+            }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
+
+    /// Notes that the record of `entry` had counts added to it.
+    mutating func noteChanged(entry: Int) {
+        guard !entries[entry].isChanged else { return }
+        entries[entry].isChanged = true
+        changed.append(entries[entry].record)
+    }
+
+    /// Adds `record`, the first with `key`.
+    mutating func append(_ key: Key, filenameIDs: [UInt32], record: Int) {
+        if (entries.count + 1) * 2 > slots.count { grow() }
+        insert(hash: key.hash, entry: entries.count)
+        entries.append(Entry(key: key, filenameIDs: filenameIDs, record: record))
+    }
+
+    private mutating func insert(hash: UInt64, entry: Int) {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] >= 0 { slot = (slot + 1) & mask }
+        slots[slot] = Int32(entry)
+    }
+
+    private mutating func grow() {
+        slots = [Int32](repeating: -1, count: slots.count * 2)
+        for (index, entry) in entries.enumerated() { insert(hash: entry.key.hash, entry: index) }
+    }
+}
+
+/// A fast, non-cryptographic hash of 64-bit words and bytes (multiply and fold), for tables
+/// whose keys come from the document being read.
+private struct LayoutHasher {
+    private(set) var value: UInt64 = 0x9e37_79b9_7f4a_7c15
+
+    @inline(__always)
+    mutating func combine(_ word: UInt64) {
+        let mixed = (value ^ word) &* 0xff51_afd7_ed55_8ccd
+        value = mixed ^ (mixed >> 29)
+    }
+
+    mutating func combine(_ bytes: UnsafePointer<UInt8>, count: Int) {
+        var index = 0
+        while index + 8 <= count {
+            combine(UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)))
+            index += 8
+        }
+        var tail: UInt64 = UInt64(count) << 56
+        var shift: UInt64 = 0
+        while index < count {
+            tail |= UInt64(bytes[index]) << shift
+            shift += 8
+            index += 1
+        }
+        combine(tail)
     }
 }
 

@@ -208,6 +208,19 @@ package struct JSONScanner {
     /// `started` starts false and is kept by the caller for this object.
     @inline(__always)
     package mutating func nextMember(_ started: inout Bool) throws(JSONError) -> JSONRawString? {
+        // As llvm-cov writes them: `"key":` first, then `,"key":`, with no whitespace.
+        let quote = started ? offset + 1 : offset
+        if quote < end, base[quote] == UInt8(ascii: "\""), !started || base[offset] == UInt8(ascii: ",") {
+            offset = quote
+            started = true
+            let key = try readRawString()
+            if offset < end, base[offset] == UInt8(ascii: ":") {
+                offset += 1
+            } else {
+                try expect(UInt8(ascii: ":"))
+            }
+            return key
+        }
         skipWhitespace()
         guard offset < end else { throw error("unexpected end of input inside an object") }
         var byte = base[offset]
@@ -251,17 +264,26 @@ package struct JSONScanner {
     /// Reads a string without decoding it.
     @inline(__always)
     package mutating func readRawString() throws(JSONError) -> JSONRawString {
-        skipWhitespace()
-        guard offset < end, base[offset] == UInt8(ascii: "\"") else {
-            throw error("expected a string, found \(describeCurrent())")
+        if offset >= end || base[offset] != UInt8(ascii: "\"") {
+            skipWhitespace()
+            guard offset < end, base[offset] == UInt8(ascii: "\"") else {
+                throw error("expected a string, found \(describeCurrent())")
+            }
         }
         offset += 1
         let start = offset
         var hasEscapes = false
         while offset < end {
-            // Eight plain bytes at a time: most strings (names, paths) have no quote, backslash
-            // or control character until their end.
-            while offset + 8 <= end, !SWAR.hasQuoteBackslashOrControl(SWAR.load(base + offset)) { offset += 8 }
+            // Eight bytes at a time to the first quote, backslash or control character: most
+            // strings (names, paths) have none until their end.
+            while offset + 8 <= end {
+                let found = SWAR.quoteBackslashOrControl(SWAR.load(base + offset))
+                guard found == 0 else {
+                    offset += SWAR.firstByte(found)
+                    break
+                }
+                offset += 8
+            }
             guard offset < end else { break }
             let byte = base[offset]
             if byte == UInt8(ascii: "\"") {
@@ -335,6 +357,36 @@ package struct JSONScanner {
             return Int64(value)
         }
         return try readIntInFull()
+    }
+
+    /// Reads an array of `values.count` unsigned integers written without whitespace, such as
+    /// `[12,5,12,30,0,0,0,0]` (an export's regions), into `values`, reporting whether it did.
+    /// Anything else (whitespace, a sign, a long number, the wrong length, an error) reads
+    /// nothing and returns false, for the caller to read the array value by value. The bounds
+    /// are checked once for the longest array that can pass, not at every byte.
+    @inline(__always)
+    package mutating func readCompactUnsignedArray(into values: UnsafeMutableBufferPointer<UInt64>) -> Bool {
+        let longestDigits = 18
+        guard offset + values.count * (longestDigits + 1) + 1 <= end, base[offset] == UInt8(ascii: "[") else {
+            return false
+        }
+        var index = offset + 1
+        for slot in values.indices {
+            let start = index
+            var value: UInt64 = 0
+            while index - start < longestDigits {
+                let digit = base[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                value = value &* 10 &+ UInt64(digit)
+                index += 1
+            }
+            let separator = slot == values.count - 1 ? UInt8(ascii: "]") : UInt8(ascii: ",")
+            guard index > start, base[index] == separator else { return false }
+            values[slot] = value
+            index += 1
+        }
+        offset = index
+        return true
     }
 
     /// `readInt` for what its fast path leaves: whitespace, a sign, long numbers, errors.
@@ -458,8 +510,17 @@ package struct JSONScanner {
         var depth = 0
         let classes = JSONScanner.scalarArrayBytes
         while index < end {
-            // Eight bytes at a time while they hold no bracket, quote or brace.
-            while depth > 0, index + 8 <= end, !SWAR.hasStructuralByte(SWAR.load(base + index)) { index += 8 }
+            // Eight bytes at a time to the next bracket, quote or brace.
+            if depth > 0 {
+                while index + 8 <= end {
+                    let found = SWAR.structuralBytes(SWAR.load(base + index))
+                    guard found == 0 else {
+                        index += SWAR.firstByte(found)
+                        break
+                    }
+                    index += 8
+                }
+            }
             guard index < end else { break }
             let byte = base[index]
             index += 1
@@ -541,7 +602,10 @@ package struct JSONScanner {
     }
 }
 
-/// Tests on eight bytes at once ("SIMD within a register"), for the scanner's inner loops.
+/// Tests on eight bytes at once ("SIMD within a register"), for the scanner's inner loops. A
+/// test gives a word with the high bit of each matching byte set; bytes above the first match
+/// may be flagged wrongly (a borrow carries into them), so only the lowest flag is meaningful,
+/// and `firstByte` reads it.
 private enum SWAR {
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highs: UInt64 = 0x8080_8080_8080_8080
@@ -551,28 +615,34 @@ private enum SWAR {
         UInt64(littleEndian: UnsafeRawPointer(pointer).loadUnaligned(as: UInt64.self))
     }
 
-    /// Whether any byte of `word` equals `byte`.
+    /// The bytes of `word` equal to `byte`.
     @inline(__always)
-    static func has(_ word: UInt64, _ byte: UInt8) -> Bool {
+    static func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {
         let x = word ^ (ones &* UInt64(byte))
-        return (x &- ones) & ~x & highs != 0
+        return (x &- ones) & ~x & highs
     }
 
-    /// Whether any byte of `word` is below `limit` (limit ≤ 128).
+    /// The bytes of `word` below `limit` (limit ≤ 128).
     @inline(__always)
-    static func hasLess(_ word: UInt64, _ limit: UInt8) -> Bool {
-        (word &- ones &* UInt64(limit)) & ~word & highs != 0
+    static func less(_ word: UInt64, _ limit: UInt8) -> UInt64 {
+        (word &- ones &* UInt64(limit)) & ~word & highs
+    }
+
+    /// The index (0–7) of the first flagged byte of a nonzero test result.
+    @inline(__always)
+    static func firstByte(_ flags: UInt64) -> Int {
+        flags.trailingZeroBitCount &>> 3
     }
 
     @inline(__always)
-    static func hasQuoteBackslashOrControl(_ word: UInt64) -> Bool {
-        has(word, UInt8(ascii: "\"")) || has(word, UInt8(ascii: "\\")) || hasLess(word, 0x20)
+    static func quoteBackslashOrControl(_ word: UInt64) -> UInt64 {
+        equal(word, UInt8(ascii: "\"")) | equal(word, UInt8(ascii: "\\")) | less(word, 0x20)
     }
 
     @inline(__always)
-    static func hasStructuralByte(_ word: UInt64) -> Bool {
-        has(word, UInt8(ascii: "[")) || has(word, UInt8(ascii: "]")) || has(word, UInt8(ascii: "\""))
-            || has(word, UInt8(ascii: "{"))
+    static func structuralBytes(_ word: UInt64) -> UInt64 {
+        equal(word, UInt8(ascii: "[")) | equal(word, UInt8(ascii: "]")) | equal(word, UInt8(ascii: "\""))
+            | equal(word, UInt8(ascii: "{"))
     }
 }
 
