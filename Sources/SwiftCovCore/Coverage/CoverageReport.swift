@@ -251,13 +251,15 @@ private struct RecordsByFile {
     init(_ export: LLVMCovExport) {
         let fileCount = export.filenames.count
         starts = [Int](repeating: 0, count: fileCount + 1)
-        for record in export.functions where record.fileID >= 0 { starts[Int(record.fileID) + 1] += 1 }
+        let records = export.functions
+        for index in records.indices where records[index].fileID >= 0 { starts[Int(records[index].fileID) + 1] += 1 }
         for fileID in 0..<fileCount { starts[fileID + 1] += starts[fileID] }
         var next = starts
         order = [Int](repeating: 0, count: starts[fileCount])
-        for (index, record) in export.functions.enumerated() where record.fileID >= 0 {
-            order[next[Int(record.fileID)]] = index
-            next[Int(record.fileID)] += 1
+        for index in records.indices where records[index].fileID >= 0 {
+            let fileID = Int(records[index].fileID)
+            order[next[fileID]] = index
+            next[fileID] += 1
         }
         nextFileID = [Int](repeating: -1, count: fileCount)
         for fileID in (0..<fileCount).reversed() where starts[fileID] < starts[fileID + 1] {

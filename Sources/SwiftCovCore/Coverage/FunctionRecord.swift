@@ -118,7 +118,7 @@ package struct FunctionSummarizer {
     /// The main file's index in `filenames`: the lowest one that no expansion region expands into.
     package mutating func mainFileID(regions: [CountedRegion], fileCount: Int) -> UInt32? {
         guard fileCount > 0 else { return nil }
-        expanded.removeAll(keepingCapacity: true)
+        expanded.removeAllKeepingStorage()
         expanded.append(contentsOf: repeatElement(false, count: fileCount))
         for region in regions where region.kind == RegionKind.expansion.rawValue {
             if Int(region.expandedFileID) < fileCount { expanded[Int(region.expandedFileID)] = true }
@@ -144,7 +144,7 @@ package struct FunctionSummarizer {
             )
         }
         var regionMetric = Metric()
-        mainFileRegions.removeAll(keepingCapacity: true)
+        mainFileRegions.removeAllKeepingStorage()
         var start: SourcePosition?
         var end = SourcePosition(line: 0, column: 0)
         for region in regions {

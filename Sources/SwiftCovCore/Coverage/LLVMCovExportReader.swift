@@ -335,10 +335,10 @@ private struct Reader {
         var name: String?
         var rawName: JSONRawString?
         var executionCount: UInt64 = 0
-        regions.removeAll(keepingCapacity: true)
+        regions.removeAllKeepingStorage()
         hasExpansions = false
-        branches.removeAll(keepingCapacity: true)
-        filenameIDs.removeAll(keepingCapacity: true)
+        branches.removeAllKeepingStorage()
+        filenameIDs.removeAllKeepingStorage()
         var started = false
         while let key = try scanner.nextMember(&started) {
             if key.equals("name") {

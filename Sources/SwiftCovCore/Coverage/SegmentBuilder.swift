@@ -18,8 +18,8 @@ package struct SegmentBuilder {
 
     /// Builds the segments for `input` (regions of one file) into `segments`, replacing its contents.
     package mutating func build(_ input: some Collection<CountedRegion>, into segments: inout [CoverageSegment]) {
-        segments.removeAll(keepingCapacity: true)
-        regions.removeAll(keepingCapacity: true)
+        segments.removeAllKeepingStorage()
+        regions.removeAllKeepingStorage()
         regions.append(contentsOf: input)
         guard !regions.isEmpty else { return }
         regions.sort { lhs, rhs in
@@ -55,9 +55,9 @@ package struct SegmentBuilder {
     /// reaches the top, so that each region is added and removed once: O(n log n) for n
     /// regions, however they nest (llvm scans every active region at every start).
     private mutating func sweep(into segments: inout [CoverageSegment]) {
-        active.removeAll(keepingCapacity: true)
-        ends.removeAll(keepingCapacity: true)
-        isCompleted.removeAll(keepingCapacity: true)
+        active.removeAllKeepingStorage()
+        ends.removeAllKeepingStorage()
+        isCompleted.removeAllKeepingStorage()
         isCompleted.append(contentsOf: repeatElement(false, count: regions.count))
         let count = regions.count
         for index in 0..<count {
@@ -66,7 +66,7 @@ package struct SegmentBuilder {
 
             // Regions that end at or before this start are complete.
             if let first = ends.first, regions[first].end <= start {
-                completed.removeAll(keepingCapacity: true)
+                completed.removeAllKeepingStorage()
                 while let first = ends.first, regions[first].end <= start {
                     popEnd()
                     completed.append(first)
@@ -95,10 +95,10 @@ package struct SegmentBuilder {
             pushEnd(index)
         }
         if !ends.isEmpty {
-            completed.removeAll(keepingCapacity: true)
+            completed.removeAllKeepingStorage()
             completed.append(contentsOf: ends)
-            ends.removeAll(keepingCapacity: true)
-            active.removeAll(keepingCapacity: true)
+            ends.removeAllKeepingStorage()
+            active.removeAllKeepingStorage()
             completeRegions(until: nil, innermost: nil, into: &segments)
         }
     }
