@@ -129,7 +129,9 @@ extension CoverageReport {
         var files: [FileCoverage] = []
         var merged: [String: Int] = [:]
         var moduleNames = ModuleNames(scope: scope)
-        for file in export.files where scope.includes(file.filename) {
+        for file in export.files {
+            let displayPath = scope.displayPath(file.filename)
+            guard scope.includes(file.filename, displayPath: displayPath) else { continue }
             var summary: CoverageSummary
             var functions: [FunctionCoverage] = []
             if file.hasFunctions {
@@ -143,7 +145,7 @@ extension CoverageReport {
             if file.occurrences > 1 { merged[file.filename] = files.count }
             files.append(
                 FileCoverage(
-                    path: file.filename, displayPath: scope.displayPath(file.filename),
+                    path: file.filename, displayPath: displayPath,
                     module: moduleNames.module(of: file.filename), summary: summary, functions: functions,
                     segmentSource: file.occurrences > 1
                         ? .regions([]) : export.segmentsLocation(of: file).map { .export($0, $1) } ?? .rebuilt([])))
@@ -291,9 +293,11 @@ private struct ModuleNames {
     }
 
     mutating func module(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/"), path != scope.root else { return scope.module(of: path) }
-        let name = path[path.index(after: slash)...]
-        guard name != "." && name != ".." else { return scope.module(of: path) }
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), path != scope.root else {
+            return scope.module(of: path)
+        }
+        let name = path.utf8[path.utf8.index(after: slash)...]
+        guard !name.elementsEqual(".".utf8) && !name.elementsEqual("..".utf8) else { return scope.module(of: path) }
         let folder = path[..<slash]
         if let known = byFolder[folder] { return known }
         let module = scope.module(of: path)

@@ -67,7 +67,11 @@ package struct CoverageScope: Sendable {
 
     /// Whether the report covers `path`.
     package func includes(_ path: String) -> Bool {
-        let display = displayPath(path)
+        includes(path, displayPath: displayPath(path))
+    }
+
+    /// Whether the report covers `path`, whose `displayPath(_:)` is `display`.
+    package func includes(_ path: String, displayPath display: String) -> Bool {
         if excludes.contains(where: { $0.matches(display) }) { return false }
         if !includes.isEmpty { return includes.contains { $0.matches(display) } }
         return allFiles || defaultExclusion(path) == nil
@@ -100,16 +104,18 @@ package struct CoverageScope: Sendable {
 
     /// Where the first `/Sources/`, `/Tests/` or `/.build/` component starts in `path`.
     private static func firstTargetFolder(in path: String) -> String.Index? {
-        let utf8 = path.utf8
-        var index = utf8.startIndex
-        while let slash = utf8[index...].firstIndex(of: UInt8(ascii: "/")) {
-            let rest = utf8[utf8.index(after: slash)...]
-            for marker in ["Sources/", "Tests/", ".build/"] where rest.starts(with: marker.utf8) {
-                return slash
+        var path = path
+        let offset = path.withUTF8 { bytes -> Int? in
+            func follows(_ slash: Int, _ marker: StaticString) -> Bool {
+                slash + marker.utf8CodeUnitCount < bytes.count
+                    && memcmp(bytes.baseAddress! + slash + 1, marker.utf8Start, marker.utf8CodeUnitCount) == 0
             }
-            index = utf8.index(after: slash)
+            for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
+                if follows(index, "Sources/") || follows(index, "Tests/") || follows(index, ".build/") { return index }
+            }
+            return nil
         }
-        return nil
+        return offset.map { path.utf8.index(path.utf8.startIndex, offsetBy: $0) }
     }
 
     /// `path` with `.` and `..` components resolved lexically (without looking at the file
