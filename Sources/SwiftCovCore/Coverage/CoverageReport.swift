@@ -208,15 +208,18 @@ extension CoverageReport {
             var regions = Metric()
             var branches = Metric()
             while groupEnd < sorted.count && records[sorted[groupEnd]].start == location {
-                let record = records[sorted[groupEnd]]
-                executions = executions.addingSaturating(record.executionCount)
-                lines = lines.merged(with: record.lines)
-                regions = regions.merged(with: record.regions)
-                branches = branches.merged(with: record.branches)
+                let index = sorted[groupEnd]
+                // The numbers are read in place: copying a whole record would retain its name and mapping.
+                let executionCount = records[index].executionCount
+                executions = executions.addingSaturating(executionCount)
+                lines = lines.merged(with: records[index].lines)
+                regions = regions.merged(with: records[index].regions)
+                branches = branches.merged(with: records[index].branches)
                 summary.instantiations.count += 1
-                if record.executionCount > 0 { summary.instantiations.covered += 1 }
-                let ran = record.executionCount > 0 ? 1 : 0
+                if executionCount > 0 { summary.instantiations.covered += 1 }
                 if includeFunctions {
+                    let record = records[index]
+                    let ran = record.executionCount > 0 ? 1 : 0
                     functions.append(
                         FunctionCoverage(
                             mangledName: record.name, line: record.start.line, column: record.start.column,
