@@ -201,6 +201,10 @@ struct CoverageMergeTests {
         let together = try CoverageInput.readExport(path, keepMappings: false)
         #expect(together.needsMerging)
         #expect(together.files.allSatisfy { $0.occurrences == 2 })
+        // The reader adds a record read again to the first one as it reads: no function is held twice.
+        let mergedExport = try shards.export("merged.json")
+        #expect(together.functions.count == mergedExport.functions.count)
+        #expect(Set(together.functions.map(\.name)).count == together.functions.count)
         let report = try CoverageReport.build(exports: [together], scope: scope)
         // The export of `llvm-profdata merge` of both runs' profiles.
         let expected = try CoverageReport.build(exports: [shards.export("merged.json")], scope: scope)
@@ -211,6 +215,45 @@ struct CoverageMergeTests {
             #expect(try mine.segments() == theirs.segments(), "\(mine.path)")
             #expect(mine.functions.map(\.executionCount) == theirs.functions.map(\.executionCount), "\(mine.path)")
         }
+    }
+
+    @Test("a function read again is merged by its name, files and regions; a name escaped another way is merged later")
+    func recordsReadAgain() throws {
+        func record(_ name: String, count: Int, regions: String) -> String {
+            #"{"count":\#(count),"filenames":["/package/Sources/A/a.swift"],"name":"\#(name)","regions":[\#(regions)]}"#
+        }
+        func twoRegions(_ outer: Int, _ inner: Int) -> String { "[1,1,9,2,\(outer),0,0,0],[3,5,4,6,\(inner),0,0,0]" }
+        func export(_ records: [String], fileTwice: Bool = true) throws -> LLVMCovExport {
+            let file = #"{"filename":"/package/Sources/A/a.swift","segments":[],"summary":{}}"#
+            let files = fileTwice ? [file, file] : [file]
+            let text =
+                #"{"data":[{"files":[\#(files.joined(separator: ","))],"#
+                + #""functions":[\#(records.joined(separator: ","))]}],"type":"llvm.coverage.json.export","version":"2.0.1"}"#
+            let path = try temporaryDirectory() + "/export.json"
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            return try CoverageInput.readExport(path, keepMappings: false)
+        }
+        let twice = try export([
+            // The inner region never ran in the first run, and ran in the second.
+            record("$s1A1fyyF", count: 1, regions: twoRegions(1, 0)),
+            // The same function again: its counts are added to the first.
+            record("$s1A1fyyF", count: 2, regions: twoRegions(2, 1)),
+            // The same name with other regions (another build of the file): kept apart.
+            record("$s1A1fyyF", count: 5, regions: "[1,1,2,2,5,0,0,0]"),
+            // The same name escaped another way: the reader keeps it, the report merges it.
+            record(#"\u0024s1A1fyyF"#, count: 4, regions: twoRegions(4, 0)),
+        ])
+        #expect(twice.functions.map(\.executionCount) == [3, 5, 4])
+        #expect(twice.functions[0].mapping?.regions.map(\.executionCount) == [3, 1])
+        // Summarized again once the counts were added: every line ran, as in one record with their sum.
+        let once = try export([record("$s1A1fyyF", count: 3, regions: twoRegions(3, 1))], fileTwice: false)
+        #expect(twice.functions[0].lines == Metric(count: 9, covered: 9))
+        #expect(twice.functions[0].lines == once.functions[0].lines)
+        #expect(twice.functions[0].regions == once.functions[0].regions)
+
+        let report = try CoverageReport.build(exports: [twice], scope: scope)
+        let functions = try #require(report.files.first).functions
+        #expect(functions.map(\.executionCount).sorted() == [5, 7])
     }
 
     @Test("merging as the exports are read holds each file's segments where they are: in its only export")
