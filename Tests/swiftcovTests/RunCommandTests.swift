@@ -45,9 +45,17 @@ struct RunCommandTests {
     func greenRun() throws {
         try #"{"thresholds": {"functions": 50}}"#.write(
             toFile: package + "/.swiftcov.json", atomically: true, encoding: .utf8)
+        // Per-test data an earlier `run --per-test` left in the folder would not match this run.
+        try FileManager.default.createDirectory(atPath: package + "/out", withIntermediateDirectories: true)
+        try "stale".write(toFile: package + "/out/per-test.swiftcov", atomically: true, encoding: .utf8)
         let green = try run([])
         #expect(green.status == 0, "\(green.stdout)\n\(green.stderr)")
         #expect(green.stdout.contains("Coverage gate passed"))
+        #expect(!FileManager.default.fileExists(atPath: package + "/out/per-test.swiftcov"))
+        #expect(
+            green.stderr.contains(
+                "note: removed out/per-test.swiftcov of an earlier `run --per-test`: it would not match this run's coverage"
+            ))
         try #"{"thresholds": {"functions": 90}}"#.write(
             toFile: package + "/.swiftcov.json", atomically: true, encoding: .utf8)
         // An event stream the user asks for is the one read, and no second one is added.

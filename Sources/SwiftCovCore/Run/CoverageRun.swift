@@ -84,6 +84,13 @@ package struct CoverageRun {
         return (selected, all, plan)
     }
 
+    /// Removes the per-test data an earlier `run --per-test` left in the output folder, which
+    /// would describe another run's coverage than the one this run writes beside it; reports
+    /// whether there was any.
+    package func removeEarlierPerTestData() -> Bool {
+        unlink(output + "/" + PerTestStore.fileName) == 0
+    }
+
     /// Runs the tests, handing their output to `body` as it comes, and keeps the log. Returns
     /// `swift test`'s exit status.
     package func runTests(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws -> Int32 {

@@ -98,6 +98,13 @@ enum RunCommand {
             terminal.emit(.note(note + " (listed in \(options.output)/shard-tests.txt)"))
         }
 
+        if !options.perTest, pipeline.removeEarlierPerTestData() {
+            terminal.emit(
+                .note(
+                    "removed \(options.output)/\(PerTestStore.fileName) of an earlier `run --per-test`: "
+                        + "it would not match this run's coverage"))
+        }
+
         // 1. The tests, with live progress on a terminal and the output as it comes otherwise; with
         // --per-test each test alone, its lines recorded.
         let (exportPath, status, results) =
