@@ -84,14 +84,20 @@ package struct TestSourceIndex: Sendable, Equatable {
     /// The test module declaring `className`, when exactly one does; when several do, the one
     /// declaring all of `methods` (two modules may each have a class of the same name).
     package func module(ofClass className: String, methods: [String] = []) -> String? {
-        guard let modules = modulesByClass[className] else { return nil }
-        if modules.count == 1 { return modules.first }
+        let fitting = modules(ofClass: className, methods: methods)
+        return fitting.count == 1 ? fitting.first : nil
+    }
+
+    /// The test modules that may declare `className`: the one that does, or those declaring all
+    /// of `methods` when several do (none when no module declares them all), sorted.
+    package func modules(ofClass className: String, methods: [String]) -> [String] {
+        guard let modules = modulesByClass[className] else { return [] }
+        if modules.count == 1 { return Array(modules) }
         let declared = testMethodsByClass[className] ?? []
-        let fitting = modules.filter { module in
+        return modules.filter { module in
             !methods.isEmpty
                 && methods.allSatisfy { method in declared.contains { $0.module == module && $0.name == method } }
-        }
-        return fitting.count == 1 ? fitting.first : nil
+        }.sorted()
     }
 
     /// Where the XCTest method `method` of `className` (in `module`, when known) is declared.
@@ -190,6 +196,32 @@ extension TestRun {
         return run
     }
 
+    /// Gives XCTest suites named by their class alone (Linux) the module declaring the class.
+    /// Two modules may each declare a class of the same name: a suite whose tests both declare
+    /// is in the module that no other suite of that name is in.
+    private mutating func resolveXCTestModules(with index: TestSourceIndex) {
+        var ambiguous: [(suite: Int, modules: [String])] = []
+        var taken: [String: Set<String>] = [:]
+        for suiteIndex in suites.indices
+        where suites[suiteIndex].framework == .xctest && !suites[suiteIndex].name.contains(".") {
+            let className = suites[suiteIndex].name
+            let modules = index.modules(ofClass: className, methods: suites[suiteIndex].cases.map(\.testName))
+            if modules.count == 1 {
+                suites[suiteIndex].rename("\(modules[0]).\(className)")
+                taken[className, default: []].insert(modules[0])
+            } else if modules.count > 1 {
+                ambiguous.append((suiteIndex, modules))
+            }
+        }
+        for (suiteIndex, modules) in ambiguous {
+            let className = suites[suiteIndex].name
+            let left = modules.filter { !(taken[className]?.contains($0) ?? false) }
+            guard left.count == 1 else { continue }
+            suites[suiteIndex].rename("\(left[0]).\(className)")
+            taken[className, default: []].insert(left[0])
+        }
+    }
+
     /// Resolves file names and XCTest modules in place (see `resolving(with:)`): a large run is
     /// not copied.
     package mutating func resolve(with index: TestSourceIndex) {
@@ -200,14 +232,9 @@ extension TestRun {
                 location?.file = String(file.dropFirst(root.count + 1))
             }
         }
+        resolveXCTestModules(with: index)
         for suiteIndex in suites.indices {
             let isXCTest = suites[suiteIndex].framework == .xctest
-            if isXCTest, !suites[suiteIndex].name.contains("."),
-                let module = index.module(
-                    ofClass: suites[suiteIndex].name, methods: suites[suiteIndex].cases.map(\.testName))
-            {
-                suites[suiteIndex].rename("\(module).\(suites[suiteIndex].name)")
-            }
             let suiteName = suites[suiteIndex].name
             let className = String(suiteName.split(separator: ".").last ?? Substring(suiteName))
             let module = suiteName.contains(".") ? String(suiteName.prefix { $0 != "." }) : nil
