@@ -73,7 +73,7 @@ package enum HTMLAssets {
         .failure a { text-decoration: underline; }
         .failure pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 4px 0; font-size: 12px; }
         kbd { border: 1px solid var(--border); border-radius: 4px; padding: 0 4px; background: var(--head); }
-        .tree-head, .tree .row { display: grid; grid-template-columns: minmax(0, 1fr) repeat(3, 190px); gap: 0 8px;
+        .tree-head, .tree .row { display: grid; grid-template-columns: minmax(0, 1fr) repeat(3, 216px); gap: 0 8px;
           align-items: center; }
         .tree-head { color: var(--muted); border-bottom: 1px solid var(--border); padding: 4px 8px; font-weight: 600; }
         .tree, .tree ul { list-style: none; margin: 0; padding: 0; }
@@ -85,7 +85,8 @@ package enum HTMLAssets {
         .tree details[open] > summary .name::before { content: "▾ "; }
         .tree summary .name { font-weight: 600; }
         .tree .name { overflow-wrap: anywhere; min-width: 0; }
-        .tree .metric { white-space: nowrap; }
+        .tree .metric { min-width: 0; }
+        .tree .metric .frac { white-space: nowrap; }
         details > summary h2 { display: inline; }
         .treemap { margin: 0; }
         .treemap svg { width: 100%; height: auto; display: block; background: var(--head); }
