@@ -276,14 +276,7 @@ package struct JSONScanner {
         while offset < end {
             // Eight bytes at a time to the first quote, backslash or control character: most
             // strings (names, paths) have none until their end.
-            while offset + 8 <= end {
-                let found = SWAR.quoteBackslashOrControl(SWAR.load(base + offset))
-                guard found == 0 else {
-                    offset += SWAR.firstByte(found)
-                    break
-                }
-                offset += 8
-            }
+            offset = SWAR.skip(from: offset, to: end, in: base, until: SWAR.quoteBackslashOrControl)
             guard offset < end else { break }
             let byte = base[offset]
             if byte == UInt8(ascii: "\"") {
@@ -511,16 +504,7 @@ package struct JSONScanner {
         let classes = JSONScanner.scalarArrayBytes
         while index < end {
             // Eight bytes at a time to the next bracket, quote or brace.
-            if depth > 0 {
-                while index + 8 <= end {
-                    let found = SWAR.structuralBytes(SWAR.load(base + index))
-                    guard found == 0 else {
-                        index += SWAR.firstByte(found)
-                        break
-                    }
-                    index += 8
-                }
-            }
+            if depth > 0 { index = SWAR.skip(from: index, to: end, in: base, until: SWAR.structuralBytes) }
             guard index < end else { break }
             let byte = base[index]
             index += 1
@@ -605,7 +589,7 @@ package struct JSONScanner {
 /// Tests on eight bytes at once ("SIMD within a register"), for the scanner's inner loops. A
 /// test gives a word with the high bit of each matching byte set; bytes above the first match
 /// may be flagged wrongly (a borrow carries into them), so only the lowest flag is meaningful,
-/// and `firstByte` reads it.
+/// and `skip` reads only it.
 private enum SWAR {
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highs: UInt64 = 0x8080_8080_8080_8080
@@ -628,10 +612,20 @@ private enum SWAR {
         (word &- ones &* UInt64(limit)) & ~word & highs
     }
 
-    /// The index (0–7) of the first flagged byte of a nonzero test result.
+    /// The offset of the first byte from `index` that `test` flags, eight bytes at a time; or
+    /// where the last whole word before `end` ends, for the caller to read the rest byte by byte.
     @inline(__always)
-    static func firstByte(_ flags: UInt64) -> Int {
-        flags.trailingZeroBitCount &>> 3
+    static func skip(
+        from index: Int, to end: Int, in base: UnsafePointer<UInt8>, until test: (UInt64) -> UInt64
+    ) -> Int {
+        var index = index
+        while index + 8 <= end {
+            let flags = test(load(base + index))
+            // The first flagged byte: the lowest set bit's byte.
+            if flags != 0 { return index + flags.trailingZeroBitCount &>> 3 }
+            index += 8
+        }
+        return index
     }
 
     @inline(__always)
