@@ -1,9 +1,3 @@
-import Foundation
-
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// Reads JUnit XML into a `TestRun`: swiftcov's own (`swiftcov junit`, `swiftcov run`) and both
 /// files of SwiftPM's `swift test --xunit-output` (XCTest's, and Swift Testing's `-swift-testing.xml`),
 /// so that the results of test shards run on several machines can be read back and merged.
@@ -12,8 +6,8 @@ import Foundation
 /// ran it) and write each failing issue as a `file:line: message` line of the `failure` or
 /// `error` text; these come back as issues. SwiftPM's files put every test in one `testsuite`
 /// ("TestResults"): the tests are grouped into suites by `classname`, Swift Testing's told
-/// apart by the parentheses of their function names. Parsed with FoundationXML's `XMLParser`
-/// (libxml2), which resolves no external entity.
+/// apart by the parentheses of their function names. Parsed with `XMLReader`, which resolves no
+/// entity beyond XML's own.
 package enum JUnitXMLReader {
     /// Whether a file starting with `head` is XML for this reader: an XML declaration or a
     /// `testsuites`/`testsuite` element first (after white space and a byte order mark).
@@ -27,45 +21,35 @@ package enum JUnitXMLReader {
 
     /// Reads the JUnit document `bytes` (from `path`, for messages).
     package static func read(_ bytes: [UInt8], path: String) throws(TestResultsError) -> TestRun {
-        // FoundationXML traps on names and text that are not UTF-8: refuse them first, where they are.
+        // Refused first, and where they are: the reader takes UTF-8 for granted.
         if let offset = firstInvalidUTF8(in: bytes) {
-            var line = 1
-            var column = 1
-            for byte in bytes.prefix(offset) {
-                if byte == 0x0A {
-                    line += 1
-                    column = 1
-                } else if byte & 0xC0 != 0x80 {
-                    column += 1
-                }
-            }
+            let (line, column) = position(of: offset, in: bytes)
             throw .malformedJUnit(
                 path: path, line: line, column: column, message: "not UTF-8 (byte offset \(offset)); JUnit XML must be")
         }
-        // FoundationXML also crashes on a processing instruction without data (`<?name?>`).
-        if let offset = firstEmptyProcessingInstruction(in: bytes) {
-            throw .malformedJUnit(
-                path: path, line: bytes.prefix(offset).count { $0 == 0x0A } + 1, column: 1,
-                message: "a processing instruction without data (byte offset \(offset)) is not JUnit XML")
+        var reader = XMLReader(bytes)
+        var document = Document()
+        do throws(Document.Problem) {
+            while true {
+                let event: XMLReader.Event?
+                do throws(XMLReader.Error) {
+                    event = try reader.next()
+                } catch {
+                    throw Document.Problem(offset: error.offset, message: "not well-formed XML (\(error.message))")
+                }
+                guard let event else { break }
+                document.offset = reader.eventOffset
+                switch event {
+                case .start(let name, let attributes): try document.start(name, attributes)
+                case .text(let text): document.text(text)
+                case .end(let name): document.end(name)
+                }
+            }
+        } catch {
+            let (line, column) = position(of: error.offset, in: bytes)
+            throw .malformedJUnit(path: path, line: line, column: column, message: error.message)
         }
-        let parser = XMLParser(data: Data(bytes))
-        parser.shouldResolveExternalEntities = false
-        let delegate = Delegate()
-        parser.delegate = delegate
-        // libxml2 recovers from some errors and `parse()` then returns true: the delegate keeps the first.
-        let parsed = parser.parse()
-        if let problem = delegate.problem {
-            throw .malformedJUnit(path: path, line: problem.line, column: problem.column, message: problem.message)
-        }
-        guard parsed else {
-            throw .malformedJUnit(
-                path: path, line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1),
-                message: Delegate.describe(parser.parserError))
-        }
-        guard delegate.sawRoot else {
-            throw .malformedJUnit(path: path, line: 1, column: 1, message: "not JUnit XML: the document has no element")
-        }
-        var run = TestRun(suites: delegate.suites)
+        var run = TestRun(suites: document.suites)
         run.hasTestOutput = true
         return run
     }
@@ -114,17 +98,18 @@ package enum JUnitXMLReader {
         text.prefix { $0 != "\n" && $0 != "\r" }
     }
 
-    /// Collects suites while the parser walks the document.
-    private final class Delegate: NSObject, XMLParserDelegate {
-        struct Problem {
-            var line: Int
-            var column: Int
+    /// Collects suites while the reader walks the document.
+    private struct Document {
+        /// Why the document is not JUnit XML, and where.
+        struct Problem: Error {
+            var offset: Int
             var message: String
         }
 
         var suites: [TestRun.Suite] = []
         var sawRoot = false
-        var problem: Problem?
+        /// Where the event being handled starts, for problems.
+        var offset = 0
 
         /// A `testsuite` being read.
         private struct OpenSuite {
@@ -150,16 +135,15 @@ package enum JUnitXMLReader {
         /// The text of the `system-out`/`system-err` element being read.
         private var captured: String?
 
-        func parser(
-            _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
-            attributes: [String: String] = [:]
-        ) {
-            guard problem == nil else { return }
+        mutating func start(_ element: String, _ attributeList: [XMLReader.Attribute]) throws(Problem) {
+            var attributes: [String: String] = [:]
+            for attribute in attributeList { attributes[attribute.name] = attribute.value }
             if !sawRoot {
                 sawRoot = true
                 guard element == "testsuites" || element == "testsuite" else {
-                    fail(parser, "not JUnit XML: the root element is <\(element)>, not <testsuites> or <testsuite>")
-                    return
+                    throw Problem(
+                        offset: offset,
+                        message: "not JUnit XML: the root element is <\(element)>, not <testsuites> or <testsuite>")
                 }
             }
             switch element {
@@ -174,8 +158,7 @@ package enum JUnitXMLReader {
                 }
             case "testcase":
                 guard !openSuites.isEmpty else {
-                    fail(parser, "not JUnit XML: <testcase> outside any <testsuite>")
-                    return
+                    throw Problem(offset: offset, message: "not JUnit XML: <testcase> outside any <testsuite>")
                 }
                 let name = attributes["name"] ?? ""
                 var testCase = TestRun.Case(
@@ -197,8 +180,7 @@ package enum JUnitXMLReader {
             }
         }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            guard problem == nil else { return }
+        mutating func text(_ string: String) {
             if outcome != nil {
                 outcome!.text += string
             } else if captured != nil {
@@ -206,14 +188,7 @@ package enum JUnitXMLReader {
             }
         }
 
-        func parser(_ parser: XMLParser, foundCDATA block: Data) {
-            self.parser(parser, foundCharacters: String(decoding: block, as: UTF8.self))
-        }
-
-        func parser(
-            _ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?
-        ) {
-            guard problem == nil else { return }
+        mutating func end(_ element: String) {
             switch element {
             case "testsuite":
                 guard let suite = openSuites.popLast() else { return }
@@ -287,31 +262,6 @@ package enum JUnitXMLReader {
             if !open.output.isEmpty, !suites.isEmpty { suites[0].output = open.output }
             return suites
         }
-
-        func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
-            fail(parser, Self.describe(parseError))
-        }
-
-        func parser(_ parser: XMLParser, validationErrorOccurred validationError: Error) {
-            fail(parser, Self.describe(validationError))
-        }
-
-        /// "not well-formed XML (…)", from libxml2's error code (which FoundationXML passes on).
-        static func describe(_ error: Error?) -> String {
-            guard let code = (error as NSError?)?.code else { return "not well-formed XML" }
-            let known = [
-                4: "the document is empty", 9: "a character XML does not allow", 26: "an undeclared entity",
-                76: "an end tag does not match its start tag",
-            ]
-            return "not well-formed XML (\(known[code] ?? "libxml2 error \(code)"))"
-        }
-
-        /// Keeps the first problem; the parser reads on, and every later callback is ignored
-        /// (`abortParsing()` from inside libxml2's error callback crashes it: fuzzing found it).
-        private func fail(_ parser: XMLParser, _ message: String) {
-            guard problem == nil else { return }
-            problem = Problem(line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1), message: message)
-        }
     }
 }
 
@@ -331,19 +281,18 @@ extension JUnitXMLReader {
         }
     }
 
-    /// The offset of the first `<?name?>` (a processing instruction with no data), nil when none.
-    static func firstEmptyProcessingInstruction(in bytes: [UInt8]) -> Int? {
-        var index = 0
-        while index + 1 < bytes.count {
-            defer { index += 1 }
-            guard bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "?") else { continue }
-            var end = index + 2
-            while end < bytes.count, ![0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "?")].contains(bytes[end]) { end += 1 }
-            while end < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[end]) { end += 1 }
-            if end + 1 < bytes.count, bytes[end] == UInt8(ascii: "?"), bytes[end + 1] == UInt8(ascii: ">") {
-                return index
+    /// The line and column (in characters, both from 1) of the byte at `offset`.
+    static func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+        var line = 1
+        var column = 1
+        for byte in bytes.prefix(offset) {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
             }
         }
-        return nil
+        return (line, column)
     }
 }

@@ -475,134 +475,18 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
     }
 }
 
-/// A deliberately small XML well-formedness checker: one root element, tags nested and
-/// closed, attributes quoted and not repeated, `<` and `&` only as markup or references, no
-/// character XML 1.0 forbids. Enough to catch an escaping mistake in a renderer.
+/// Whether a renderer's XML is well formed, read by swiftcov's own `XMLReader` (its UTF-8
+/// checked first, as the JUnit reader does): enough to catch an escaping mistake.
 enum XMLCheck {
     /// What is wrong with `bytes`, or nil when they are well formed.
     static func problem(in bytes: [UInt8]) -> String? {
-        var stack: [ArraySlice<UInt8>] = []
-        var roots = 0
-        var i = 0
-        func starts(_ text: String, at index: Int) -> Bool {
-            let pattern = Array(text.utf8)
-            return index + pattern.count <= bytes.count && bytes[index..<index + pattern.count].elementsEqual(pattern)
+        guard String(validating: bytes, as: UTF8.self) != nil else { return "not UTF-8" }
+        var reader = XMLReader(bytes)
+        do {
+            while try reader.next() != nil {}
+        } catch {
+            return "\(error.message) at byte \(error.offset)"
         }
-        func find(_ text: String, from index: Int) -> Int? {
-            var j = index
-            while j < bytes.count {
-                if starts(text, at: j) { return j }
-                j += 1
-            }
-            return nil
-        }
-        func isNameByte(_ byte: UInt8) -> Bool {
-            byte >= 0x80 || (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
-                || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x2E || byte == 0x3A || byte == 0x5F
-        }
-        func entityEnd(at index: Int) -> Int? {
-            // `index` is at "&": a named or numeric reference up to ";".
-            var j = index + 1
-            while j < bytes.count, j - index < 12, bytes[j] != UInt8(ascii: ";") {
-                guard isNameByte(bytes[j]) || bytes[j] == UInt8(ascii: "#") else { return nil }
-                j += 1
-            }
-            guard j < bytes.count, bytes[j] == UInt8(ascii: ";"), j > index + 1 else { return nil }
-            let name = String(decoding: bytes[(index + 1)..<j], as: UTF8.self)
-            if ["amp", "lt", "gt", "quot", "apos"].contains(name) { return j + 1 }
-            if name.hasPrefix("#x"), UInt32(name.dropFirst(2), radix: 16) != nil { return j + 1 }
-            if name.hasPrefix("#"), UInt32(name.dropFirst()) != nil { return j + 1 }
-            return nil
-        }
-        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
-            let value = scalar.value
-            if (value < 0x20 && value != 0x09 && value != 0x0A && value != 0x0D) || value == 0xFFFE
-                || value == 0xFFFF
-            {
-                return "character U+\(String(value, radix: 16)) is not allowed"
-            }
-        }
-        while i < bytes.count {
-            let byte = bytes[i]
-            if byte == UInt8(ascii: "&") {
-                guard let end = entityEnd(at: i) else { return "bare & at byte \(i)" }
-                i = end
-            } else if byte == UInt8(ascii: ">") {
-                i += 1  // Allowed in text.
-            } else if byte != UInt8(ascii: "<") {
-                if stack.isEmpty && byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 {
-                    return "text outside the root element at byte \(i)"
-                }
-                i += 1
-            } else if starts("<?", at: i) {
-                guard let end = find("?>", from: i + 2) else { return "unterminated <? at byte \(i)" }
-                i = end + 2
-            } else if starts("<!--", at: i) {
-                guard let end = find("-->", from: i + 4) else { return "unterminated comment at byte \(i)" }
-                if find("--", from: i + 4).map({ $0 < end }) == true { return "-- inside a comment at byte \(i)" }
-                i = end + 3
-            } else if starts("<![CDATA[", at: i) {
-                guard !stack.isEmpty else { return "CDATA outside the root element at byte \(i)" }
-                guard let end = find("]]>", from: i + 9) else { return "unterminated CDATA at byte \(i)" }
-                i = end + 3
-            } else if starts("</", at: i) {
-                var j = i + 2
-                while j < bytes.count, isNameByte(bytes[j]) { j += 1 }
-                let name = bytes[(i + 2)..<j]
-                while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x0A { j += 1 }
-                guard j < bytes.count, bytes[j] == UInt8(ascii: ">") else { return "bad end tag at byte \(i)" }
-                guard let open = stack.popLast(), open.elementsEqual(name) else {
-                    return "end tag </\(String(decoding: name, as: UTF8.self))> does not match at byte \(i)"
-                }
-                i = j + 1
-            } else {
-                var j = i + 1
-                while j < bytes.count, isNameByte(bytes[j]) { j += 1 }
-                let name = bytes[(i + 1)..<j]
-                guard !name.isEmpty else { return "bare < at byte \(i)" }
-                var attributes: Set<ArraySlice<UInt8>> = []
-                while true {
-                    while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x0A || bytes[j] == 0x09 || bytes[j] == 0x0D
-                    {
-                        j += 1
-                    }
-                    guard j < bytes.count else { return "unterminated tag at byte \(i)" }
-                    if bytes[j] == UInt8(ascii: ">") || starts("/>", at: j) { break }
-                    let nameStart = j
-                    while j < bytes.count, isNameByte(bytes[j]) { j += 1 }
-                    guard j > nameStart, attributes.insert(bytes[nameStart..<j]).inserted else {
-                        return "bad or repeated attribute at byte \(nameStart)"
-                    }
-                    guard j + 1 < bytes.count, bytes[j] == UInt8(ascii: "="),
-                        bytes[j + 1] == UInt8(ascii: "\"") || bytes[j + 1] == UInt8(ascii: "'")
-                    else { return "attribute without a quoted value at byte \(nameStart)" }
-                    let quote = bytes[j + 1]
-                    j += 2
-                    while j < bytes.count, bytes[j] != quote {
-                        if bytes[j] == UInt8(ascii: "<") { return "< in an attribute value at byte \(j)" }
-                        if bytes[j] == UInt8(ascii: "&") {
-                            guard let end = entityEnd(at: j) else { return "bare & in an attribute at byte \(j)" }
-                            j = end
-                        } else {
-                            j += 1
-                        }
-                    }
-                    guard j < bytes.count else { return "unterminated attribute value at byte \(i)" }
-                    j += 1
-                }
-                if stack.isEmpty {
-                    roots += 1
-                    if roots > 1 { return "a second root element at byte \(i)" }
-                }
-                if bytes[j] == UInt8(ascii: ">") {
-                    stack.append(name)
-                    i = j + 1
-                } else {
-                    i = j + 2
-                }
-            }
-        }
-        if let open = stack.last { return "<\(String(decoding: open, as: UTF8.self))> is never closed" }
-        return roots == 1 ? nil : "no root element"
+        return nil
     }
 }
