@@ -171,7 +171,7 @@ package struct OutputBuffer: ~Copyable {
             case UInt8(ascii: "'"): replacement = "&apos;"
             case 0x09: replacement = attribute ? "&#9;" : nil
             case 0x0A: replacement = attribute ? "&#10;" : nil
-            case 0x0D: replacement = attribute ? "&#13;" : nil
+            case 0x0D: replacement = "&#13;"
             case 0..<0x20, 0x7F: replacement = "\u{FFFD}"
             case 0xC2 where index + 1 < utf8.count && utf8[index + 1] & 0xE0 == 0x80:
                 (replacement, length) = ("\u{FFFD}", 2)  // a C1 control

@@ -23,7 +23,8 @@ extension UnsafeBufferPointer<UInt8> {
         for byte in UnsafeBufferPointer(rebasing: self[start...]) {
             switch byte {
             case 0x26, 0x3C, 0x3E, 0x22, 0x27, 0x7F: return false  // & < > " ' DEL
-            case 0x09, 0x0A, 0x0D: if attribute { return false }
+            case 0x0D: return false  // a parser reads a return itself as a line feed
+            case 0x09, 0x0A: if attribute { return false }
             case 0..<0x20: return false  // controls, ESC
             case 0xC2, 0xEF: return false  // may start a C1 control, U+FFFE or U+FFFF
             default: continue
@@ -63,9 +64,10 @@ extension String {
     /// controls, U+FFFE/U+FFFF) replaced by U+FFFD, so the document is always well-formed.
     package var xmlEscaped: String { xmlEscaped(attribute: false) }
 
-    /// The text made safe for an XML attribute value: as `xmlEscaped`, and tab, newline and
-    /// return written as `&#9;`, `&#10;` and `&#13;`, which a parser keeps (it turns the
-    /// characters themselves into spaces when it normalizes the attribute).
+    /// The text made safe for an XML attribute value: as `xmlEscaped`, and tab and newline
+    /// written as `&#9;` and `&#10;`, which a parser keeps (it turns the characters themselves
+    /// into spaces when it normalizes the attribute). A return is `&#13;` everywhere: a parser
+    /// reads a return itself as a line feed.
     package var xmlAttributeEscaped: String { xmlEscaped(attribute: true) }
 
     private func xmlEscaped(attribute: Bool) -> String {
@@ -80,7 +82,10 @@ extension String {
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
             case "'": result += "&apos;"
-            case "\t", "\n", "\r":
+            case "\r":
+                // Written as itself, a parser would read it as a line feed.
+                result += "&#13;"
+            case "\t", "\n":
                 if attribute {
                     result += "&#\(scalar.value);"
                 } else {

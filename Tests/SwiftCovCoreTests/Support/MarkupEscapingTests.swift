@@ -61,10 +61,17 @@ struct MarkupEscapingTests {
         for split in 1..<bytes.count { #expect(escaped([0..<split, split..<bytes.count]) == whole, "\(split)") }
     }
 
-    @Test("XML attributes keep tab, newline and return as character references")
-    func xmlAttributes() {
+    @Test("XML attributes keep tab, newline and return as character references; text keeps a return so")
+    func xmlAttributes() throws {
         #expect("a\tb\nc\rd".xmlAttributeEscaped == "a&#9;b&#10;c&#13;d")
-        #expect("a\tb\nc\rd".xmlEscaped == "a\tb\nc\rd")
+        // A parser reads a return written as itself as a line feed, in text too.
+        #expect("a\tb\nc\rd".xmlEscaped == "a\tb\nc&#13;d")
+        var reader = XMLReader(
+            Array("<a x=\"\("a\tb\nc\rd".xmlAttributeEscaped)\">\("a\tb\nc\rd\r\n".xmlEscaped)</a>".utf8))
+        #expect(
+            try reader.next()
+                == .start(name: "a", attributes: [XMLReader.Attribute(name: "x", value: "a\tb\nc\rd")]))
+        #expect(try reader.next() == .text("a\tb\nc\rd\r\n"))
         #expect("<\"&'>".xmlAttributeEscaped == "&lt;&quot;&amp;&apos;&gt;")
     }
 
