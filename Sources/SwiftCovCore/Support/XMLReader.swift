@@ -206,15 +206,13 @@ package struct XMLReader {
                 try readReference(into: &value)
             case 0x0D:
                 // A line end, whatever its form, is one space in an attribute value.
-                index += index + 1 < bytes.count && bytes[index + 1] == 0x0A ? 2 : 1
+                skipReturn()
                 value.append(0x20)
             case 0x09, 0x0A:
                 index += 1
                 value.append(0x20)
             default:
-                try checkCharacter(byte)
-                index += 1
-                value.append(byte)
+                try copyCharacter(into: &value)
             }
         }
     }
@@ -228,12 +226,10 @@ package struct XMLReader {
             case UInt8(ascii: "&"):
                 try readReference(into: &text)
             case 0x0D:
-                index += index + 1 < bytes.count && bytes[index + 1] == 0x0A ? 2 : 1
+                skipReturn()
                 text.append(0x0A)
             default:
-                try checkCharacter(byte)
-                index += 1
-                text.append(byte)
+                try copyCharacter(into: &text)
             }
         }
     }
@@ -246,15 +242,12 @@ package struct XMLReader {
                 index += 3
                 return
             }
-            let byte = bytes[index]
-            if byte == 0x0D {
-                index += index + 1 < bytes.count && bytes[index + 1] == 0x0A ? 2 : 1
+            if bytes[index] == 0x0D {
+                skipReturn()
                 text.append(0x0A)
-                continue
+            } else {
+                try copyCharacter(into: &text)
             }
-            try checkCharacter(byte)
-            text.append(byte)
-            index += 1
         }
         throw Error(offset: start, message: "a CDATA section is not closed")
     }
@@ -319,6 +312,18 @@ package struct XMLReader {
         }
     }
 
+    /// Consumes the return at `index` and a line feed after it: one line end.
+    private mutating func skipReturn() {
+        index += index + 1 < bytes.count && bytes[index + 1] == 0x0A ? 2 : 1
+    }
+
+    /// Copies the byte at `index` into `output`, throwing at one XML does not allow.
+    private mutating func copyCharacter(into output: inout [UInt8]) throws(Error) {
+        try checkCharacter(bytes[index])
+        output.append(bytes[index])
+        index += 1
+    }
+
     /// Throws at a control character XML does not allow (the bytes are UTF-8 already; U+FFFE
     /// and U+FFFF, `EF BF BE`/`EF BF BF`, are refused too).
     private func checkCharacter(_ byte: UInt8) throws(Error) {
@@ -353,31 +358,33 @@ package struct XMLReader {
     private mutating func skipComment() throws(Error) {
         let start = index
         index += 4
-        while index < bytes.count {
-            if starts(with: "--") {
-                guard starts(with: "-->") else { throw Error(offset: index, message: "'--' inside a comment") }
-                index += 3
-                return
-            }
-            try checkCharacter(bytes[index])
-            index += 1
+        // A comment holds no `--` but the one that ends it.
+        try skip(to: "--", from: start, what: "a comment")
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ">") else {
+            throw Error(offset: index - 2, message: "'--' inside a comment")
         }
-        throw Error(offset: start, message: "a comment is not closed")
+        index += 1
     }
 
     private mutating func skipProcessingInstruction() throws(Error) {
         let start = index
         index += 2
         _ = try readName()
+        try skip(to: "?>", from: start, what: "a processing instruction")
+    }
+
+    /// Skips characters to just past `terminator`; `what`, begun at `start`, is not closed when
+    /// the document ends first.
+    private mutating func skip(to terminator: StaticString, from start: Int, what: String) throws(Error) {
         while index < bytes.count {
-            if starts(with: "?>") {
-                index += 2
+            if starts(with: terminator) {
+                index += terminator.utf8CodeUnitCount
                 return
             }
             try checkCharacter(bytes[index])
             index += 1
         }
-        throw Error(offset: start, message: "a processing instruction is not closed")
+        throw Error(offset: start, message: "\(what) is not closed")
     }
 
     private mutating func skipDocumentType() throws(Error) {
