@@ -111,6 +111,7 @@ package struct XMLReader {
         index += 1  // <
         let name = try readName()
         var attributes: [Attribute] = []
+        var names: Set<String> = []
         while true {
             let hadSpace = skipSpace()
             guard index < bytes.count else { throw Error(offset: index, message: "the document ends inside a tag") }
@@ -135,7 +136,8 @@ package struct XMLReader {
             index += 1
             skipSpace()
             let value = try readAttributeValue()
-            guard !attributes.contains(where: { $0.name == attributeName }) else {
+            // A set, not a search of the list: a tag with many attributes must not take quadratic time.
+            guard names.insert(attributeName).inserted else {
                 throw Error(offset: nameOffset, message: "the attribute \(attributeName) appears twice")
             }
             attributes.append(Attribute(name: attributeName, value: value))

@@ -108,6 +108,21 @@ struct XMLReaderTests {
         #expect(Self.normalized(try Self.events(bytes)) == Self.normalized(expected))
     }
 
+    @Test("a tag with 50,000 attributes, the last repeating the first: found, as with a few")
+    func manyAttributes() {
+        let attributes = (0..<50_000).map { "a\($0)=\"\($0)\"" }.joined(separator: " ")
+        let xml = "<t " + attributes + " a0=\"again\"/>"
+        do {
+            _ = try Self.events(Array(xml.utf8))
+            Issue.record("read a repeated attribute without an error")
+        } catch let error as XMLReader.Error {
+            #expect(error.message == "the attribute a0 appears twice")
+            #expect(error.offset == xml.utf8.count - #"a0="again"/>"#.utf8.count)
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+
     @Test(
         "not well-formed: one error, at the byte where it shows",
         arguments: [
