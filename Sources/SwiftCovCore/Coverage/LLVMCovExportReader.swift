@@ -544,8 +544,8 @@ private struct RecordTable {
             nameOffset: Int, name: JSONRawString, filenameIDs: [UInt32], regions: [CountedRegion],
             branches: [BranchRegion]
         ) {
-            var hasher = LayoutHasher()
-            hasher.combine(name.start, count: name.count)
+            var hasher = TableHasher()
+            hasher.combine(UnsafeBufferPointer(start: name.start, count: name.count))
             hasher.combine(UInt64(filenameIDs.count) << 32 | UInt64(regions.count))
             for id in filenameIDs { hasher.combine(UInt64(id)) }
             for region in regions {
@@ -627,9 +627,12 @@ private struct RecordTable {
 }
 
 /// A fast, non-cryptographic hash of 64-bit words and bytes (multiply and fold), for tables
-/// whose keys come from the document being read.
-private struct LayoutHasher {
-    private(set) var value: UInt64 = 0x9e37_79b9_7f4a_7c15
+/// whose keys come from the document being read. It starts from a seed drawn once per process,
+/// as Swift's own hashing does, so that no document can be made to collide in every run and
+/// slow a table down to a search of all its entries.
+private struct TableHasher {
+    private static let seed = UInt64.random(in: .min ... .max)
+    private(set) var value: UInt64 = TableHasher.seed
 
     @inline(__always)
     mutating func combine(_ word: UInt64) {
@@ -637,10 +640,11 @@ private struct LayoutHasher {
         value = mixed ^ (mixed >> 29)
     }
 
-    mutating func combine(_ bytes: UnsafePointer<UInt8>, count: Int) {
+    mutating func combine(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let count = bytes.count
         var index = 0
         while index + 8 <= count {
-            combine(UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)))
+            combine(UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)))
             index += 8
         }
         var tail: UInt64 = UInt64(count) << 56
@@ -717,11 +721,9 @@ private struct FilenameTable {
     }
 
     private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        return hash ^ (hash >> 29)
+        var hasher = TableHasher()
+        hasher.combine(bytes)
+        return hasher.value
     }
 }
 
