@@ -136,8 +136,13 @@ package struct XMLReader {
             index += 1
             skipSpace()
             let value = try readAttributeValue()
-            // A set, not a search of the list: a tag with many attributes must not take quadratic time.
-            guard names.insert(attributeName).inserted else {
+            // A search of the few attributes most tags have; a set past those, so that a tag
+            // with many attributes does not take quadratic time.
+            if attributes.count == 16 { names = Set(attributes.map(\.name)) }
+            let repeated =
+                attributes.count < 16
+                ? attributes.contains { $0.name == attributeName } : !names.insert(attributeName).inserted
+            guard !repeated else {
                 throw Error(offset: nameOffset, message: "the attribute \(attributeName) appears twice")
             }
             attributes.append(Attribute(name: attributeName, value: value))

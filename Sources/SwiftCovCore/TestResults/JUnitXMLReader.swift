@@ -111,6 +111,15 @@ package enum JUnitXMLReader {
         /// Where the event being handled starts, for problems.
         var offset = 0
 
+        /// A start tag's attributes by name, found by a search: a tag has a few.
+        private struct Attributes {
+            var list: [XMLReader.Attribute]
+
+            subscript(name: String) -> String? {
+                list.first { $0.name == name }?.value
+            }
+        }
+
         /// A `testsuite` being read.
         private struct OpenSuite {
             var name: String
@@ -136,8 +145,7 @@ package enum JUnitXMLReader {
         private var captured: String?
 
         mutating func start(_ element: String, _ attributeList: [XMLReader.Attribute]) throws(Problem) {
-            var attributes: [String: String] = [:]
-            for attribute in attributeList { attributes[attribute.name] = attribute.value }
+            let attributes = Attributes(list: attributeList)
             if !sawRoot {
                 sawRoot = true
                 guard element == "testsuites" || element == "testsuite" else {
