@@ -332,7 +332,6 @@ private struct Reader {
     mutating func readFunction() throws(JSONError) {
         let objectStart = scanner.offset
         try scanner.beginObject()
-        var name: String?
         var rawName: JSONRawString?
         var executionCount: UInt64 = 0
         regions.removeAllKeepingStorage()
@@ -342,9 +341,7 @@ private struct Reader {
         var started = false
         while let key = try scanner.nextMember(&started) {
             if key.equals("name") {
-                let raw = try scanner.readRawString()
-                rawName = raw
-                name = readsNames && !keepMappings ? raw.decoded() : ""
+                rawName = try scanner.readRawString()
             } else if key.equals("count") {
                 executionCount = try LLVMCovExportReader.readCount(&scanner)
             } else if key.equals("regions") {
@@ -361,7 +358,7 @@ private struct Reader {
                 try scanner.skipValue()
             }
         }
-        guard var name, let rawName else {
+        guard let rawName else {
             throw JSONError(offset: objectStart, message: "function record without a \"name\"")
         }
         for region in regions where Int(region.fileID) >= filenameIDs.count {
@@ -376,8 +373,7 @@ private struct Reader {
             // The same function read again (exports of the same files put together): its counts
             // are added to the first record's, which is summarized again once all are read.
             let found = RecordTable.Key(
-                nameOffset: UnsafeRawPointer(rawName.start) - buffer.baseAddress!, name: rawName,
-                filenameIDs: filenameIDs, regions: regions, branches: branches)
+                name: rawName, in: buffer, filenameIDs: filenameIDs, regions: regions, branches: branches)
             if let first = records.first(
                 matching: found, filenameIDs: filenameIDs, regions: regions, branches: branches, in: functions,
                 buffer: buffer)
@@ -388,11 +384,12 @@ private struct Reader {
                 return
             }
             key = found
-            name = rawName.decoded()
         }
 
+        // Decoded only now: a record merged into an earlier one needs no name of its own.
         var record = FunctionRecord(
-            name: name, executionCount: executionCount, fileID: -1, start: SourcePosition(line: 0, column: 0),
+            name: readsNames ? rawName.decoded() : "", executionCount: executionCount, fileID: -1,
+            start: SourcePosition(line: 0, column: 0),
             lines: Metric(), regions: Metric(), branches: Metric(), mapping: nil)
         // Without expansions (most functions), the main file is the first.
         let main =
@@ -540,9 +537,10 @@ private struct RecordTable {
         var nameCount: Int
         var hash: UInt64
 
+        /// The key of a record named `name`, a string of `document`.
         init(
-            nameOffset: Int, name: JSONRawString, filenameIDs: [UInt32], regions: [CountedRegion],
-            branches: [BranchRegion]
+            name: JSONRawString, in document: UnsafeRawBufferPointer, filenameIDs: [UInt32],
+            regions: [CountedRegion], branches: [BranchRegion]
         ) {
             var hasher = TableHasher()
             hasher.combine(UnsafeBufferPointer(start: name.start, count: name.count))
@@ -557,7 +555,7 @@ private struct RecordTable {
                 hasher.combine(UInt64(branch.start.line) << 32 | UInt64(branch.start.column))
                 hasher.combine(UInt64(branch.fileID))
             }
-            self.nameOffset = nameOffset
+            self.nameOffset = UnsafeRawPointer(name.start) - document.baseAddress!
             self.nameCount = name.count
             self.hash = hasher.value
         }

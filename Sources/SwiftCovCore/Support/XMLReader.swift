@@ -58,7 +58,7 @@ package struct XMLReader {
     package mutating func next() throws(Error) -> Event? {
         if let name = pendingEnd {
             pendingEnd = nil
-            return try close(name)
+            return close(name)
         }
         guard !finished else { return nil }
         if open.isEmpty {
@@ -161,10 +161,10 @@ package struct XMLReader {
         guard name == open.last else {
             throw Error(offset: tagOffset, message: "an end tag does not match its start tag")
         }
-        return try close(name)
+        return close(name)
     }
 
-    private mutating func close(_ name: String) throws(Error) -> Event {
+    private mutating func close(_ name: String) -> Event {
         open.removeLast()
         return .end(name: name)
     }
