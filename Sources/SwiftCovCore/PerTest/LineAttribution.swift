@@ -81,8 +81,10 @@ package struct ProfileAttribution: Sendable {
         functionIndex = index
     }
 
-    /// The lines of the package's own files that `profile` executed, by relative path.
-    package func executedLines(of profile: RawProfile) -> [String: [UInt32]] {
+    /// The lines of the package's own files that `profile` executed, by relative path. A file
+    /// whose regions span more lines than any source file has is an error, never a list of
+    /// billions of lines.
+    package func executedLines(of profile: RawProfile) throws(CoverageInputError) -> [String: [UInt32]] {
         // The functions that ran, with their counters (duplicate records of one function add up);
         // a function known to the profile only under another hash is left out, as llvm-cov does.
         var counters: [Int: [UInt64]] = [:]
@@ -145,6 +147,10 @@ package struct ProfileAttribution: Sendable {
                 }
             }
             builder.build(regions, into: &segments)
+            let executable = LineCoverage.metric(of: segments).count
+            guard executable <= LineCoverage.maximumExecutableLines else {
+                throw .implausibleLines(filename: mapping.files[Int(file)], count: executable)
+            }
             var lines: [UInt32] = []
             segments.withUnsafeBufferPointer { buffer in
                 LineCoverage.forEachExecutableRun(in: buffer) { run, count in

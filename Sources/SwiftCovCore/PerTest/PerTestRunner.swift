@@ -174,7 +174,7 @@ package struct PerTestRunner: Sendable {
         switch attribution {
         case .mapping(let attribution):
             do {
-                result.executed = attribution.executedLines(of: try RawProfile.read(path: profraw))
+                result.executed = try attribution.executedLines(of: try RawProfile.read(path: profraw))
                 result.profile = profraw
             } catch {
                 result.problem = "reading its raw profile: \(error)"

@@ -89,32 +89,40 @@ package enum PerTestStore {
         var coverage = PerTestCoverage(
             recording: PerTestCoverage.Recording(commit: commit, dirty: dirty, date: date), files: [])
         let fileCount = try reader.count()
-        coverage.files.reserveCapacity(fileCount)
+        coverage.files.reserveCapacity(Reader.reservable(fileCount))
         for _ in 0..<fileCount {
             let pathOffset = reader.offset
             let path = try reader.string()
+            guard !path.isEmpty else { throw ReadError(offset: pathOffset, message: "a file with an empty path") }
             if let previous = coverage.files.last?.path, previous >= path {
                 throw ReadError(offset: pathOffset, message: "file paths are not sorted and unique at '\(path)'")
             }
             let lineCount = try reader.count()
             var lines: [UInt32] = []
-            lines.reserveCapacity(lineCount)
-            var line: UInt64 = 0
+            lines.reserveCapacity(Reader.reservable(lineCount))
+            var line: UInt32 = 0
             for _ in 0..<lineCount {
                 let offset = reader.offset
                 let delta = try reader.number()
-                line += delta
-                guard delta > 0, line <= UInt64(UInt32.max) else {
+                // Checked before adding: a delta may be as large as UInt64.max.
+                guard delta > 0, delta <= UInt64(UInt32.max - line) else {
                     throw ReadError(offset: offset, message: "line numbers of '\(path)' do not ascend from 1")
                 }
-                lines.append(UInt32(line))
+                line += UInt32(delta)
+                lines.append(line)
             }
             coverage.files.append(PerTestCoverage.File(path: path, lines: lines))
         }
         let testCount = try reader.count()
-        coverage.tests.reserveCapacity(testCount)
+        coverage.tests.reserveCapacity(Reader.reservable(testCount))
+        var ids = Set<String>()
         for _ in 0..<testCount {
+            let idOffset = reader.offset
             let id = try reader.string()
+            guard !id.isEmpty else { throw ReadError(offset: idOffset, message: "a test with an empty ID") }
+            guard ids.insert(id).inserted else {
+                throw ReadError(offset: idOffset, message: "test '\(id)' is recorded twice")
+            }
             let outcomeOffset = reader.offset
             let outcomeByte = try reader.byte()
             guard let outcome = PerTestCoverage.Outcome(rawValue: outcomeByte & ~unrecorded) else {
@@ -124,19 +132,23 @@ package enum PerTestStore {
             let milliseconds = try reader.number()
             let entryCount = try reader.count()
             var executed: [PerTestCoverage.ExecutedLines] = []
-            executed.reserveCapacity(entryCount)
+            executed.reserveCapacity(Reader.reservable(entryCount))
             var nextFile: UInt64 = 0
             for _ in 0..<entryCount {
                 let fileOffset = reader.offset
-                let file = nextFile + (try reader.number())
-                guard file < UInt64(coverage.files.count) else {
-                    throw ReadError(offset: fileOffset, message: "test '\(id)' refers to file \(file) of \(fileCount)")
+                let fileDelta = try reader.number()
+                // Checked before adding: a delta may be as large as UInt64.max.
+                guard fileDelta < UInt64(coverage.files.count) - min(nextFile, UInt64(coverage.files.count)) else {
+                    throw ReadError(
+                        offset: fileOffset,
+                        message: "test '\(id)' refers to a file past the \(fileCount) of the store")
                 }
+                let file = nextFile + fileDelta
                 nextFile = file + 1
                 let lineCount = UInt64(coverage.files[Int(file)].lines.count)
                 let runCount = try reader.count()
                 var runs: [Range<UInt32>] = []
-                runs.reserveCapacity(runCount)
+                runs.reserveCapacity(Reader.reservable(runCount))
                 var end: UInt64 = 0
                 for _ in 0..<runCount {
                     let runOffset = reader.offset
@@ -235,6 +247,11 @@ package enum PerTestStore {
                 shift += 7
             }
         }
+
+        /// How much room to reserve ahead for `count` items: a count is checked against the bytes
+        /// left, but those may be a sparse file's holes (a 40-byte store grown to 10 GB by
+        /// `truncate`); past this many, an array grows only as its items are actually read.
+        static func reservable(_ count: Int) -> Int { min(count, 4096) }
 
         /// A count of items that each take at least one byte: never more than the bytes left.
         mutating func count() throws(ReadError) -> Int {

@@ -49,8 +49,12 @@ package final class MappedFile: @unchecked Sendable {
                 return
             }
             // Every byte is read: mapping all pages at once costs less than a fault per few pages.
+            // Not for a sparse file (fewer blocks on disk than half its size: a hostile store
+            // grown to 10 GB by `truncate`), whose holes would all become zeroed pages in memory
+            // while a reader stops at its first wrong byte.
             #if os(Linux)
-                let flags = MAP_PRIVATE | MAP_POPULATE
+                let sparse = Int(info.st_blocks) < size / 1024
+                let flags = sparse ? MAP_PRIVATE : MAP_PRIVATE | MAP_POPULATE
             #else
                 let flags = MAP_PRIVATE
             #endif

@@ -312,9 +312,6 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         }
     }
 
-    /// A per-test store (`.build/swiftcov/per-test.swiftcov`), read, written back, and asked what
-    /// `report --show tests` and `impacted` ask: the lines of every file with their tests, the
-    /// tests that executed lines, the report's `lineTests` against the trivia report.
     /// A raw profile (`.profraw`), as `run --per-test` reads each test's.
     private static func rawProfile(_ bytes: [UInt8]) throws(FuzzInvariantFailure) {
         let result = bytes.withUnsafeBytes { raw in
@@ -351,9 +348,12 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
                 RawProfile.Function(nameRef: $0.nameRef, hash: $0.hash, counters: (0..<8).map { UInt64($0 % 3) })
             })
         let root = mapping.files.first.map { String($0[..<($0.lastIndex(of: "/") ?? $0.startIndex)]) } ?? "/"
-        _ = ProfileAttribution(mapping: mapping, root: root).executedLines(of: profile)
+        _ = try? ProfileAttribution(mapping: mapping, root: root).executedLines(of: profile)
     }
 
+    /// A per-test store (`.build/swiftcov/per-test.swiftcov`), read, written back, and asked what
+    /// `report --show tests` and `impacted` ask: the lines of every file with their tests, the
+    /// tests that executed lines, the report's `lineTests` against the trivia report.
     private static func perTestStore(_ bytes: [UInt8], _ report: CoverageReport?) throws(FuzzInvariantFailure) {
         let coverage: PerTestCoverage
         do {

@@ -138,6 +138,97 @@ struct PerTestStoreTests {
         #expect(throws: CoverageInputError.self) { try PerTestStore.read(path: path) }
     }
 
+    /// A store written byte by byte: the header, then `fields` (numbers as varints, strings as a
+    /// count and bytes, a `UInt8` as itself: the dirty flag and the outcome).
+    static func store(_ fields: [Any]) -> [UInt8] {
+        var bytes = PerTestStore.magic
+        func varint(_ value: UInt64) {
+            var value = value
+            while value >= 0x80 {
+                bytes.append(UInt8(value & 0x7F) | 0x80)
+                value >>= 7
+            }
+            bytes.append(UInt8(value))
+        }
+        varint(PerTestStore.version)
+        for field in fields {
+            switch field {
+            case let number as UInt64: varint(number)
+            case let number as Int: varint(UInt64(number))
+            case let text as String:
+                varint(UInt64(text.utf8.count))
+                bytes += Array(text.utf8)
+            case let byte as UInt8: bytes.append(byte)
+            default: Issue.record("unexpected field \(field)")
+            }
+        }
+        return bytes
+    }
+
+    @Test("hostile numbers: deltas of UInt64.max, a file past the last, IDs empty or twice: an error each")
+    func hostileNumbers() throws {
+        func message(_ bytes: [UInt8]) -> String? {
+            do {
+                _ = try PerTestStore.decode(bytes)
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        // commit, dirty, date, then the files.
+        let header: [Any] = ["", UInt8(0), ""]
+        // A line delta of UInt64.max (ten bytes), after line 5 and as the first.
+        #expect(
+            message(Self.store(header + [1, "a.swift", 2, 5, UInt64.max, 0]))
+                == "line numbers of 'a.swift' do not ascend from 1")
+        #expect(
+            message(Self.store(header + [1, "a.swift", 1, UInt64.max, 0]))
+                == "line numbers of 'a.swift' do not ascend from 1")
+        // Line UInt32.max is the last a store can hold; one more is out of range.
+        #expect(message(Self.store(header + [1, "a.swift", 1, UInt64(UInt32.max), 0])) == nil)
+        #expect(
+            message(Self.store(header + [1, "a.swift", 2, UInt64(UInt32.max), 1, 0]))
+                == "line numbers of 'a.swift' do not ascend from 1")
+        // A file delta of UInt64.max after file 0, and one just past the last file.
+        let oneFile: [Any] = header + [1, "a.swift", 1, 3]
+        let test: [Any] = ["T.t()", UInt8(0), 1]
+        #expect(
+            message(Self.store(oneFile + [1] + test + [2, 0, 1, 0, 0, UInt64.max, 1, 0, 0]))
+                == "test 'T.t()' refers to a file past the 1 of the store")
+        #expect(
+            message(Self.store(oneFile + [1] + test + [1, 1, 1, 0, 0]))
+                == "test 'T.t()' refers to a file past the 1 of the store")
+        #expect(message(Self.store(oneFile + [1] + test + [1, 0, 1, 0, 0])) == nil)
+        // A run's gap of UInt64.max.
+        #expect(
+            message(Self.store(oneFile + [1] + test + [1, 0, 1, UInt64.max, 0]))
+                == "test 'T.t()' has lines outside the 1 of file 0")
+        // Empty and repeated names.
+        #expect(message(Self.store(header + [1, "", 0, 0])) == "a file with an empty path")
+        #expect(message(Self.store(oneFile + [1, "", UInt8(0), 1, 0])) == "a test with an empty ID")
+        #expect(
+            message(Self.store(oneFile + [2, "T.t()", UInt8(0), 1, 0, "T.t()", UInt8(1), 1, 0]))
+                == "test 'T.t()' is recorded twice")
+    }
+
+    @Test("a count the file's bytes do not hold yet (a sparse 10 GB store): an error, not a 400 GB allocation")
+    func sparseStore() throws {
+        let path = try temporaryDirectory() + "/sparse.swiftcov"
+        // Each count claims nearly every byte that follows; the bytes are a sparse file's zeros.
+        for fields: [Any] in [
+            ["", UInt8(0), "", 9_000_000_000],
+            ["", UInt8(0), "", 1, "a.swift", 9_000_000_000],
+            ["", UInt8(0), "", 0, 9_000_000_000],
+            ["", UInt8(0), "", 1, "a.swift", 1, 1, 1, "T.t()", UInt8(0), 0, 9_000_000_000],
+        ] {
+            try Data(Self.store(fields)).write(to: URL(fileURLWithPath: path))
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try handle.truncate(atOffset: 10_000_000_000)
+            try handle.close()
+            #expect(throws: CoverageInputError.self) { try PerTestStore.read(path: path) }
+        }
+    }
+
     @Test("impacted tests: new side uses added lines, base side removed lines and an insertion's neighbours")
     func impacted() throws {
         let coverage = Self.sample()

@@ -42,7 +42,7 @@ struct RawProfileTests {
             let (id, expected) = try llvmCovLines(number)
             ids.append(id)
             let profile = try RawProfile.read(path: fixture.path("test-\(number).profraw"))
-            let executed = attribution.executedLines(of: profile).mapValues(Set.init)
+            let executed = try attribution.executedLines(of: profile).mapValues(Set.init)
             #expect(executed == expected, "\(id)")
             #expect(expected["Sources/Tiny/Tiny.swift"]?.isEmpty == false, "\(id) ran describe()")
             #expect(expected["Tests/TinyTests/TinyTests.swift"]?.isEmpty == false, "\(id) ran its own body")
@@ -57,11 +57,34 @@ struct RawProfileTests {
     func emptyAndForeign() throws {
         let attribution = ProfileAttribution(
             mapping: try CoverageMapping.read(binary: fixture.path("mapping.elf")), root: root)
-        #expect(attribution.executedLines(of: RawProfile(functions: [])).isEmpty)
+        #expect(try attribution.executedLines(of: RawProfile(functions: [])).isEmpty)
         // The same function names under other structural hashes: llvm-cov leaves those out.
         var profile = try RawProfile.read(path: fixture.path("test-1.profraw"))
         for index in profile.functions.indices { profile.functions[index].hash &+= 1 }
-        #expect(attribution.executedLines(of: profile).isEmpty)
+        #expect(try attribution.executedLines(of: profile).isEmpty)
+    }
+
+    @Test("a region spanning 1.9 billion lines is an error, not a list of every line")
+    func implausibleRegion() throws {
+        // One function, one region from line 1 to line 1.9e9, counted by counter 0 (which ran).
+        let region = CoverageMapping.Region(
+            counter: 1, fileID: 0, kind: 0, start: SourcePosition(line: 1, column: 1),
+            end: SourcePosition(line: 1_900_000_000, column: 2))
+        let function = CoverageMapping.Function(
+            nameRef: 7, hash: 9, files: [0], expressions: [], regions: [region], isLoneZeroRegion: false)
+        let mapping = CoverageMapping(files: ["/r/Sources/M/a.swift"], functions: [function], functionsByFile: [[0]])
+        let attribution = ProfileAttribution(mapping: mapping, root: "/r")
+        let profile = RawProfile(functions: [RawProfile.Function(nameRef: 7, hash: 9, counters: [1])])
+        #expect(throws: CoverageInputError.implausibleLines(filename: "/r/Sources/M/a.swift", count: 1_900_000_000)) {
+            try attribution.executedLines(of: profile)
+        }
+        // The same region over 3 lines: those 3 lines ran.
+        var small = mapping
+        small.functions[0].regions[0].end.line = 3
+        #expect(
+            try ProfileAttribution(mapping: small, root: "/r").executedLines(of: profile) == [
+                "Sources/M/a.swift": [1, 2, 3]
+            ])
     }
 
     @Test("cut, foreign or unknown raw profiles are errors with an offset, never a crash")
