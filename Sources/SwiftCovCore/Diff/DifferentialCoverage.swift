@@ -231,6 +231,8 @@ package struct DifferentialCoverage: Sendable {
 package enum DifferentialCoverageError: DiagnosticConvertible, Equatable {
     /// No file of the baseline is a file of this coverage or of the diff.
     case noFileInCommon(baseline: String)
+    /// The baseline holds no file at all while this coverage has some: nothing could be lost.
+    case emptyBaseline(baseline: String)
     /// A file the diff does not change whose executable lines differ between the two sides.
     case changedWithoutDiff(path: String, baseline: String)
     /// The diff adds lines past the end of the current source file.
@@ -242,6 +244,11 @@ package enum DifferentialCoverageError: DiagnosticConvertible, Equatable {
 
     package var diagnostic: Diagnostic {
         switch self {
+        case .emptyBaseline(let baseline):
+            Diagnostic(
+                file: baseline,
+                "holds no file's coverage, so no line could have lost its coverage: the base revision's export or "
+                    + "report is needed")
         case .noFileInCommon(let baseline):
             Diagnostic(
                 file: baseline, "no file in common with this coverage or the diff: a baseline of another package?")
@@ -455,8 +462,10 @@ extension DifferentialCoverage {
         guard
             let root = votes.max(by: { $0.value != $1.value ? $0.value < $1.value : $0.key.count > $1.key.count })?.key
         else {
-            if baseline.files.isEmpty && (current.files.isEmpty || changes.isEmpty) { return [:] }
-            throw .noFileInCommon(baseline: baseline.name)
+            // Comparing with nothing would make every line new and none lost (a false green).
+            if current.files.isEmpty && changes.isEmpty { return [:] }
+            throw baseline.files.isEmpty
+                ? .emptyBaseline(baseline: baseline.name) : .noFileInCommon(baseline: baseline.name)
         }
         var result: [String: DifferentialBaseline.File] = [:]
         for (path, file) in zip(paths, baseline.files) where path.hasPrefix(root) {
@@ -464,6 +473,8 @@ extension DifferentialCoverage {
             guard !relative.isEmpty, current.scope.includes(relative) else { continue }
             result[relative] = file
         }
+        // Files in common, but none in the report's scope (a baseline of test files only).
+        if result.isEmpty && !current.files.isEmpty { throw .noFileInCommon(baseline: baseline.name) }
         return result
     }
 }

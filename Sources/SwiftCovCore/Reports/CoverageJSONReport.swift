@@ -97,20 +97,31 @@ package enum CoverageJSONReport {
     private static func writeLineTests(of file: FileCoverage, _ perTest: PerTestCoverage, to json: inout JSONWriter)
         throws(CoverageInputError)
     {
-        let recorded = perTest.lineTests(ofFile: file.displayPath) ?? []
+        let lines = try file.lineCounts()
         var next = 0
         json.key("lineTests", .newLine)
         json.beginArray()
-        for line in try file.lineCounts() {
-            while next < recorded.count && recorded[next].line < line.line { next += 1 }
+        func write(_ line: UInt32, _ tests: [Int]) {
             json.beginArray()
-            json.number(line.line)
+            json.number(line)
             json.beginArray()
-            if next < recorded.count && recorded[next].line == line.line {
-                for test in recorded[next].tests { json.string(perTest.tests[test].id) }
+            for test in tests { json.string(perTest.tests[test].id) }
+            json.endArray()
+            json.endArray()
+        }
+        perTest.forEachLineTests(ofFile: file.displayPath) { line, tests in
+            while next < lines.count && lines[next].line < line {
+                write(lines[next].line, [])
+                next += 1
             }
-            json.endArray()
-            json.endArray()
+            if next < lines.count && lines[next].line == line {
+                write(line, tests)
+                next += 1
+            }
+        }
+        while next < lines.count {
+            write(lines[next].line, [])
+            next += 1
         }
         json.endArray()
     }

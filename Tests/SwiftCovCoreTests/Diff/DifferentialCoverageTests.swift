@@ -99,6 +99,28 @@ struct DifferentialCoverageTests {
         }
     }
 
+    @Test("a baseline with no file, or none in the report's scope, is an error: never every line new and none lost")
+    func emptyBaseline() throws {
+        let empty = DifferentialBaseline(name: "empty.json", format: .swiftcovJSON, files: [])
+        for diff in [UnifiedDiff(files: []), try UnifiedDiff.parse(Self.fixture.text("change.diff"))] {
+            #expect(throws: DifferentialCoverageError.emptyBaseline(baseline: "empty.json")) {
+                try DifferentialCoverage.compute(current: Self.current(), baseline: empty, diff: diff)
+            }
+        }
+        // Only a test file in common (through the diff): outside the report's scope, nothing to compare.
+        let testsOnly = DifferentialBaseline(
+            name: "tests.json", format: .swiftcovJSON,
+            files: [
+                .init(
+                    path: "/src/Tests/InMemoryLoggingTests/InMemoryLogHandlerTests.swift",
+                    lineCounts: [LineCount(line: 1, count: 1)])
+            ])
+        #expect(throws: DifferentialCoverageError.noFileInCommon(baseline: "tests.json")) {
+            try DifferentialCoverage.compute(
+                current: Self.current(), baseline: testsOnly, diff: UnifiedDiff.parse(Self.fixture.text("change.diff")))
+        }
+    }
+
     @Test("a baseline whose file changed with no diff to map it")
     func changedWithoutDiff() throws {
         // No diff: InMemoryLogHandler.swift differs between the sides and nothing says how.

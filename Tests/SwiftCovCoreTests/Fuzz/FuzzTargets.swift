@@ -282,7 +282,9 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         let files = site.differentialFiles()
         for file in report.files.prefix(4) {
             guard let segments = try? file.segments() else { continue }
-            let annotations = site.forFile(file.displayPath, differentialFiles: files)
+            let annotations = site.forFile(
+                file.displayPath, executableLines: LineCoverage.lineCounts(of: segments).map(\.line),
+                differentialFiles: files)
             let page = HTMLReport.filePage(
                 file, functionNames: [], segments: segments, source: .missing(path: file.displayPath),
                 annotations: annotations, options: HTMLReport.Options())

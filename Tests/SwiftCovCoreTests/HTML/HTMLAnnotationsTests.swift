@@ -50,10 +50,14 @@ struct HTMLAnnotationsTests {
         let site = HTMLReport.SiteAnnotations(differential: coverage, baselineName: "base.json")
         let files = site.differentialFiles()
         return try report.files.map { file in
+            let segments = try file.segments()
             let html = HTMLReport.filePage(
-                file, functionNames: file.functions.map(\.name), segments: try file.segments(),
+                file, functionNames: file.functions.map(\.name), segments: segments,
                 source: .missing(path: file.displayPath),
-                annotations: site.forFile(file.displayPath, differentialFiles: files), options: options)
+                annotations: site.forFile(
+                    file.displayPath, executableLines: LineCoverage.lineCounts(of: segments).map(\.line),
+                    differentialFiles: files),
+                options: options)
             return (file.displayPath, html)
         }
     }

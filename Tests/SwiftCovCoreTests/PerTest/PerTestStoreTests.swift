@@ -86,6 +86,44 @@ struct PerTestStoreTests {
         #expect(coverage.tests(executing: [6], inFile: "Tests/MTests/b.swift") == [1])
     }
 
+    @Test("each line's tests by a sweep over the runs: the same as asking every test about every line")
+    func lineTestsSweep() {
+        // Deterministic pseudo-random runs: 40 tests over 500 lines, some overlapping, some not.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        var coverage = PerTestCoverage(
+            recording: .init(commit: "", dirty: false, date: ""),
+            files: [.init(path: "a.swift", lines: (1...500).map { UInt32($0 * 2) })])
+        for test in 0..<40 {
+            var lines: [UInt32] = []
+            for _ in 0..<next(6) {
+                let start = next(500)
+                lines += (start..<min(500, start + next(80))).map { UInt32($0 * 2 + 2) }
+            }
+            coverage.add(id: "T.t\(test)()", outcome: .passed, milliseconds: 1, lines: ["a.swift": lines])
+        }
+        var swept: [(UInt32, [Int])] = []
+        #expect(coverage.forEachLineTests(ofFile: "a.swift") { swept.append(($0, $1)) })
+        let expected = coverage.files[0].lines.map { line in
+            (
+                line,
+                coverage.tests.indices.filter {
+                    coverage.executedLines(of: coverage.tests[$0], inFile: 0).contains(line)
+                }
+            )
+        }
+        #expect(swept.map(\.0) == expected.map(\.0))
+        #expect(swept.map(\.1) == expected.map(\.1))
+        #expect(swept.contains { $0.1.count > 1 } && swept.contains { $0.1.isEmpty }, "overlaps and gaps both tried")
+        #expect(
+            coverage.testsExecutingLines(ofFile: "a.swift")
+                == expected.reduce(into: Set<Int>()) { $0.formUnion($1.1) }.sorted())
+        #expect(!coverage.forEachLineTests(ofFile: "b.swift") { _, _ in })
+    }
+
     @Test("written and read back, the same; a few bytes a test")
     func roundTrip() throws {
         let coverage = Self.sample()

@@ -40,12 +40,25 @@ extension HTMLReport {
             return files
         }
 
-        /// What the page of the file at `path` shows.
-        package func forFile(_ path: String, differentialFiles: [String: DifferentialCoverage.File]) -> Annotations {
+        /// What the page of the file at `path`, whose line view has `executableLines`, shows. Its
+        /// tests only when the per-test data has the same executable lines (else they would be
+        /// of another version of the file; see `testsMismatch`).
+        package func forFile(
+            _ path: String, executableLines: [UInt32], differentialFiles: [String: DifferentialCoverage.File]
+        ) -> Annotations {
             var annotations = Annotations()
             if let file = differentialFiles[path] { annotations.categories = LineCategories(file) }
-            if let perTest { annotations.tests = LineTests(perTest, path: path) }
+            if let perTest, perTest.executableLines(ofFile: path) == executableLines {
+                annotations.tests = LineTests(perTest, path: path)
+            }
             return annotations
+        }
+
+        /// Whether the per-test data has the file at `path` with other executable lines than its
+        /// page (`executableLines`): then the page shows no tests, and the site says why.
+        package func testsMismatch(_ path: String, executableLines: [UInt32]) -> Bool {
+            guard let recorded = perTest?.executableLines(ofFile: path) else { return false }
+            return recorded != executableLines
         }
     }
 
@@ -126,30 +139,28 @@ extension HTMLReport {
 
         /// The tests of the file at `path` in `coverage`; nil when it was not recorded.
         package init?(_ coverage: PerTestCoverage, path: String) {
-            guard let lineTests = coverage.lineTests(ofFile: path) else { return nil }
+            // The tests that ran some line, numbered in their order; then each line's set of them.
+            guard let ran = coverage.testsExecutingLines(ofFile: path) else { return nil }
             var local: [Int: Int] = [:]
-            var ran: [Int] = []
-            for entry in lineTests {
-                for test in entry.tests where local[test] == nil {
-                    local[test] = 0
-                    ran.append(test)
-                }
-            }
-            ran.sort()
             for (index, test) in ran.enumerated() { local[test] = index }
             var counts = [Int](repeating: 0, count: ran.count)
             var setIndex: [[Int]: Int] = [[]: 0]
             var sets: [[Int]] = [[]]
             var lines: [(line: UInt32, set: Int)] = []
-            lines.reserveCapacity(lineTests.count)
-            for entry in lineTests {
-                let members = entry.tests.map { local[$0]! }.sorted()
-                for member in members { counts[member] += 1 }
+            // `tests` ascends, and so do their local numbers: each set is sorted as it is made.
+            var members: [Int] = []
+            coverage.forEachLineTests(ofFile: path) { line, tests in
+                members.removeAll(keepingCapacity: true)
+                for test in tests {
+                    let member = local[test]!
+                    members.append(member)
+                    counts[member] += 1
+                }
                 if let known = setIndex[members] {
-                    lines.append((entry.line, known))
+                    lines.append((line, known))
                 } else {
                     setIndex[members] = sets.count
-                    lines.append((entry.line, sets.count))
+                    lines.append((line, sets.count))
                     sets.append(members)
                 }
             }

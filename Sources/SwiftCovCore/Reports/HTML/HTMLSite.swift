@@ -274,13 +274,14 @@ package final class HTMLSite {
                         missing.record(index, (file.displayPath, problem))
                         source = .missing(path: file.displayPath, reason: problem.description)
                     }
-                    var fileAnnotations = annotations.forFile(file.displayPath, differentialFiles: differentialFiles)
-                    if let tests = fileAnnotations.tests,
-                        !tests.lines.map(\.line).elementsEqual(LineCoverage.lineCounts(of: segments).map(\.line))
-                    {
+                    // Per-test data is checked against the page's lines before it is read for the page.
+                    let executableLines =
+                        annotations.perTest == nil ? [] : LineCoverage.lineCounts(of: segments).map(\.line)
+                    if annotations.testsMismatch(file.displayPath, executableLines: executableLines) {
                         mismatched.record(index, file.displayPath)
-                        fileAnnotations.tests = nil
                     }
+                    let fileAnnotations = annotations.forFile(
+                        file.displayPath, executableLines: executableLines, differentialFiles: differentialFiles)
                     let functionNames = Array(names[firstName[index]..<firstName[index] + file.functions.count])
                     let page = HTMLReport.filePageBuffer(
                         file, functionNames: functionNames, segments: segments, source: source,
