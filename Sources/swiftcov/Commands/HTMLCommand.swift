@@ -98,7 +98,8 @@ enum HTMLCommand {
         }
         let stores = ImpactedCommand.stores(beside: options.coverage.inputs)
         if !stores.isEmpty {
-            annotations.perTest = try ImpactedCommand.loadStores(stores, command: "html", terminal: terminal)
+            annotations.perTest = try ImpactedCommand.loadStores(
+                stores, command: "html", terminal: terminal, ownFiles: report.ownFiles)
         }
         let written = try site.write(
             report, tests: tests, extraFiles: extra, annotations: annotations, options: htmlOptions)

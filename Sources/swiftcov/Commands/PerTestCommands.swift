@@ -148,8 +148,12 @@ enum ImpactedCommand {
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
         let options = try Options(arguments)
         let destination = try terminal.output(options.output)
-        let coverage = try loadStores(options.stores, command: "impacted", terminal: terminal)
         let root = terminal.workingDirectory
+        let diff = try DiffCommand.readChange(options.change, root: root, terminal: terminal).diff
+        let changed = Set(diff.files.flatMap { [$0.oldPath, $0.newPath].compactMap { $0 } })
+        let coverage = try loadStores(
+            options.stores, command: "impacted", terminal: terminal,
+            ownFiles: OwnFiles("this package or the diff") { changed.contains($0) || Terminal.isFile(root + "/" + $0) })
 
         var baseCommit: String?
         if case .git(let base) = options.change, let result = try? Git.run(["merge-base", base, "HEAD"], in: root),
@@ -157,7 +161,6 @@ enum ImpactedCommand {
         {
             baseCommit = result.trimmedOutput
         }
-        let diff = try DiffCommand.readChange(options.change, root: root, terminal: terminal).diff
         let side: ImpactedTests.Side
         if let chosen = options.recordedAt {
             side = chosen
@@ -184,10 +187,26 @@ enum ImpactedCommand {
         return .success
     }
 
+    /// The files of the package per-test data is used for: data that shares none of them is of
+    /// another package, and would make every line look run by no test.
+    struct OwnFiles {
+        /// What the files are, for the error ("this coverage").
+        var description: String
+        /// Whether a package-relative path is one of them.
+        var contains: (String) -> Bool
+
+        init(_ description: String, _ contains: @escaping (String) -> Bool) {
+            self.description = description
+            self.contains = contains
+        }
+    }
+
     /// The stores at `paths` (each the file, or a folder holding `per-test.swiftcov`), merged
     /// (shards: every test once; a test recorded twice is a warning). Exit 2 with how to make one
-    /// when one is missing.
-    static func loadStores(_ paths: [String], command: String, terminal: Terminal) throws -> PerTestCoverage {
+    /// when one is missing, and when one shares no file with `ownFiles`.
+    static func loadStores(_ paths: [String], command: String, terminal: Terminal, ownFiles: OwnFiles) throws
+        -> PerTestCoverage
+    {
         var stores: [PerTestCoverage] = []
         for path in paths {
             let file = Terminal.fileSize(path) > 0 ? path : path + "/" + PerTestStore.fileName
@@ -195,7 +214,14 @@ enum ImpactedCommand {
                 throw Diagnostic(
                     file: file, "no per-test data; record it with `swiftcov run --per-test` in the package root")
             }
-            stores.append(try PerTestStore.read(path: file))
+            let store = try PerTestStore.read(path: file)
+            guard store.files.contains(where: { ownFiles.contains($0.path) }) else {
+                throw Diagnostic(
+                    file: file,
+                    "per-test data of \(store.files.count) files, none of them in \(ownFiles.description): "
+                        + "recorded in another package?")
+            }
+            stores.append(store)
         }
         let (merged, duplicates) = PerTestCoverage.merged(stores)
         for duplicate in duplicates.prefix(10) { terminal.emit(.warning(duplicate.description), command: command) }
@@ -207,10 +233,13 @@ enum ImpactedCommand {
 
     /// The per-test data beside coverage inputs (`run --per-test`'s output folders, or their
     /// exports), merged: a store in each input's folder that has one; `.build/swiftcov`'s when none has.
-    static func loadStores(beside inputs: [String], command: String, terminal: Terminal) throws -> PerTestCoverage {
+    static func loadStores(beside inputs: [String], command: String, terminal: Terminal, ownFiles: OwnFiles) throws
+        -> PerTestCoverage
+    {
         let found = stores(beside: inputs)
         return try loadStores(
-            found.isEmpty ? [inputs.first ?? ".build/swiftcov"] : found, command: command, terminal: terminal)
+            found.isEmpty ? [inputs.first ?? ".build/swiftcov"] : found, command: command, terminal: terminal,
+            ownFiles: ownFiles)
     }
 
     /// The stores in the folders of coverage inputs (`run --per-test`'s output folders, or their
@@ -224,5 +253,13 @@ enum ImpactedCommand {
             if Terminal.fileSize(store) > 0 && !found.contains(store) { found.append(store) }
         }
         return found
+    }
+}
+
+extension CoverageReport {
+    /// The report's files, for per-test data read beside it (any data, when it has none).
+    var ownFiles: ImpactedCommand.OwnFiles {
+        let paths = Set(files.map(\.displayPath))
+        return ImpactedCommand.OwnFiles("this coverage") { paths.isEmpty || paths.contains($0) }
     }
 }

@@ -58,6 +58,12 @@ struct Terminal {
         return Int(info.st_size)
     }
 
+    /// Whether `path` is a regular file (of any size).
+    static func isFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// The current working directory.
     var workingDirectory: String {
         guard let path = getcwd(nil, 0) else { return "." }
