@@ -389,8 +389,15 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
             guard let tests = HTMLReport.LineTests(coverage, path: file.path) else {
                 throw FuzzInvariantFailure(description: "per-test store: no page data for \(file.path)")
             }
-            let segments = file.lines.prefix(64).map {
-                CoverageSegment(line: $0, column: 1, count: 1, hasCount: true, isRegionEntry: true, isGapRegion: false)
+            // Each line a region of its own, ended on the line: no line between two is executable
+            // (a store may hold line 1 and line 4,294,967,295).
+            let segments = file.lines.prefix(64).flatMap {
+                [
+                    CoverageSegment(
+                        line: $0, column: 1, count: 1, hasCount: true, isRegionEntry: true, isGapRegion: false),
+                    CoverageSegment(
+                        line: $0, column: 2, count: 0, hasCount: false, isRegionEntry: false, isGapRegion: false),
+                ]
             }
             let page = HTMLReport.filePage(
                 FileCoverage.forTesting(path: file.path, segments: segments), functionNames: [], segments: segments,
