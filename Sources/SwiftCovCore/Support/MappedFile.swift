@@ -99,17 +99,36 @@ package final class MappedFile: @unchecked Sendable {
         try body(UnsafeRawBufferPointer(start: address, count: count))
     }
 
-    private static func readAll(descriptor: Int32) throws(ReadError) -> (UnsafeMutableRawPointer?, Int) {
-        var capacity = 1 << 20
-        var memory = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+    /// The most bytes read from a pipe, a device or standard input, which are copied into memory
+    /// (a regular file is mapped, whatever its size): `/dev/zero` or an endless producer is an
+    /// error at this size, not all of the machine's memory.
+    package static let streamLimit = 1 << 30
+
+    static func readAll(descriptor: Int32, limit: Int = streamLimit) throws(ReadError)
+        -> (UnsafeMutableRawPointer?, Int)
+    {
+        var capacity = min(1 << 20, limit)
+        var memory = UnsafeMutableRawPointer.allocate(byteCount: capacity + 1, alignment: 16)
         var used = 0
         while true {
             if used == capacity {
-                let grown = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 16)
+                // One byte past the limit tells an input of exactly `limit` bytes from a longer one.
+                guard capacity < limit else {
+                    var probe: UInt8 = 0
+                    var got = read(descriptor, &probe, 1)
+                    while got < 0 && errno == EINTR { got = read(descriptor, &probe, 1) }
+                    if got == 0 { break }
+                    memory.deallocate()
+                    throw ReadError(
+                        message: "more than \(limit >> 20) MiB from a pipe or device; give it as a file, which is "
+                            + "mapped rather than copied")
+                }
+                let grownCapacity = min(capacity * 2, limit)
+                let grown = UnsafeMutableRawPointer.allocate(byteCount: grownCapacity + 1, alignment: 16)
                 grown.copyMemory(from: memory, byteCount: used)
                 memory.deallocate()
                 memory = grown
-                capacity *= 2
+                capacity = grownCapacity
             }
             let got = read(descriptor, memory + used, capacity - used)
             if got == 0 { break }

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+@testable import SwiftCovCore
+
+/// Inputs from pipes and devices are copied into memory, up to a bound; regular files are mapped.
+@Suite("mapped files and streamed inputs")
+struct MappedFileTests {
+    /// What `readAll` gives for `count` bytes written into a pipe, with `limit`.
+    func readPipe(count: Int, limit: Int) throws -> Result<[UInt8], MappedFile.ReadError> {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        let writeEnd = ends[1]
+        // Written from another thread: a pipe holds 64 KiB.
+        let writer = Thread {
+            bytes.withUnsafeBytes { raw in
+                var written = 0
+                while written < raw.count {
+                    let result = write(writeEnd, raw.baseAddress! + written, raw.count - written)
+                    if result <= 0 { break }
+                    written += result
+                }
+            }
+            close(writeEnd)
+        }
+        writer.start()
+        defer { close(ends[0]) }
+        do {
+            let (memory, used) = try MappedFile.readAll(descriptor: ends[0], limit: limit)
+            defer { memory?.deallocate() }
+            let read = Array(UnsafeRawBufferPointer(start: memory, count: used))
+            #expect(read == bytes)
+            return .success(read)
+        } catch {
+            // Let the writer finish: nothing reads the rest.
+            var sink = [UInt8](repeating: 0, count: 1 << 16)
+            while read(ends[0], &sink, sink.count) > 0 {}
+            return .failure(error)
+        }
+    }
+
+    @Test("a stream of exactly the limit is read; one byte more is an error naming the limit")
+    func streamLimit() throws {
+        #expect(try readPipe(count: 300_000, limit: 300_000).get().count == 300_000)
+        #expect(try readPipe(count: 0, limit: 300_000).get().isEmpty)
+        #expect(try readPipe(count: 1 << 21, limit: 3 << 20).get().count == 1 << 21)
+        guard case .failure(let error) = try readPipe(count: 3 << 20, limit: 2 << 20) else {
+            Issue.record("3 MiB read with a limit of 2 MiB")
+            return
+        }
+        #expect(
+            error.message
+                == "more than 2 MiB from a pipe or device; give it as a file, which is mapped rather than copied")
+        #expect(MappedFile.streamLimit == 1 << 30)
+    }
+}
