@@ -14,14 +14,16 @@ package enum OutputLock {
     package static let fileName = ".swiftcov.lock"
 
     /// Takes the lock of `folder` (created when missing), calling `waiting` first when another
-    /// process holds it; returns when this process holds it.
-    package static func acquire(_ folder: String, waiting: () -> Void) throws(AtomicFile.WriteError) {
+    /// holds it; returns when this process holds it, with the descriptor that holds it (kept
+    /// open until the process ends, or given to `release`).
+    @discardableResult
+    package static func acquire(_ folder: String, waiting: () -> Void) throws(AtomicFile.WriteError) -> Int32 {
         try AtomicFile.makeDirectory(folder)
         let path = folder + "/" + fileName
         // Close-on-exec: a program swiftcov starts must not keep the lock after swiftcov ends.
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw AtomicFile.WriteError(path: path, errno: errno) }
-        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return }
+        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return descriptor }
         guard errno == EWOULDBLOCK else {
             let code = errno
             close(descriptor)
@@ -35,6 +37,11 @@ package enum OutputLock {
                 throw AtomicFile.WriteError(path: path, errno: code)
             }
         }
-        // The descriptor stays open (the lock with it) until the process ends.
+        return descriptor
+    }
+
+    /// Lets the lock `acquire` returned go.
+    package static func release(_ descriptor: Int32) {
+        close(descriptor)
     }
 }
