@@ -79,16 +79,6 @@ struct RunCommandTests {
         #expect(result.status == 2)
         #expect(result.stderr.contains("no Package.swift"))
     }
-
-    @Test("--shard with billions of shards: a usage error at once, not a plan of that size")
-    func hugeShardCount() throws {
-        for arguments in [["--shard", "1/99999999999"], ["--per-test", "--shard", "1/10001"]] {
-            let result = try swiftcov(["run"] + arguments, in: package)
-            #expect(result.status == 2)
-            #expect(result.stderr.contains("the number of shards must be at most 10000"), "\(result.stderr)")
-            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
-        }
-    }
 }
 
 /// `swiftcov run --per-test` on the tiny package: each test alone, a crash and a hang reported
