@@ -509,9 +509,16 @@ struct BoundedBytes {
             return
         }
         dropped += rest.count
-        for byte in rest {
-            tail[tailStart] = byte
-            tailStart += 1
+        // Copied in at most two pieces: up to the ring's end, then from its start.
+        var from = rest.startIndex
+        while from < rest.endIndex {
+            let count = min(rest.endIndex - from, tailLimit - tailStart)
+            let source = UnsafeRawPointer(bytes.baseAddress! + from)
+            tail.withUnsafeMutableBytes {
+                $0.baseAddress!.advanced(by: tailStart).copyMemory(from: source, byteCount: count)
+            }
+            from += count
+            tailStart += count
             if tailStart == tailLimit { tailStart = 0 }
         }
     }
