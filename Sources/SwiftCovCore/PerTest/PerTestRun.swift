@@ -239,6 +239,8 @@ package struct PerTestRun {
                 throw CoverageInputError.unreadable(
                     path: scratch, reason: "llvm-profdata: " + merged.errorText.terminalSafe)
             }
+        } else {
+            unlink(output + "/coverage.profdata")  // an earlier run's: not this run's counts
         }
         let exported = try toolchain.export(profdata: profdata, binaries: [binary])
         guard exported.status == 0 else {

@@ -186,6 +186,8 @@ package enum Subprocess {
         // Reading stops then: once the program has ended, after a grace period; once everything
         // is killed, after a while (a process swiftcov cannot kill may hold a pipe).
         var stopReading: Double?
+        // When its output was seen closed while it still ran.
+        var outputClosed: Double?
         while true {
             if !exited { exited = hasExited(pid) }
             let now = monotonicSeconds()
@@ -209,10 +211,23 @@ package enum Subprocess {
                 exited = waitForExit(pid)
                 continue
             }
-            var wait = exited ? Double.infinity : 0.1  // how often an end with a pipe held open is seen
+            // How often its end is looked for: every 0.1 s while it writes (an end with a pipe
+            // held open); once its output is closed, soon (it usually ends right after), then
+            // less and less often.
+            var wait = Double.infinity
+            if !exited {
+                if open > 0 {
+                    wait = 0.1
+                } else {
+                    let since = outputClosed ?? now
+                    outputClosed = since
+                    wait = min(0.1, max(0.001, (now - since) / 10))
+                }
+            }
             if let deadline, !timedOut { wait = min(wait, deadline - now) }
             if let stop = stopReading { wait = min(wait, stop - now) }
-            let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(max(0, min(wait, 60)) * 1000) + 1)
+            let milliseconds = Int32((max(0, min(wait, 60)) * 1000).rounded(.up))
+            let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
             if ready < 0 {
                 if errno == EINTR { continue }
                 break
