@@ -8,4 +8,6 @@ import SwiftCovCore
     import Darwin
 #endif
 
+// Whatever a program swiftcov runs leaves behind is swiftcov's to end (Subprocess).
+Subprocess.adoptOrphans()
 exit(SwiftCovCommand.main(Array(CommandLine.arguments.dropFirst())))

@@ -89,8 +89,10 @@ struct PerTestRunCommandTests {
     func crashAndHang() throws {
         let package = try temporaryDirectory() + "/TinyPackage"
         try FileManager.default.copyItem(atPath: packageRoot + "/Tests/Fixtures/TinyPackage", toPath: package)
+        // No test here may race a short --test-timeout: the passing tests run with the default
+        // (300 s), and the hanging test alone with a short one.
         let crashing = try swiftcov(
-            ["run", "--per-test", "--test-timeout", "3", "--output", "out", "--", "--skip", "testPositive"],
+            ["run", "--per-test", "--output", "out", "--", "--skip", "testPositive"],
             environment: ["TINY_CRASH": "1"], in: package)
         #expect(crashing.status == 1, "\(crashing.stderr)")
         #expect(crashing.stderr.contains("TinyTests.DescribeTests/testMisbehaving crashed"), "\(crashing.stderr)")
@@ -110,11 +112,19 @@ struct PerTestRunCommandTests {
         }
 
         let hanging = try swiftcov(
-            ["run", "--per-test", "--test-timeout", "3", "--output", "out", "--", "--filter", "Misbehaving|negative"],
+            ["run", "--per-test", "--test-timeout", "3", "--output", "hang", "--", "--filter", "Misbehaving"],
             environment: ["TINY_HANG": "1"], in: package)
         #expect(hanging.status == 1)
         #expect(hanging.stderr.contains("testMisbehaving timed out"), "\(hanging.stderr)")
         #expect(hanging.stderr.contains("killed after 3 s (--test-timeout)"))
+        let hangJUnit = try String(contentsOfFile: package + "/hang/junit.xml", encoding: .utf8)
+        #expect(hangJUnit.contains(#"errors="1""#), "\(hangJUnit)")
+
+        // A crash beside a passing test, in the folder the data is read back from.
+        let mixed = try swiftcov(
+            ["run", "--per-test", "--output", "out", "--", "--filter", "Misbehaving|negative"],
+            environment: ["TINY_CRASH": "1"], in: package)
+        #expect(mixed.status == 1)
 
         // The data read back: every executable line with its tests.
         let report = try swiftcov(
@@ -125,7 +135,7 @@ struct PerTestRunCommandTests {
         let tests = try #require(json["tests"] as? [[String: Any]])
         #expect(
             tests.map { $0["id"] as? String } == ["TinyTests.DescribeTests/testMisbehaving", "TinyTests.negative()"])
-        #expect(tests.map { $0["outcome"] as? String } == ["timed out", "passed"])
+        #expect(tests.map { $0["outcome"] as? String } == ["crashed", "passed"])
         // The killed process left no profile: its lines are unknown, and the store says so.
         #expect(tests.map { $0["recorded"] as? Bool } == [false, true])
         #expect(tests.map { $0["executedLines"] as? Int }.first == 0)
@@ -241,6 +251,125 @@ struct PerTestRunCommandTests {
             (merged["files"] as? [[String: Any]])?.map { $0["lineCounts"] as? [[Int]] }
                 == (json["files"] as? [[String: Any]])?.map { $0["lineCounts"] as? [[Int]] })
         #expect((merged["tests"] as? [[String: Any]])?.count == 5)
+    }
+}
+
+/// `swiftcov run` with tests that misbehave (Tests/Fixtures/TinyPackage's `testMisbehaving`
+/// with TINY_MISBEHAVE): nothing they start outlives the run, every run ends, every result is
+/// written. Hangs are on `sleep 600`; the deadlines here only catch a run that never ends.
+@Suite("swiftcov run with misbehaving tests", .serialized, .removingTemporaryFolders)
+struct MisbehavingTestsRunCommandTests {
+    let package: String
+    let scratch: String
+
+    init() throws {
+        scratch = try temporaryDirectory()
+        package = scratch + "/TinyPackage"
+        try FileManager.default.copyItem(atPath: packageRoot + "/Tests/Fixtures/TinyPackage", toPath: package)
+    }
+
+    /// Runs `swiftcov run --per-test` on testMisbehaving alone, misbehaving as `mode`; with the
+    /// process IDs the test wrote.
+    func misbehave(_ mode: String, _ options: [String] = [], output: String) throws -> (RunResult?, [Int32]) {
+        let pids = scratch + "/pids-" + output
+        let run = try BackgroundSwiftcov(
+            ["run", "--per-test", "--output", output] + options + ["--", "--filter", "Misbehaving"],
+            environment: ["TINY_MISBEHAVE": mode, "TINY_PIDS": pids], in: package, scratch: scratch)
+        let result = run.wait()
+        let written = (try? String(contentsOfFile: pids, encoding: .utf8)) ?? ""
+        return (result, written.split(separator: " ").compactMap { Int32($0) })
+    }
+
+    @Test("a test that closes its output, or hangs with a child in a group of its own: killed at the deadline")
+    func hangs() throws {
+        for mode in ["close", "detach"] {
+            let (ended, pids) = try misbehave(mode, ["--test-timeout", "3"], output: mode)
+            let result = try #require(ended, "\(mode): the run did not end")
+            #expect(result.status == 1, "\(mode): \(result.stderr)")
+            #expect(result.stderr.contains("testMisbehaving timed out"), "\(mode): \(result.stderr)")
+            #expect(pids.count == (mode == "close" ? 1 : 2) && pids.allSatisfy(isGone), "\(mode): \(pids)")
+            let junit = try String(contentsOfFile: package + "/\(mode)/junit.xml", encoding: .utf8)
+            #expect(junit.contains(#"errors="1""#), "\(junit)")
+        }
+    }
+
+    @Test("a test that passes but leaves a child holding its output: passed, and the child killed")
+    func leftChild() throws {
+        let (ended, pids) = try misbehave("leave", output: "leave")
+        let result = try #require(ended)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("testMisbehaving passed"), "\(result.stderr)")
+        #expect(pids.count == 2 && pids.allSatisfy(isGone), "\(pids)")
+    }
+
+    @Test("every selected test crashes: the crash in junit.xml and the summary, every output written, exit 1")
+    func everyTestCrashes() throws {
+        let result = try swiftcov(
+            ["run", "--per-test", "--output", "out", "--", "--filter", "Misbehaving"],
+            environment: ["TINY_CRASH": "1"], in: package)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(!result.stderr.contains("no llvm-cov export"))
+        let junit = try String(contentsOfFile: package + "/out/junit.xml", encoding: .utf8)
+        #expect(junit.contains(#"name="testMisbehaving""#) && junit.contains(#"errors="1""#), "\(junit)")
+        #expect(result.stdout.contains("testMisbehaving"), "\(result.stdout)")
+        for file in ["html/index.html", "coverage.json", "swift-test.log", "per-test.swiftcov", "llvm-cov-export.json"]
+        {
+            #expect(FileManager.default.fileExists(atPath: package + "/out/" + file), "\(file)")
+        }
+        let report = try swiftcov(["report", "out", "--format", "json", "--show", "tests"], in: package)
+        #expect(report.stdout.contains(#""outcome":"crashed""#) || report.stdout.contains(#""outcome": "crashed""#))
+    }
+
+    @Test("a test printing 12 MB: its output kept bounded, its start and end, with what was dropped")
+    func flood() throws {
+        let (ended, _) = try misbehave("flood", output: "flood")
+        let result = try #require(ended)
+        #expect(result.status == 0, "\(result.stderr)")
+        let log = try String(contentsOfFile: package + "/flood/swift-test.log", encoding: .utf8)
+        #expect(log.utf8.count < 5 << 20)
+        #expect(log.contains(" bytes of output dropped here]"))
+        #expect(log.contains("testMisbehaving' passed"))
+    }
+
+    @Test("SIGTERM during run --per-test and run: every process they started ended, the profiles' folder removed")
+    func terminated() throws {
+        for perTest in [true, false] {
+            let pids = scratch + "/pids-term-\(perTest)"
+            let run = try BackgroundSwiftcov(
+                ["run", "--output", "out"] + (perTest ? ["--per-test", "--", "--filter", "Misbehaving"] : []),
+                environment: ["TINY_MISBEHAVE": "detach", "TINY_PIDS": pids], in: package, scratch: scratch)
+            // The test and its child run (then everything below swiftcov is known): end swiftcov.
+            #expect(eventually { FileManager.default.fileExists(atPath: pids) })
+            let started = descendants(of: run.process.processIdentifier)
+            run.process.terminate()
+            let result = try #require(run.wait(), "SIGTERM did not end it")
+            #expect(run.process.terminationReason == .uncaughtSignal, "\(result.stderr)")
+            #expect(result.status == SIGTERM)
+            let written = try String(contentsOfFile: pids, encoding: .utf8).split(separator: " ")
+            #expect(written.count == 2)
+            #expect(started.count >= (perTest ? 2 : 3), "\(started)")
+            #expect(eventually(within: 60) { started.allSatisfy(isGone) }, "\(started.filter { !isGone($0) })")
+            let left = try FileManager.default.contentsOfDirectory(atPath: package + "/out")
+            #expect(!left.contains { $0.hasPrefix("per-test-profiles") }, "\(left)")
+            try FileManager.default.removeItem(atPath: pids)
+        }
+    }
+
+    @Test("two run --per-test at once in one package and folder: the second waits, both succeed")
+    func concurrentRuns() throws {
+        // Built once first, so that both runs mostly run tests.
+        let first = try swiftcov(["run", "--per-test", "--output", "out"], in: package)
+        #expect(first.status == 0, "\(first.stderr)")
+        let runs = try (0..<2).map { _ in
+            try BackgroundSwiftcov(["run", "--per-test", "--output", "out"], in: package, scratch: scratch)
+        }
+        let results = runs.map { $0.wait() }
+        for result in results {
+            #expect(result?.status == 0, "\(result?.stderr ?? "did not end")")
+            #expect(result?.stderr.contains("recorded the lines of 5 tests") == true)
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: package + "/out")
+        #expect(!left.contains { $0.hasPrefix("per-test-profiles") }, "\(left)")
     }
 }
 

@@ -63,3 +63,85 @@ func swiftcov(
 func golden(_ name: String) throws -> String {
     try String(contentsOfFile: packageRoot + "/Tests/SwiftCovCoreTests/Golden/" + name, encoding: .utf8)
 }
+
+/// A `swiftcov` started in the background (its output going to files), to be signalled or
+/// waited for with a deadline.
+final class BackgroundSwiftcov {
+    let process = Process()
+    private let output: String
+
+    /// Starts `swiftcov` with `arguments` in `directory`; its output goes to files in `scratch`.
+    init(_ arguments: [String], environment: [String: String] = [:], in directory: String, scratch: String) throws {
+        output = scratch + "/swiftcov-\(UUID().uuidString)"
+        process.executableURL = swiftcovExecutable()
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = nil
+        env["GITHUB_STEP_SUMMARY"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        _ = FileManager.default.createFile(atPath: output + ".out", contents: nil)
+        _ = FileManager.default.createFile(atPath: output + ".err", contents: nil)
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output + ".out"))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: output + ".err"))
+        try process.run()
+    }
+
+    /// Waits until it ends, at most `seconds` (generous: only a hang reaches it; then it is killed
+    /// and nil returned).
+    func wait(upTo seconds: Double = 300) -> RunResult? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        guard !process.isRunning else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
+        process.waitUntilExit()
+        let stdout = (try? String(contentsOfFile: output + ".out", encoding: .utf8)) ?? ""
+        let stderr = (try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? ""
+        return RunResult(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+    }
+}
+
+/// Waits until `body` is true, at most `seconds` (generous: only a failure reaches it).
+func eventually(within seconds: Double = 300, _ body: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !body() {
+        if Date() >= deadline { return false }
+        usleep(20_000)
+    }
+    return true
+}
+
+/// The processes below `pid` (Linux: /proc), found now.
+func descendants(of pid: Int32) -> Set<Int32> {
+    var parents: [Int32: Int32] = [:]
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+        guard let child = Int32(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { continue }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        if fields.count > 1, let parent = Int32(fields[1]) { parents[child] = parent }
+    }
+    var found = Set<Int32>()
+    var changed = true
+    while changed {
+        changed = false
+        for (child, parent) in parents where !found.contains(child) && (parent == pid || found.contains(parent)) {
+            found.insert(child)
+            changed = true
+        }
+    }
+    return found
+}
+
+/// Whether `pid` is gone (or ended, waiting to be reaped).
+func isGone(_ pid: Int32) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+    else { return true }
+    return stat[stat.index(after: close)...].hasPrefix(" Z")
+}

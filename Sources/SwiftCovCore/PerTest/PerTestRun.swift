@@ -180,7 +180,13 @@ package struct PerTestRun {
         note: (String) -> Void = { _ in }, finished: @Sendable (PerTestRunner.Result) -> Void = { _ in }
     ) throws -> (results: [PerTestRunner.Result], coverage: PerTestCoverage) {
         try AtomicFile.makeDirectory(output)
-        let scratch = output + "/per-test-profiles"
+        // This run's own folder for the profiles (another run may be using the output folder's
+        // too), removed when the run ends, however it ends (a signal too).
+        let scratch = try Self.makeScratchFolder(in: output)
+        defer {
+            TemporaryPaths.removeTree(scratch)
+            TemporaryPaths.unregister(scratch)
+        }
         let attribution: PerTestRunner.Attribution
         do {
             attribution = .mapping(ProfileAttribution(mapping: try CoverageMapping.read(binary: binary), root: root))
@@ -222,11 +228,9 @@ package struct PerTestRun {
         try events.withUnsafeBufferPointer { try AtomicFile.write(bytes: $0, to: eventStreamPath) }
 
         let remaining = profiles.withLock { $0.merged + $0.pending }
-        // No test to run (a shard with no share of the tests): the coverage of running nothing,
-        // every count zero, so that merging the shards still sees every file.
-        guard !remaining.isEmpty || tests.isEmpty else {
-            throw CoverageInputError.noExport(directory: scratch, profrawCount: 0)
-        }
+        // No profile (no test to run, a shard with no share of the tests, or every test crashed
+        // or timed out): the coverage of running nothing, every count zero, so that the results
+        // are still written and merging the shards still sees every file.
         var profdata: String?
         if !remaining.isEmpty {
             profdata = output + "/coverage.profdata"
@@ -235,6 +239,8 @@ package struct PerTestRun {
                 throw CoverageInputError.unreadable(
                     path: scratch, reason: "llvm-profdata: " + merged.errorText.terminalSafe)
             }
+        } else {
+            unlink(output + "/coverage.profdata")  // an earlier run's: not this run's counts
         }
         let exported = try toolchain.export(profdata: profdata, binaries: [binary])
         guard exported.status == 0 else {
@@ -243,7 +249,6 @@ package struct PerTestRun {
         }
         try exported.output.withUnsafeBufferPointer { try AtomicFile.write(bytes: $0, to: exportPath) }
         for profile in remaining { unlink(profile) }
-        rmdir(scratch)
 
         let export = try CoverageInput.readExport(exportPath, keepMappings: false, names: false)
         var coverage = PerTestCoverage(
@@ -255,6 +260,19 @@ package struct PerTestRun {
         }
         try PerTestStore.write(coverage, to: storePath)
         return (results, coverage)
+    }
+
+    /// A new folder `per-test-profiles.XXXXXX` in `output`, removed if a signal ends swiftcov.
+    static func makeScratchFolder(in output: String) throws(AtomicFile.WriteError) -> String {
+        try TemporaryPaths.withCleanupHeld { () throws(AtomicFile.WriteError) -> String in
+            var template = Array((output + "/per-test-profiles.XXXXXX").utf8CString)
+            guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+                throw AtomicFile.WriteError(path: output + "/per-test-profiles.XXXXXX", errno: errno)
+            }
+            let path = String(cString: made)
+            TemporaryPaths.register(path)
+            return path
+        }
     }
 
     /// The absolute paths of the package's own files the test executable has coverage mapping for

@@ -41,6 +41,12 @@ package struct PerTestRunner: Sendable {
     package var jobs: Int
     /// Seconds a test may run before it is killed.
     package var timeout: Double
+    /// How many bytes of a test's output (and of its event stream) are kept: its start and its
+    /// end; what is between is dropped, and a line in the output says how much.
+    package var outputLimit = PerTestRunner.defaultOutputLimit
+
+    /// A few MiB: far more than a test's failures need, and a bounded share of memory per test.
+    package static let defaultOutputLimit = 4 << 20
 
     package init(
         toolchain: Toolchain, binary: String, root: String, attribution: Attribution, scratch: String, jobs: Int,
@@ -127,7 +133,7 @@ package struct PerTestRunner: Sendable {
         do {
             process = try Subprocess.capture(
                 binary, Self.arguments(for: test, events: eventsPath), environment: ["LLVM_PROFILE_FILE": profraw],
-                mergingErrors: true, timeout: timeout)
+                mergingErrors: true, timeout: timeout, outputLimit: outputLimit)
         } catch {
             result.problem = "cannot run \(error.program): \(error.reason)"
             result.output = Array("error: \(result.problem!)\n".utf8)
@@ -136,7 +142,11 @@ package struct PerTestRunner: Sendable {
         result.milliseconds = UInt64(max(0, (Subprocess.monotonicSeconds() - start) * 1000))
         result.output = process.output
         if let events = try? MappedFile(path: eventsPath) {
-            result.events = events.withUnsafeBytes { Array($0) }
+            result.events = events.withUnsafeBytes { bytes in
+                var kept = BoundedBytes(limit: outputLimit)
+                kept.append(bytes.assumingMemoryBound(to: UInt8.self))
+                return kept.lines
+            }
             unlink(eventsPath)
         }
         let signal = process.status > 128 ? process.status - 128 : 0

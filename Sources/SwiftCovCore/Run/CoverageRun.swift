@@ -141,10 +141,16 @@ package struct CoverageRun {
         return kept
     }
 
+    /// `swift test --show-codecov-path` for this run's build: with the user's arguments (`-c
+    /// release` builds in `release`, not `debug`).
+    package var codecovPathArguments: [String] {
+        ["test", "--show-codecov-path", "--enable-code-coverage"] + swiftOptions + testArguments
+    }
+
     private func makeCoverageExport(toolchain: Toolchain, note: (String) -> Void) throws -> String {
         let codecovJSON =
-            try Subprocess.capture("swift", ["test", "--show-codecov-path", "--enable-code-coverage"] + swiftOptions)
-            .outputText.split(separator: "\n").last.map(String.init) ?? ""
+            try Subprocess.capture("swift", codecovPathArguments).outputText.split(separator: "\n").last.map(
+                String.init) ?? ""
         let codecov = String(codecovJSON[..<(codecovJSON.lastIndex(of: "/") ?? codecovJSON.startIndex)])
         let profraws = CoverageRun.files(in: codecov, withSuffix: ".profraw")
         guard !profraws.isEmpty else {
@@ -157,9 +163,13 @@ package struct CoverageRun {
             throw CoverageInputError.unreadable(
                 path: codecov, reason: "llvm-profdata: " + merged.errorText.terminalSafe)
         }
+        // The build's folder holds the codecov folder (`.build/debug/codecov`, or `release` with
+        // `-c release`).
         let binPath =
-            try Subprocess.capture("swift", ["build", "--show-bin-path", "--enable-code-coverage"] + swiftOptions)
-            .outputText.split(separator: "\n").last.map(String.init) ?? ""
+            codecov.hasSuffix("/codecov")
+            ? String(codecov.dropLast("/codecov".count))
+            : try Subprocess.capture("swift", ["build", "--show-bin-path", "--enable-code-coverage"] + swiftOptions)
+                .outputText.split(separator: "\n").last.map(String.init) ?? ""
         let binaries = CoverageRun.files(in: binPath, withSuffix: "PackageTests.xctest").map { bundle in
             // On macOS the .xctest is a bundle; the binary is inside.
             let name = String(bundle.split(separator: "/").last!.dropLast(".xctest".count))

@@ -12,7 +12,11 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
         package var description: String { "--shard \(text): \(reason)" }
     }
 
-    /// Reads `K/N`: 1 ≤ K ≤ N.
+    /// The most shards a plan splits tests into: far more CI machines than any matrix has (a plan
+    /// holds a list per shard).
+    package static let maximumCount = 10_000
+
+    /// Reads `K/N`: 1 ≤ K ≤ N ≤ `maximumCount`.
     package init(parsing text: String) throws(InvalidShard) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
@@ -21,6 +25,9 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
             throw InvalidShard(text: text, reason: "expected K/N, the shard's number and the number of shards (1/4)")
         }
         guard count >= 1 else { throw InvalidShard(text: text, reason: "the number of shards must be at least 1") }
+        guard count <= Shard.maximumCount else {
+            throw InvalidShard(text: text, reason: "the number of shards must be at most \(Shard.maximumCount)")
+        }
         guard (1...count).contains(index) else {
             throw InvalidShard(text: text, reason: "the shard's number must be between 1 and \(count)")
         }

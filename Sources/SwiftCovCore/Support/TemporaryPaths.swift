@@ -7,8 +7,9 @@
 #endif
 
 /// The temporary files and folders swiftcov is writing (an output before its rename, a site
-/// before its swap), removed when a signal (SIGTERM, SIGINT, SIGHUP, SIGQUIT) ends the process
-/// so that nothing half-written is left behind.
+/// before its swap, the profiles of a per-test run), removed when a signal (SIGTERM, SIGINT,
+/// SIGHUP, SIGQUIT) ends the process so that nothing half-written is left behind; the programs
+/// swiftcov runs are ended first (`Subprocess.endAll`).
 ///
 /// Removing a folder needs `opendir` and `malloc`, which a signal handler must not call. So
 /// the handler only writes the signal's number to a pipe (async-signal-safe); a thread waiting
@@ -23,6 +24,12 @@ package enum TemporaryPaths {
             installHandlers()
             registry.paths.insert(path)
         }
+    }
+
+    /// Handles the signals that end swiftcov from now on: the programs it runs are ended
+    /// (`Subprocess.endAll`) and the registered paths removed before it ends.
+    package static func handleSignals() {
+        registry.withLock { installHandlers() }
     }
 
     /// Stops removing `path` on a signal (it was renamed into place, or already removed).
@@ -96,6 +103,8 @@ package enum TemporaryPaths {
         }
         let signal = Int32(number)
         registry.lock()
+        // The programs first: none may write into a folder being removed.
+        Subprocess.endAll()
         for path in registry.paths { removeTree(path) }
         setAction(of: signal, to: nil)
         var unblocked = sigset_t()

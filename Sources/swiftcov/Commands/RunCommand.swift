@@ -80,6 +80,10 @@ enum RunCommand {
         let baseline = try options.gate.loadBaseline()
         let timings = try options.timings.map { try TestTimings.read(path: $0) }
         let toolchain = try Toolchain.locate()
+        // One run at a time in an output folder: a second waits for the first.
+        try OutputLock.acquire(options.output) {
+            terminal.error("swiftcov: waiting for another swiftcov run writing to \(options.output) to end\n")
+        }
         let clock = Clock.system(sourceDateEpoch: terminal.environment("SOURCE_DATE_EPOCH"))
         var pipeline = CoverageRun(
             root: root, output: options.output, testArguments: options.testArguments, scratchPath: options.scratchPath)

@@ -18,7 +18,10 @@ struct ShardPlanTests {
 
     @Test(
         "--shard K/N: 1 ≤ K ≤ N, or one line that says what is wrong",
-        arguments: ["0/3", "4/3", "1/0", "x", "1/", "/2", "2/3/4", "-1/3", "١/٣"])
+        arguments: [
+            "0/3", "4/3", "1/0", "x", "1/", "/2", "2/3/4", "-1/3", "١/٣", "1/99999999999", "1/10001",
+            "1/99999999999999999999999",
+        ])
     func invalidShards(text: String) {
         #expect(throws: Shard.InvalidShard.self) { try Shard(parsing: text) }
         do {
@@ -34,6 +37,7 @@ struct ShardPlanTests {
         #expect(try Shard(parsing: "1/1") == Shard(index: 1, count: 1))
         #expect(try Shard(parsing: "3/3") == Shard(index: 3, count: 3))
         #expect(try Shard(parsing: "2/32").description == "2/32")
+        #expect(try Shard(parsing: "10000/10000") == Shard(index: 10000, count: 10000))
     }
 
     @Test(
