@@ -254,11 +254,25 @@ package struct TestResultsStream {
     private var state = State.undecided([])
     private let path: String
     private let utcOffset: Int
+    /// The largest JUnit document read: it is held whole (a log or an event stream is read as
+    /// it comes, in bounded memory).
+    private let junitByteLimit: Int
+
+    /// The default `junitByteLimit`: 1 GiB.
+    package static let junitByteLimit = 1 << 30
 
     /// A reader of the input `path` (named in messages).
-    package init(path: String, utcOffset: Int) {
+    package init(path: String, utcOffset: Int, junitByteLimit: Int = TestResultsStream.junitByteLimit) {
         self.path = path
         self.utcOffset = utcOffset
+        self.junitByteLimit = junitByteLimit
+    }
+
+    /// Whether the input is JUnit XML, which is read only once it has ended: cut short (by a
+    /// signal), it cannot be read at all.
+    package var isJUnit: Bool {
+        if case .junit = state { return true }
+        return false
     }
 
     /// Reads the next bytes.
@@ -283,6 +297,7 @@ package struct TestResultsStream {
             state = .eventStream(reader)
         case .junit(var document):
             state = .undecided([])
+            try checkSize(document.count + bytes.count)
             document.append(contentsOf: bytes)
             state = .junit(document)
         }
@@ -303,6 +318,7 @@ package struct TestResultsStream {
 
     private mutating func decide(_ head: [UInt8]) throws(TestResultsError) {
         if head.withUnsafeBytes({ JUnitXMLReader.recognizes($0) }) {
+            try checkSize(head.count)
             state = .junit(head)
             return
         }
@@ -319,6 +335,26 @@ package struct TestResultsStream {
             head.withUnsafeBytes { parser.consume($0) }
             state = .log(parser)
         }
+    }
+}
+
+extension TestResultsStream {
+    /// Refuses a JUnit document of `size` bytes past the limit.
+    private func checkSize(_ size: Int) throws(TestResultsError) {
+        guard size > junitByteLimit else { return }
+        throw .unreadable(
+            path: path,
+            reason:
+                "JUnit XML larger than \(TestResultsStream.describe(bytes: junitByteLimit)), which is held whole to be read; "
+                + "split it (one file per test target or shard) or give the `swift test` log instead")
+    }
+
+    /// "1 GiB", "64 KiB", "100 bytes".
+    static func describe(bytes: Int) -> String {
+        if bytes >= 1 << 30 && bytes % (1 << 30) == 0 { return "\(bytes >> 30) GiB" }
+        if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
     }
 }
 
