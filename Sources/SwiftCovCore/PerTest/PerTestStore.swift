@@ -114,7 +114,13 @@ package enum PerTestStore {
         let testCount = try reader.count()
         coverage.tests.reserveCapacity(testCount)
         for _ in 0..<testCount {
+            let idOffset = reader.offset
             let id = try reader.string()
+            // An ID is printed one a line and put in filters: a line break would forge another.
+            guard !id.isEmpty, !id.unicodeScalars.contains(where: \.isControl) else {
+                throw ReadError(
+                    offset: idOffset, message: "test ID '\(id.terminalSafe)' is empty or holds a control character")
+            }
             let outcomeOffset = reader.offset
             let outcomeByte = try reader.byte()
             guard let outcome = PerTestCoverage.Outcome(rawValue: outcomeByte & ~unrecorded) else {

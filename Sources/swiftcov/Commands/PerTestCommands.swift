@@ -168,15 +168,15 @@ enum ImpactedCommand {
             side = ImpactedTests.side(of: coverage, baseCommit: baseCommit)
         }
         let tests = ImpactedTests.tests(in: coverage, executing: ImpactedTests.changedLines(of: diff, side: side))
-        let commit = coverage.recording.commit.isEmpty ? "no commit" : String(coverage.recording.commit.prefix(12))
+        let commit =
+            coverage.recording.commit.isEmpty ? "no commit" : String(coverage.recording.commit.prefix(12)).terminalSafe
         terminal.error(
             "swiftcov: \(tests.count) of \(coverage.tests.count) tests executed a changed line (per-test data of "
                 + "\(commit)\(coverage.recording.dirty ? " with changes" : ""), read as the diff's \(side.rawValue) side)\n"
         )
         switch options.format {
         case .filter:
-            // No test: a pattern no test ID matches (an empty one would match them all).
-            let pattern = tests.isEmpty ? "^$" : TestList.filterPattern(for: tests.compactMap(TestID.init))
+            let pattern = TestList.filterPattern(forIDs: tests)
             try destination.finish(writing: pattern + "\n")
         case .list:
             try destination.finish(writing: tests.map { $0 + "\n" }.joined())
