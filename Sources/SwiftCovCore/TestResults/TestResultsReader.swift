@@ -62,17 +62,23 @@ package enum TestResultsReader {
         return try stream.finish()
     }
 
-    /// One run from inputs; see `combine(logs:eventStreams:)`.
+    /// One run from inputs; see `combine(logs:eventStreams:)`. JUnit files are complete
+    /// results, not console output an event stream would correct: they are added after, so
+    /// that no Swift Testing result of one (a shard's) is replaced by another input's stream.
     package static func combine(_ inputs: [Input]) -> TestRun {
         var logs: [TestRun] = []
         var eventStreams: [TestRun] = []
+        var junit: [TestRun] = []
         for input in inputs {
             switch input {
-            case .log(let run), .junit(let run): logs.append(run)
+            case .log(let run): logs.append(run)
+            case .junit(let run): junit.append(run)
             case .eventStream(let run): eventStreams.append(run)
             }
         }
-        return combine(logs: logs, eventStreams: eventStreams)
+        var run = combine(logs: logs, eventStreams: eventStreams)
+        for file in junit { run.absorb(file) }
+        return run
     }
 
     /// One run from console logs (in order: shards, or XCTest and Swift Testing run apart) and
@@ -126,6 +132,16 @@ package enum TestResultsReader {
                 stream.suites[suiteIndex].cases[caseIndex].output.appendLines(
                     console.map(\.output).joinedLines)
             }
+        }
+        // A failing test of a console the streams do not name at all (a shard whose stream is
+        // missing) is kept: a failure is never lost.
+        let unmatched = consoleCases.filter {
+            ($0.status == .failed || $0.status == .error) && suitesByName[$0.testName] == nil
+        }
+        if !unmatched.isEmpty {
+            var suite = TestRun.Suite(name: TestLogParser.swiftTestingSuiteName, framework: .swiftTesting)
+            suite.cases = unmatched
+            stream.suites.append(suite)
         }
         if !consoleOutput.isEmpty, !stream.suites.isEmpty {
             stream.suites[0].output = [consoleOutput, stream.suites[0].output].joinedLines

@@ -272,4 +272,22 @@ struct JUnitHostileInputTests {
         #expect(pieces.allSatisfy { $0.utf8.count <= XMLReader.textPieceSize + 4 })
         #expect(pieces.joined() == text)
     }
+
+    @Test("shards merged with another shard's event stream: no Swift Testing failure of a JUnit file or a log is lost")
+    func mergesWithEventStreams() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path
+        let junit = fixtures + "/Golden/junit-swift-testing-events.xml"
+        let log = fixtures + "/Fixtures/logs/hostile-with-events.log"
+        let otherStream = fixtures + "/Fixtures/logs/real-oddities-events.jsonl"
+        for shard in [junit, log] {
+            let alone = try TestResultsReader.read(paths: [shard], utcOffset: 0).totals
+            let stream = try TestResultsReader.read(paths: [otherStream], utcOffset: 0).totals
+            let merged = try TestResultsReader.read(paths: [shard, otherStream], utcOffset: 0).totals
+            #expect(
+                merged.failed + merged.errors == alone.failed + alone.errors + stream.failed + stream.errors, "\(shard)"
+            )
+        }
+        let both = try TestResultsReader.read(paths: [junit, otherStream], utcOffset: 0).totals
+        #expect(both.tests == 72 + 37)
+    }
 }
