@@ -313,7 +313,14 @@ package struct TestResultsStream {
             state = .eventStream(reader)
         case .junit(var document):
             state = .undecided([])
-            try checkSize(document.count + bytes.count)
+            let needed = document.count + bytes.count
+            try checkSize(needed)
+            if needed > document.capacity {
+                // Doubled, and past half the limit the limit at once: a document near it is
+                // never copied again into a larger buffer (2 GB resident for 1 GiB of XML).
+                let doubled = max(needed, document.capacity * 2)
+                document.reserveCapacity(doubled > junitByteLimit / 2 ? junitByteLimit : doubled)
+            }
             document.append(contentsOf: bytes)
             state = .junit(document)
         }
