@@ -310,8 +310,9 @@ package enum JUnitXMLReader {
                 }
                 openCase = nil
             case "failure", "error", "skipped":
-                guard let outcome else { return }
+                guard var outcome else { return }
                 self.outcome = nil
+                outcome.text += issueBudget.endElement()
                 if var testCase = openCase {
                     openCase = nil  // changed alone, not copied
                     apply(outcome, to: &testCase)
@@ -325,11 +326,13 @@ package enum JUnitXMLReader {
                     openSuites[openSuites.count - 1].cases.append(testCase)
                 }
             case "system-out", "system-err":
-                guard let text = captured else { return }
+                guard var text = captured else { return }
                 captured = nil
                 if openCase != nil {
+                    text += caseOutputBudget.endElement()
                     openCase!.output.appendLines(text)
                 } else if !openSuites.isEmpty {
+                    text += openSuites[openSuites.count - 1].outputBudget.endElement()
                     openSuites[openSuites.count - 1].output.appendLines(text)
                 }
             default:
@@ -385,12 +388,19 @@ package enum JUnitXMLReader {
             let isError = outcome.element == "error"
             let headlineKind: TestRun.Issue.Kind =
                 !isError ? .failure : outcome.type == "crash" ? .crash : .error
+            testCase.status = max(testCase.status, isError ? .error : .failed)
+            // Its issues are bounded as its text is: past the limits, an element adds none.
+            guard !(issueBudget.isExhausted && !testCase.failingIssues.isEmpty),
+                testCase.issues.count < issueBudget.lineLimit
+            else {
+                issueBudget.leaveOutLine()
+                return
+            }
             let message = outcome.message ?? ""
-            let text = outcome.hasText ? outcome.text : issueBudget.admit(message)
+            let text = outcome.hasText ? outcome.text : issueBudget.admit(message) + issueBudget.endElement()
             testCase.issues += JUnitXMLReader.issues(
                 text: text, headline: String(JUnitXMLReader.firstLine(message)), kind: .failure,
                 headlineKind: headlineKind)
-            testCase.status = max(testCase.status, isError ? .error : .failed)
         }
         /// swiftcov's `testsuite` is one suite; SwiftPM's holds many, one per `classname`.
         private static func suites(of open: OpenSuite) -> [TestRun.Suite] {
@@ -426,6 +436,10 @@ package enum JUnitXMLReader {
 /// What is kept of a test's failure texts, or of its output: the log parser's limits per test
 /// (`TestLogParser.outputLineLimit` lines, `outputByteLimit` bytes), so that no input makes a
 /// test's issues or output grow past them; what is left out is counted, to say so.
+///
+/// Text just past the limits (a few lines: the note swiftcov itself adds when it leaves some
+/// out) is held until the element ends and kept if nothing follows it, so that swiftcov's own
+/// JUnit of a cut test reads back the same.
 struct TextBudget {
     private(set) var keptBytes = 0
     private(set) var keptLineBreaks = 0
@@ -436,6 +450,12 @@ struct TextBudget {
     private(set) var isExhausted = false
     let lineLimit: Int
     let byteLimit: Int
+    /// Text past the limits, held until the element ends, and its line breaks.
+    private var held: [UInt8] = []
+    private var heldLineBreaks = 0
+    /// How much text past the limits is held.
+    static let slackLines = 8
+    static let slackBytes = 4096
 
     init(lineLimit: Int = TestLogParser.outputLineLimit, byteLimit: Int = TestLogParser.outputByteLimit) {
         self.lineLimit = lineLimit
@@ -445,37 +465,74 @@ struct TextBudget {
     /// The note a test's output gets when some was left out (as the log parser writes it).
     static let outputLeftOut = "… (more output left out)"
 
-    /// The part of `piece` (the next text, cut anywhere but inside a character) that is kept:
-    /// up to the line or byte limit, at a line break when the lines run out.
+    /// The part of `piece` (the next text of an element, cut anywhere but inside a character)
+    /// that is kept: up to the line or byte limit, at a line break when the lines run out.
+    /// What follows is held (see `endElement`), or left out past the slack.
     mutating func admit(_ piece: String) -> String {
         var piece = piece
         return piece.withUTF8 { utf8 in
+            if isExhausted {
+                leaveOut(utf8[...])
+                return ""
+            }
             var cut = 0
-            if !isExhausted {
-                let room = byteLimit - keptBytes
-                while cut < utf8.count {
-                    if cut >= room { break }
-                    if utf8[cut] == 0x0A {
-                        if keptLineBreaks + 1 >= lineLimit { break }
-                        keptLineBreaks += 1
-                    }
-                    cut += 1
+            let room = byteLimit - keptBytes
+            // After text held, all is held.
+            while held.isEmpty, cut < utf8.count {
+                if cut >= room { break }
+                if utf8[cut] == 0x0A {
+                    if keptLineBreaks + 1 >= lineLimit { break }
+                    keptLineBreaks += 1
                 }
-                // Not inside a character.
-                while cut < utf8.count, cut > 0, utf8[cut] & 0xC0 == 0x80 { cut -= 1 }
+                cut += 1
             }
-            guard cut < utf8.count else {
-                keptBytes += cut
-                return String(decoding: utf8, as: UTF8.self)
-            }
-            // The line break at a cut by the line limit ends a kept line: not one left out.
-            if !isExhausted, utf8[cut] == 0x0A { leftOutLineBreaks -= 1 }
-            isExhausted = true
+            // Not inside a character.
+            while cut < utf8.count, cut > 0, utf8[cut] & 0xC0 == 0x80 { cut -= 1 }
             keptBytes += cut
-            leftOutBytes += utf8.count - cut
-            leftOutLineBreaks += Self.lineBreaks(in: UnsafeBufferPointer(rebasing: utf8[cut...]))
+            if cut < utf8.count {
+                let rest = UnsafeBufferPointer(rebasing: utf8[cut...])
+                let breaks = Self.lineBreaks(in: rest)
+                if held.count + rest.count <= Self.slackBytes && heldLineBreaks + breaks <= Self.slackLines {
+                    held += rest
+                    heldLineBreaks += breaks
+                } else {
+                    // The line break that ended the last line kept is not a line left out.
+                    if (held.first ?? rest.first) == 0x0A { leftOutLineBreaks -= 1 }
+                    isExhausted = true
+                    leftOutBytes += held.count
+                    leftOutLineBreaks += heldLineBreaks
+                    held = []
+                    heldLineBreaks = 0
+                    leaveOut(utf8[cut...])
+                }
+            }
             return String(decoding: UnsafeBufferPointer(rebasing: utf8[..<cut]), as: UTF8.self)
         }
+    }
+
+    /// At the end of an element: the text held past the limits, now kept (nothing left out
+    /// followed it).
+    mutating func endElement() -> String {
+        guard !held.isEmpty else { return "" }
+        defer {
+            held = []
+            heldLineBreaks = 0
+        }
+        keptBytes += held.count
+        keptLineBreaks += heldLineBreaks
+        return String(decoding: held, as: UTF8.self)
+    }
+
+    /// Counts a line (an element's) as left out.
+    mutating func leaveOutLine() {
+        isExhausted = true
+        leftOutLineBreaks += 1
+    }
+
+    /// Counts `bytes` as left out.
+    private mutating func leaveOut(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) {
+        leftOutBytes += bytes.count
+        leftOutLineBreaks += Self.lineBreaks(in: UnsafeBufferPointer(rebasing: bytes))
     }
 
     /// The line feeds in `bytes`, found by `memchr` (megabytes are left out at a time).

@@ -176,17 +176,53 @@ struct JUnitHostileInputTests {
         #expect(fromAttribute.cases.first?.issues.count == TestLogParser.outputLineLimit)
     }
 
-    @Test("text budgets: limits of lines and bytes, characters never cut, what is left out counted")
+    @Test(
+        "a test cut to the limits reads back from swiftcov's own JUnit the same; many outcome elements add no more issues"
+    )
+    func boundedRoundTrip() throws {
+        let options = JUnitReport.Options(hostname: "h", timestamp: "2026-01-01T00:00:00")
+        for text in [
+            String(repeating: "Tests/A.swift:1: boom\n", count: 5_000), String(repeating: "\n", count: 5_000),
+            String(repeating: "x", count: 300_000), String(repeating: "Tests/A.swift:1: é\n", count: 20_000),
+        ] {
+            let run = try Self.read(
+                """
+                <testsuite name="S"><testcase classname="M.C" name="t"><failure message="m">\(text)</failure>
+                <system-out>\(String(repeating: "p\n", count: 3_000))</system-out></testcase></testsuite>
+                """)
+            let written = JUnitReport.render(run, options: options)
+            let again = try Self.read(written)
+            #expect(JUnitReport.render(again, options: options) == written)
+        }
+        let many = try Self.read(
+            "<testsuite name=\"S\"><testcase name=\"t\">"
+                + String(repeating: "<failure/>", count: 10_000) + "</testcase></testsuite>")
+        let test = try #require(many.cases.first)
+        #expect(test.issues.count == TestLogParser.outputLineLimit)
+        #expect(test.status == .failed)
+        #expect(test.issues.last?.message.contains("… (8000 more lines") == true)
+    }
+
+    @Test("text budgets: limits of lines and bytes, characters never cut, a little held, what is left out counted")
     func textBudget() {
         var budget = TextBudget(lineLimit: 3, byteLimit: 10)
         #expect(budget.admit("a\nb") == "a\nb")
         #expect(budget.admit("\nc\nd") == "\nc")
+        #expect(!budget.isExhausted)
+        #expect(budget.admit(String(repeating: "x\n", count: 10)) == "")
         #expect(budget.isExhausted)
-        #expect(budget.admit("more\n") == "")
-        #expect(budget.leftOutLineBreaks == 1 && budget.leftOutBytes == 7)
+        #expect(budget.endElement() == "")
+        #expect(budget.leftOutLineBreaks == 10 && budget.leftOutBytes == 22)
+        #expect(budget.admit("more") == "" && budget.leftOutBytes == 26)
+        // Just past the limits (swiftcov's own note): held, then kept when the element ends.
+        var slack = TextBudget(lineLimit: 3, byteLimit: 100)
+        #expect(slack.admit("a\nb\nc\n… (note)") == "a\nb\nc")
+        #expect(slack.admit("!") == "")
+        #expect(slack.endElement() == "\n… (note)!")
+        #expect(!slack.isExhausted)
         var bytes = TextBudget(lineLimit: 100, byteLimit: 5)
-        #expect(bytes.admit("abcé€") == "abcé")
-        #expect(bytes.leftOutBytes == 3)
+        #expect(bytes.admit("abcé" + String(repeating: "€", count: 2_000)) == "abcé")
+        #expect(bytes.leftOutBytes == 6_000)
     }
 
     @Test(
