@@ -39,7 +39,14 @@ package enum JUnitXMLReader {
 
     /// Reads the JUnit document `bytes` (from `path`, for messages): UTF-8, or UTF-16 or UTF-32
     /// told by a byte order mark or the zero bytes around the first `<` (XML allows them all).
-    package static func read(_ bytes: [UInt8], path: String) throws(TestResultsError) -> TestRun {
+    /// At most this many test cases are read from one document: a case costs some 150 bytes
+    /// of memory, and `<testcase/>` is 11 bytes of XML (a run of a million tests is read well
+    /// within it).
+    package static let caseLimit = 4_000_000
+
+    package static func read(
+        _ bytes: [UInt8], path: String, caseLimit: Int = JUnitXMLReader.caseLimit
+    ) throws(TestResultsError) -> TestRun {
         if let (encoding, _) = bytes.withUnsafeBytes({ WideEncoding.detect($0) }) {
             let decoded = bytes.withUnsafeBytes { encoding.decode($0, stopAtError: false) }
             if let offset = decoded.errorOffset {
@@ -47,12 +54,12 @@ package enum JUnitXMLReader {
                     path: path, line: 1, column: 1,
                     message: "not \(encoding.name) (byte offset \(offset)); JUnit XML must be UTF-8, UTF-16 or UTF-32")
             }
-            return try readUTF8(decoded.bytes, path: path)
+            return try readUTF8(decoded.bytes, path: path, caseLimit: caseLimit)
         }
-        return try readUTF8(bytes, path: path)
+        return try readUTF8(bytes, path: path, caseLimit: caseLimit)
     }
 
-    private static func readUTF8(_ bytes: [UInt8], path: String) throws(TestResultsError) -> TestRun {
+    private static func readUTF8(_ bytes: [UInt8], path: String, caseLimit: Int) throws(TestResultsError) -> TestRun {
         // Refused first, and where they are: the reader takes UTF-8 for granted.
         if let offset = firstInvalidUTF8(in: bytes) {
             let (line, column) = position(of: offset, in: bytes)
@@ -60,7 +67,7 @@ package enum JUnitXMLReader {
                 path: path, line: line, column: column, message: "not UTF-8 (byte offset \(offset)); JUnit XML must be")
         }
         var reader = XMLReader(bytes)
-        var document = Document()
+        var document = Document(caseLimit: caseLimit)
         do throws(Document.Problem) {
             while true {
                 let event: XMLReader.Event?
@@ -146,6 +153,13 @@ package enum JUnitXMLReader {
 
         var suites: [TestRun.Suite] = []
         var sawRoot = false
+        /// The most test cases read, and how many were.
+        let caseLimit: Int
+        private var caseCount = 0
+
+        init(caseLimit: Int) {
+            self.caseLimit = caseLimit
+        }
         /// Where the event being handled starts, for problems.
         var offset = 0
 
@@ -245,6 +259,12 @@ package enum JUnitXMLReader {
             case "testcase":
                 guard !openSuites.isEmpty else {
                     throw Problem(offset: offset, message: "not JUnit XML: <testcase> outside any <testsuite>")
+                }
+                caseCount += 1
+                guard caseCount <= caseLimit else {
+                    throw Problem(
+                        offset: offset,
+                        message: "more than \(caseLimit) test cases in one file; swiftcov reads up to that many a file")
                 }
                 let name = attributes["name"] ?? ""
                 var testCase = TestRun.Case(
