@@ -39,9 +39,9 @@ package enum JUnitXMLReader {
 
     /// Reads the JUnit document `bytes` (from `path`, for messages): UTF-8, or UTF-16 or UTF-32
     /// told by a byte order mark or the zero bytes around the first `<` (XML allows them all).
-    /// At most this many test cases are read from one document: a case costs some 150 bytes
-    /// of memory, and `<testcase/>` is 11 bytes of XML (a run of a million tests is read well
-    /// within it).
+    /// At most this many test cases and suites are read from one document: a case costs some
+    /// 150 bytes of memory, and `<testcase/>` is 11 bytes of XML (a run of a million tests is
+    /// read well within it).
     package static let caseLimit = 4_000_000
 
     package static func read(
@@ -153,7 +153,7 @@ package enum JUnitXMLReader {
 
         var suites: [TestRun.Suite] = []
         var sawRoot = false
-        /// The most test cases read, and how many were.
+        /// The most test cases and suites read, and how many were.
         let caseLimit: Int
         private var caseCount = 0
 
@@ -247,6 +247,7 @@ package enum JUnitXMLReader {
             }
             switch element {
             case "testsuite":
+                try count()
                 openSuites.append(
                     OpenSuite(
                         name: attributes["name"] ?? "", timestamp: attributes["timestamp"],
@@ -260,12 +261,7 @@ package enum JUnitXMLReader {
                 guard !openSuites.isEmpty else {
                     throw Problem(offset: offset, message: "not JUnit XML: <testcase> outside any <testsuite>")
                 }
-                caseCount += 1
-                guard caseCount <= caseLimit else {
-                    throw Problem(
-                        offset: offset,
-                        message: "more than \(caseLimit) test cases in one file; swiftcov reads up to that many a file")
-                }
+                try count()
                 let name = attributes["name"] ?? ""
                 var testCase = TestRun.Case(
                     className: attributes["classname"] ?? openSuites[openSuites.count - 1].name, testName: name,
@@ -293,6 +289,18 @@ package enum JUnitXMLReader {
                 captured = ""
             default:
                 break
+            }
+        }
+
+        /// Counts a test case or suite, against the limit.
+        private mutating func count() throws(Problem) {
+            caseCount += 1
+            guard caseCount <= caseLimit else {
+                throw Problem(
+                    offset: offset,
+                    message:
+                        "more than \(caseLimit) test cases and suites in one file; swiftcov reads up to that many a file"
+                )
             }
         }
 

@@ -206,11 +206,12 @@ struct JUnitHostileInputTests {
     @Test("test cases past the limit of a file are an error, not gigabytes of memory")
     func caseLimit() throws {
         let xml = Array(("<testsuite name=\"S\">" + String(repeating: "<testcase/>", count: 4) + "</testsuite>").utf8)
-        #expect(try JUnitXMLReader.read(xml, path: "c.xml", caseLimit: 4).cases.count == 4)
-        let error = #expect(throws: TestResultsError.self) { try JUnitXMLReader.read(xml, path: "c.xml", caseLimit: 3) }
+        #expect(try JUnitXMLReader.read(xml, path: "c.xml", caseLimit: 5).cases.count == 4)
+        let error = #expect(throws: TestResultsError.self) { try JUnitXMLReader.read(xml, path: "c.xml", caseLimit: 4) }
         #expect(
             error?.description
-                == "c.xml:1:54: error: more than 3 test cases in one file; swiftcov reads up to that many a file")
+                == "c.xml:1:54: error: more than 4 test cases and suites in one file; swiftcov reads up to that many a file"
+        )
     }
 
     @Test("text budgets: limits of lines and bytes, characters never cut, a little held, what is left out counted")
