@@ -167,6 +167,7 @@ struct ImpactedIDTests {
         let directory = try temporaryDirectory()
         try Data(Self.store(ids: ids)).write(to: URL(fileURLWithPath: directory + "/per-test.swiftcov"))
         try Self.change.write(toFile: directory + "/change.diff", atomically: true, encoding: .utf8)
+        try "let a = 2\n".write(toFile: directory + "/a.swift", atomically: true, encoding: .utf8)
         let result = try swiftcov(
             ["impacted", directory, "--diff", directory + "/change.diff", "--format", format], in: directory)
         return (result, directory)
@@ -193,5 +194,20 @@ struct ImpactedIDTests {
         #expect(result.stderr.hasPrefix("swiftcov: 2 of 2 tests executed a changed line"))
         let (list, _) = try impacted(ids: ["M.A test", "Weird id (x)"], format: "list")
         #expect(list.stdout == "M.A test\nWeird id (x)\n")
+    }
+
+    @Test("a store of another package (none of its files here) is exit 2, not a filter that runs nothing")
+    func anotherPackage() throws {
+        let (result, directory) = try impacted(ids: ["M.A/ok"], format: "filter")
+        #expect(result.status == 0)
+        try FileManager.default.removeItem(atPath: directory + "/a.swift")
+        let other = try swiftcov(
+            ["impacted", directory, "--diff", directory + "/change.diff", "--format", "filter"], in: directory)
+        #expect(other.status == 2)
+        #expect(other.stdout.isEmpty)
+        #expect(
+            other.stderr
+                == "\(directory): error: the per-test data names none of this package's files (1 files, such as a.swift): recorded in another package? Run impacted in the package root\n"
+        )
     }
 }

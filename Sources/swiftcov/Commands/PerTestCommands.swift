@@ -1,5 +1,13 @@
 import SwiftCovCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `swiftcov run --per-test`: each test alone, its lines recorded (the work is `PerTestRun`'s;
 /// this shows it), and `swiftcov impacted`: the tests a change can affect.
 extension RunCommand {
@@ -150,6 +158,15 @@ enum ImpactedCommand {
         let destination = try terminal.output(options.output)
         let coverage = try loadStores(options.stores, command: "impacted", terminal: terminal)
         let root = terminal.workingDirectory
+        // Data of another package selects no test, and `swift test --filter '^$'` would pass.
+        let known = coverage.files.contains { access(($0.path.hasPrefix("/") ? "" : root + "/") + $0.path, F_OK) == 0 }
+        guard coverage.files.isEmpty || known else {
+            throw Diagnostic(
+                file: options.stores.joined(separator: ", "),
+                "the per-test data names none of this package's files (\(coverage.files.count) files, such as "
+                    + "\(coverage.files[0].path.terminalSafe)): recorded in another package? Run impacted in the package root"
+            )
+        }
 
         var baseCommit: String?
         if case .git(let base) = options.change, let result = try? Git.run(["merge-base", base, "HEAD"], in: root),
