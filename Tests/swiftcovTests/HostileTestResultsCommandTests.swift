@@ -201,13 +201,15 @@ struct ImpactedIDTests {
         let (result, directory) = try impacted(ids: ["M.A/ok"], format: "filter")
         #expect(result.status == 0)
         try FileManager.default.removeItem(atPath: directory + "/a.swift")
+        try Self.change.replacing("a.swift", with: "b.swift").write(
+            toFile: directory + "/change.diff", atomically: true, encoding: .utf8)
         let other = try swiftcov(
             ["impacted", directory, "--diff", directory + "/change.diff", "--format", "filter"], in: directory)
         #expect(other.status == 2)
         #expect(other.stdout.isEmpty)
         #expect(
             other.stderr
-                == "\(directory): error: the per-test data names none of this package's files (1 files, such as a.swift): recorded in another package? Run impacted in the package root\n"
+                == "\(directory): error: the per-test data names none of this package's files nor of the diff's (1 files, such as a.swift): recorded in another package? Run impacted in the package root\n"
         )
     }
 }

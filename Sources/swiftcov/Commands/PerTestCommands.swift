@@ -158,15 +158,6 @@ enum ImpactedCommand {
         let destination = try terminal.output(options.output)
         let coverage = try loadStores(options.stores, command: "impacted", terminal: terminal)
         let root = terminal.workingDirectory
-        // Data of another package selects no test, and `swift test --filter '^$'` would pass.
-        let known = coverage.files.contains { access(($0.path.hasPrefix("/") ? "" : root + "/") + $0.path, F_OK) == 0 }
-        guard coverage.files.isEmpty || known else {
-            throw Diagnostic(
-                file: options.stores.joined(separator: ", "),
-                "the per-test data names none of this package's files (\(coverage.files.count) files, such as "
-                    + "\(coverage.files[0].path.terminalSafe)): recorded in another package? Run impacted in the package root"
-            )
-        }
 
         var baseCommit: String?
         if case .git(let base) = options.change, let result = try? Git.run(["merge-base", base, "HEAD"], in: root),
@@ -175,6 +166,19 @@ enum ImpactedCommand {
             baseCommit = result.trimmedOutput
         }
         let diff = try DiffCommand.readChange(options.change, root: root, terminal: terminal).diff
+        // Data of another package (no file in common with the package or the diff) selects no
+        // test, and `swift test --filter '^$'` would pass.
+        let changed = Set(diff.files.flatMap { [$0.oldPath, $0.newPath].compactMap { $0 } })
+        let shared = coverage.files.contains {
+            changed.contains($0.path) || access(($0.path.hasPrefix("/") ? "" : root + "/") + $0.path, F_OK) == 0
+        }
+        guard coverage.files.isEmpty || shared else {
+            throw Diagnostic(
+                file: options.stores.joined(separator: ", "),
+                "the per-test data names none of this package's files nor of the diff's (\(coverage.files.count) files, "
+                    + "such as \(coverage.files[0].path.terminalSafe)): recorded in another package? Run impacted in the package root"
+            )
+        }
         let side: ImpactedTests.Side
         if let chosen = options.recordedAt {
             side = chosen
