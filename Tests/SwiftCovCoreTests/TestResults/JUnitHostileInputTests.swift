@@ -267,7 +267,7 @@ struct JUnitHostileInputTests {
     }
 
     @Test("UTF-16 that is not (an unpaired surrogate) is one error naming the file")
-    func badUTF16() {
+    func badUTF16() throws {
         var bytes: [UInt8] = [0xFF, 0xFE]
         for unit in "<testsuite name=\"".utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
         bytes += [0x00, 0xD8]  // a high surrogate, alone
@@ -277,6 +277,17 @@ struct JUnitHostileInputTests {
             error?.description
                 == "w.xml:1:1: error: not UTF-16LE (byte offset 36); JUnit XML must be UTF-8, UTF-16 or UTF-32")
         #expect(JUnitXMLReader.WideEncoding.detect(UnsafeRawBufferPointer(start: nil, count: 0)) == nil)
+        // UTF-32 with a surrogate (no character), and UTF-16 cut in the middle of a code unit.
+        var utf32: [UInt8] = []
+        for scalar in "<testsuite name=\"".unicodeScalars { utf32 += [0, 0, 0, UInt8(scalar.value)] }
+        utf32 += [0, 0, 0xD8, 0x00]
+        let bad32 = #expect(throws: TestResultsError.self) { try JUnitXMLReader.read(utf32, path: "w.xml") }
+        #expect(bad32?.description.contains("not UTF-32BE (byte offset 68)") == true)
+        var cut: [UInt8] = []
+        for unit in "<testsuite/>".utf16 { cut += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+        let bad16 = #expect(throws: TestResultsError.self) { try JUnitXMLReader.read(cut + [0x00], path: "w.xml") }
+        #expect(bad16?.description.contains("not UTF-16BE (byte offset 24)") == true)
+        #expect(try JUnitXMLReader.read(cut, path: "w.xml").hasTestOutput)
     }
 
     @Test("a JUnit document past the size limit is refused with one line, whole files and pipes alike")
