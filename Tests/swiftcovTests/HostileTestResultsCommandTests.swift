@@ -82,6 +82,22 @@ struct HostileTestResultsCommandTests {
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 
+    @Test("a UTF-32 log is exit 2 with one line and no output, not an empty run")
+    func utf32Log() throws {
+        let directory = try temporaryDirectory()
+        let input = directory + "/log.txt"
+        let log = try String(contentsOfFile: packageRoot + "/SampleReports/swift-test-failing.log", encoding: .utf8)
+        try Data(log.data(using: .utf32)!).write(to: URL(fileURLWithPath: input))
+        let output = directory + "/junit.xml"
+        let result = try swiftcov(["junit", input, "-o", output, "--root", directory])
+        #expect(result.status == 2)
+        #expect(
+            result.stderr
+                == "\(input): error: cannot read: UTF-32LE text that is not JUnit XML; a log or an event stream must be UTF-8 or UTF-16\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
     @Test("JUnit on stdin stopped by SIGTERM: exit 2 at once, one line, nothing written")
     func junitOnStdinTerminated() throws {
         let directory = try temporaryDirectory()

@@ -345,6 +345,14 @@ package struct TestResultsStream {
             state = .junit(head)
             return
         }
+        // A log or an event stream is UTF-8 or UTF-16; UTF-32 would read as no test at all.
+        if let (encoding, _) = head.withUnsafeBytes({ JUnitXMLReader.WideEncoding.detect($0) }),
+            encoding == .utf32LittleEndian || encoding == .utf32BigEndian
+        {
+            throw .unreadable(
+                path: path,
+                reason: "\(encoding.name) text that is not JUnit XML; a log or an event stream must be UTF-8 or UTF-16")
+        }
         let isStream = head.withUnsafeBytes { SwiftTestingEventStream.recognizes($0) }
         if isStream {
             var reader = SwiftTestingEventStream.Reader(path: path, utcOffset: utcOffset)
