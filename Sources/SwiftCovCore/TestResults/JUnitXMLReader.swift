@@ -37,13 +37,13 @@ package enum JUnitXMLReader {
         return ["<?xml", "<testsuites", "<testsuite"].contains { rest.starts(with: $0.utf8) }
     }
 
-    /// Reads the JUnit document `bytes` (from `path`, for messages): UTF-8, or UTF-16 or UTF-32
-    /// told by a byte order mark or the zero bytes around the first `<` (XML allows them all).
     /// At most this many test cases and suites are read from one document: a case costs some
     /// 150 bytes of memory, and `<testcase/>` is 11 bytes of XML (a run of a million tests is
     /// read well within it).
     package static let caseLimit = 4_000_000
 
+    /// Reads the JUnit document `bytes` (from `path`, for messages): UTF-8, or UTF-16 or UTF-32
+    /// told by a byte order mark or the zero bytes around the first `<` (XML allows them all).
     package static func read(
         _ bytes: [UInt8], path: String, caseLimit: Int = JUnitXMLReader.caseLimit
     ) throws(TestResultsError) -> TestRun {
@@ -239,7 +239,9 @@ package enum JUnitXMLReader {
                 if let outer = outcome?.element ?? (isTest && openCase != nil ? "testcase" : nil) {
                     throw Problem(
                         offset: offset,
-                        message: "not JUnit XML: a <\(element)> inside a <\(outer)> (its result would hide the other's)"
+                        message:
+                            "not JUnit XML: a <\(element)> inside \(outer == "error" ? "an" : "a") <\(outer)> "
+                            + "(its result would hide the other's)"
                     )
                 }
             default:

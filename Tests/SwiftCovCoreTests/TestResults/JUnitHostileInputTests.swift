@@ -49,7 +49,7 @@ struct JUnitHostileInputTests {
         let caseInSuiteError = """
             <testsuites><testsuite name="S"><error message="set-up"><testcase name="t"/></error></testsuite></testsuites>
             """
-        #expect(Self.error(caseInSuiteError)?.contains("a <testcase> inside a <error>") == true)
+        #expect(Self.error(caseInSuiteError)?.contains("a <testcase> inside an <error>") == true)
         #expect(
             Self.error("<testsuites><failure message=\"x\"/></testsuites>")?.contains(
                 "<failure> outside any <testsuite>") == true)
