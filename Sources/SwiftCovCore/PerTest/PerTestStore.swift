@@ -119,7 +119,11 @@ package enum PerTestStore {
         for _ in 0..<testCount {
             let idOffset = reader.offset
             let id = try reader.string()
-            guard !id.isEmpty else { throw ReadError(offset: idOffset, message: "a test with an empty ID") }
+            // An ID is printed one a line and put in filters: a line break would forge another.
+            guard !id.isEmpty, !id.unicodeScalars.contains(where: \.isControl) else {
+                throw ReadError(
+                    offset: idOffset, message: "test ID '\(id.terminalSafe)' is empty or holds a control character")
+            }
             guard ids.insert(id).inserted else {
                 throw ReadError(offset: idOffset, message: "test '\(id)' is recorded twice")
             }

@@ -148,8 +148,8 @@ package enum GitHubAnnotations {
 
     /// One GitHub workflow command line: `::error file=…,line=…::message`.
     package static func workflowCommand(_ command: String, properties: [(String, String)], message: String) -> String {
-        let list = properties.map { $0.0 + "=" + escapeProperty($0.1) }.joined(separator: ",")
-        return "::" + command + " " + list + "::" + escapeData(message) + "\n"
+        let list = properties.map { $0.0 + "=" + $0.1.githubCommandProperty }.joined(separator: ",")
+        return "::" + command + " " + list + "::" + message.githubCommandData + "\n"
     }
 
     /// The annotations GitHub would not show, as Markdown for the job summary.
@@ -168,15 +168,5 @@ package enum GitHubAnnotations {
                 + "\(CoverageMarkdownReport.escape(annotation.title + ": " + annotation.message.replacingNewlines)) |\n"
         }
         return text + "\n</details>\n"
-    }
-
-    // GitHub's workflow commands escape `%`, CR and LF in messages, and also `:` and `,` in properties.
-    private static func escapeData(_ text: String) -> String {
-        text.strippingANSIEscapes.replacingOccurrences("%", "%25").replacingOccurrences("\r", "%0D")
-            .replacingOccurrences("\n", "%0A")
-    }
-
-    private static func escapeProperty(_ text: String) -> String {
-        escapeData(text).replacingOccurrences(":", "%3A").replacingOccurrences(",", "%2C")
     }
 }

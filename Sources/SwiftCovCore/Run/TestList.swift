@@ -28,7 +28,13 @@ package struct TestList: Equatable, Sendable {
     /// libraries): `^ID(/|$)` for each, joined with `|`. Swift Testing matches its pattern against
     /// the ID followed by `/` and the test's source location, so the end is `/` or the string's end.
     package static func filterPattern(for tests: [TestID]) -> String {
-        tests.map(\.filterPattern).joined(separator: "|")
+        filterPattern(forIDs: tests.map(\.id))
+    }
+
+    /// The same for test IDs as recorded (every ID, whatever its shape, matched as it is). No
+    /// test: `^$`, which no test ID matches (an empty pattern would match them all).
+    package static func filterPattern(forIDs ids: [String]) -> String {
+        ids.isEmpty ? "^$" : ids.map(TestID.filterPattern(of:)).joined(separator: "|")
     }
 }
 

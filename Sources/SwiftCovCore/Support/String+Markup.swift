@@ -1,5 +1,15 @@
-/// Escaping for XML and HTML output: the one place swiftcov makes text from its inputs (file,
-/// test and function names, messages, source code) inert in markup.
+/// Escaping of text from the inputs (file, test and function names, messages, source code) for
+/// each kind of output, one function a context, used by every output of that kind:
+///
+/// - a terminal (tables, diagnostics, progress): `terminalSafe` (`TextTable.swift`), every
+///   control character (C0, DEL, C1, so ESC and CSI) replaced by U+FFFD;
+/// - GitHub workflow commands (annotations): `githubCommandData`, `githubCommandProperty`;
+/// - Markdown (job summaries, comments): `CoverageMarkdownReport.escape`;
+/// - XML (JUnit, Cobertura, SonarQube): `xmlEscaped`, `xmlAttributeEscaped` (and
+///   `OutputBuffer`'s streaming forms of them);
+/// - HTML: `htmlEscaped`.
+///
+/// None lets a control character of the input through, but the line breaks a context can carry.
 extension Unicode.Scalar {
     /// A control character: C0 (U+0000–U+001F), DEL (U+007F) or C1 (U+0080–U+009F, which
     /// terminals may obey like ESC sequences — U+009B is CSI). Every output replaces those
@@ -170,5 +180,38 @@ extension String {
             }
         }
         return String(result)
+    }
+}
+
+extension String {
+    /// The text as the message of a GitHub workflow command (`::error …::MESSAGE`): ANSI escape
+    /// sequences removed, `%`, return and line feed percent-encoded (GitHub decodes them: a
+    /// message keeps its lines, and no line of it can start a command of its own), and every
+    /// other control character (C0, DEL, C1 such as U+0085 NEL or U+009B CSI) replaced by U+FFFD.
+    package var githubCommandData: String { githubCommandEscaped(property: false) }
+
+    /// The text as a property value of a GitHub workflow command (`file=`, `title=`): as
+    /// `githubCommandData`, and `:` and `,` percent-encoded too.
+    package var githubCommandProperty: String { githubCommandEscaped(property: true) }
+
+    private func githubCommandEscaped(property: Bool) -> String {
+        var result = ""
+        result.reserveCapacity(utf8.count)
+        for scalar in strippingANSIEscapes.unicodeScalars {
+            switch scalar {
+            case "%": result += "%25"
+            case "\r": result += "%0D"
+            case "\n": result += "%0A"
+            case ":" where property: result += "%3A"
+            case "," where property: result += "%2C"
+            default:
+                if scalar.isControl {
+                    result += "\u{FFFD}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result
     }
 }

@@ -1,6 +1,6 @@
 /// A small, strict pull reader of XML 1.0 documents, for the JUnit files swiftcov reads back
 /// (its own, SwiftPM's `--xunit-output`, other tools'): start tags with their attributes, end
-/// tags and text, in document order.
+/// tags and text, in document order (long text in several pieces, one after the other).
 ///
 /// It reads what such files use: the XML declaration, comments and processing instructions
 /// (skipped), elements and attributes, the five predefined entities and character references,
@@ -79,6 +79,9 @@ package struct XMLReader {
         var text: [UInt8] = []
         eventOffset = index
         while index < bytes.count {
+            // Long text comes in pieces (each ends between characters): a test's megabytes of
+            // output are never copied whole.
+            if text.count >= XMLReader.textPieceSize { return .text(String(decoding: text, as: UTF8.self)) }
             if bytes[index] != UInt8(ascii: "<") {
                 try readText(into: &text)
                 continue
@@ -226,8 +229,13 @@ package struct XMLReader {
 
     // MARK: Content
 
+    /// Text comes in pieces of about this many bytes (a CDATA section whole).
+    static let textPieceSize = 1 << 16
+
     private mutating func readText(into text: inout [UInt8]) throws(Error) {
         while index < bytes.count, bytes[index] != UInt8(ascii: "<") {
+            // A piece is full: it ends before the next character.
+            if text.count >= XMLReader.textPieceSize, bytes[index] & 0xC0 != 0x80 { return }
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "&"):

@@ -62,17 +62,23 @@ package enum TestResultsReader {
         return try stream.finish()
     }
 
-    /// One run from inputs; see `combine(logs:eventStreams:)`.
+    /// One run from inputs; see `combine(logs:eventStreams:)`. JUnit files are complete
+    /// results, not console output an event stream would correct: they are added after, so
+    /// that no Swift Testing result of one (a shard's) is replaced by another input's stream.
     package static func combine(_ inputs: [Input]) -> TestRun {
         var logs: [TestRun] = []
         var eventStreams: [TestRun] = []
+        var junit: [TestRun] = []
         for input in inputs {
             switch input {
-            case .log(let run), .junit(let run): logs.append(run)
+            case .log(let run): logs.append(run)
+            case .junit(let run): junit.append(run)
             case .eventStream(let run): eventStreams.append(run)
             }
         }
-        return combine(logs: logs, eventStreams: eventStreams)
+        var run = combine(logs: logs, eventStreams: eventStreams)
+        for file in junit { run.absorb(file) }
+        return run
     }
 
     /// One run from console logs (in order: shards, or XCTest and Swift Testing run apart) and
@@ -126,6 +132,16 @@ package enum TestResultsReader {
                 stream.suites[suiteIndex].cases[caseIndex].output.appendLines(
                     console.map(\.output).joinedLines)
             }
+        }
+        // A failing test of a console the streams do not name at all (a shard whose stream is
+        // missing) is kept: a failure is never lost.
+        let unmatched = consoleCases.filter {
+            ($0.status == .failed || $0.status == .error) && suitesByName[$0.testName] == nil
+        }
+        if !unmatched.isEmpty {
+            var suite = TestRun.Suite(name: TestLogParser.swiftTestingSuiteName, framework: .swiftTesting)
+            suite.cases = unmatched
+            stream.suites.append(suite)
         }
         if !consoleOutput.isEmpty, !stream.suites.isEmpty {
             stream.suites[0].output = [consoleOutput, stream.suites[0].output].joinedLines
@@ -254,11 +270,25 @@ package struct TestResultsStream {
     private var state = State.undecided([])
     private let path: String
     private let utcOffset: Int
+    /// The largest JUnit document read: it is held whole (a log or an event stream is read as
+    /// it comes, in bounded memory).
+    private let junitByteLimit: Int
+
+    /// The default `junitByteLimit`: 1 GiB.
+    package static let junitByteLimit = 1 << 30
 
     /// A reader of the input `path` (named in messages).
-    package init(path: String, utcOffset: Int) {
+    package init(path: String, utcOffset: Int, junitByteLimit: Int = TestResultsStream.junitByteLimit) {
         self.path = path
         self.utcOffset = utcOffset
+        self.junitByteLimit = junitByteLimit
+    }
+
+    /// Whether the input is JUnit XML, which is read only once it has ended: cut short (by a
+    /// signal), it cannot be read at all.
+    package var isJUnit: Bool {
+        if case .junit = state { return true }
+        return false
     }
 
     /// Reads the next bytes.
@@ -283,6 +313,14 @@ package struct TestResultsStream {
             state = .eventStream(reader)
         case .junit(var document):
             state = .undecided([])
+            let needed = document.count + bytes.count
+            try checkSize(needed)
+            if needed > document.capacity {
+                // Doubled, and past half the limit the limit at once: a document near it is
+                // never copied again into a larger buffer (2 GB resident for 1 GiB of XML).
+                let doubled = max(needed, document.capacity * 2)
+                document.reserveCapacity(doubled > junitByteLimit / 2 ? junitByteLimit : doubled)
+            }
             document.append(contentsOf: bytes)
             state = .junit(document)
         }
@@ -303,8 +341,17 @@ package struct TestResultsStream {
 
     private mutating func decide(_ head: [UInt8]) throws(TestResultsError) {
         if head.withUnsafeBytes({ JUnitXMLReader.recognizes($0) }) {
+            try checkSize(head.count)
             state = .junit(head)
             return
+        }
+        // A log or an event stream is UTF-8 or UTF-16; UTF-32 would read as no test at all.
+        if let (encoding, _) = head.withUnsafeBytes({ JUnitXMLReader.WideEncoding.detect($0) }),
+            encoding == .utf32LittleEndian || encoding == .utf32BigEndian
+        {
+            throw .unreadable(
+                path: path,
+                reason: "\(encoding.name) text that is not JUnit XML; a log or an event stream must be UTF-8 or UTF-16")
         }
         let isStream = head.withUnsafeBytes { SwiftTestingEventStream.recognizes($0) }
         if isStream {
@@ -319,6 +366,26 @@ package struct TestResultsStream {
             head.withUnsafeBytes { parser.consume($0) }
             state = .log(parser)
         }
+    }
+}
+
+extension TestResultsStream {
+    /// Refuses a JUnit document of `size` bytes past the limit.
+    private func checkSize(_ size: Int) throws(TestResultsError) {
+        guard size > junitByteLimit else { return }
+        throw .unreadable(
+            path: path,
+            reason:
+                "JUnit XML larger than \(TestResultsStream.describe(bytes: junitByteLimit)), which is held whole to be read; "
+                + "split it (one file per test target or shard) or give the `swift test` log instead")
+    }
+
+    /// "1 GiB", "64 KiB", "100 bytes".
+    static func describe(bytes: Int) -> String {
+        if bytes >= 1 << 30 && bytes % (1 << 30) == 0 { return "\(bytes >> 30) GiB" }
+        if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
     }
 }
 

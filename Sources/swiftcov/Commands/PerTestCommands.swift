@@ -1,5 +1,13 @@
 import SwiftCovCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `swiftcov run --per-test`: each test alone, its lines recorded (the work is `PerTestRun`'s;
 /// this shows it), and `swiftcov impacted`: the tests a change can affect.
 extension RunCommand {
@@ -153,7 +161,9 @@ enum ImpactedCommand {
         let changed = Set(diff.files.flatMap { [$0.oldPath, $0.newPath].compactMap { $0 } })
         let coverage = try loadStores(
             options.stores, command: "impacted", terminal: terminal,
-            ownFiles: OwnFiles("this package or the diff") { changed.contains($0) || Terminal.isFile(root + "/" + $0) })
+            ownFiles: OwnFiles("this package (the current folder) or the diff") {
+                changed.contains($0) || Terminal.isFile($0.hasPrefix("/") ? $0 : root + "/" + $0)
+            })
 
         var baseCommit: String?
         if case .git(let base) = options.change, let result = try? Git.run(["merge-base", base, "HEAD"], in: root),
@@ -171,15 +181,15 @@ enum ImpactedCommand {
             side = ImpactedTests.side(of: coverage, baseCommit: baseCommit)
         }
         let tests = ImpactedTests.tests(in: coverage, executing: ImpactedTests.changedLines(of: diff, side: side))
-        let commit = coverage.recording.commit.isEmpty ? "no commit" : String(coverage.recording.commit.prefix(12))
+        let commit =
+            coverage.recording.commit.isEmpty ? "no commit" : String(coverage.recording.commit.prefix(12)).terminalSafe
         terminal.error(
             "swiftcov: \(tests.count) of \(coverage.tests.count) tests executed a changed line (per-test data of "
                 + "\(commit)\(coverage.recording.dirty ? " with changes" : ""), read as the diff's \(side.rawValue) side)\n"
         )
         switch options.format {
         case .filter:
-            // No test: a pattern no test ID matches (an empty one would match them all).
-            let pattern = tests.isEmpty ? "^$" : TestList.filterPattern(for: tests.compactMap(TestID.init))
+            let pattern = TestList.filterPattern(forIDs: tests)
             try destination.finish(writing: pattern + "\n")
         case .list:
             try destination.finish(writing: tests.map { $0 + "\n" }.joined())
@@ -218,8 +228,9 @@ enum ImpactedCommand {
             guard store.files.contains(where: { ownFiles.contains($0.path) }) else {
                 throw Diagnostic(
                     file: file,
-                    "per-test data of \(store.files.count) files, none of them in \(ownFiles.description): "
-                        + "recorded in another package?")
+                    "per-test data of \(store.files.count) files"
+                        + (store.files.first.map { " (such as \($0.path.terminalSafe))" } ?? "")
+                        + ", none of them in \(ownFiles.description): recorded in another package?")
             }
             stores.append(store)
         }

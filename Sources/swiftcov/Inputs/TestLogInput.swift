@@ -80,9 +80,13 @@ enum TestLogInput {
     }
 
     /// Reads standard input to its end, parsing lines as they come. Interrupted (Ctrl-C, a CI
-    /// timeout), it stops and keeps what it has: the tests then running become errors.
+    /// timeout), it stops and keeps what it has: the tests then running become errors. JUnit XML
+    /// cut short cannot be read: interrupted, it is an error at once. Once the input has ended,
+    /// SIGINT and SIGTERM do again what they did before (end the process), so that reading a
+    /// large document can be stopped.
     private static func readStandardInput(passThrough: Bool, utcOffset: Int) throws -> TestResultsReader.Input {
-        installSignalHandlers()
+        let previous = installSignalHandlers()
+        defer { restoreSignalHandlers(previous) }
         var stream = TestResultsStream(path: "-", utcOffset: utcOffset)
         var passing = passThrough
         let capacity = 1 << 16
@@ -101,6 +105,11 @@ enum TestLogInput {
             try stream.consume(bytes)
             if SwiftCovInterrupted != 0 { break }
         }
+        if SwiftCovInterrupted != 0, stream.isJUnit {
+            throw TestResultsError.unreadable(
+                path: "-", reason: "interrupted by a signal before the JUnit XML ended; nothing was written")
+        }
+        restoreSignalHandlers(previous)
         var input = try stream.finish()
         if SwiftCovInterrupted != 0, case .log(var run) = input {
             run.wasInterrupted = true
@@ -116,7 +125,8 @@ enum TestLogInput {
         while written < bytes.count {
             let result = Glibc_write(STDOUT_FILENO, bytes.baseAddress! + written, bytes.count - written)
             if result < 0 {
-                if errno == EINTR { continue }
+                // Interrupted while the reader of stdout does not read: stop passing through.
+                if errno == EINTR && SwiftCovInterrupted == 0 { continue }
                 return false
             }
             written += result
@@ -124,9 +134,18 @@ enum TestLogInput {
         return true
     }
 
-    private static func installSignalHandlers() {
+    /// The actions of SIGINT and SIGTERM before `installSignalHandlers`, once.
+    private typealias SavedActions = [(Int32, sigaction)]
+
+    /// Makes SIGINT and SIGTERM stop the reading (and SIGPIPE harmless); returns what they did.
+    private static func installSignalHandlers() -> SavedActions {
         // A closed stdout (`| head`) must not kill the run before the file is written.
         signal(SIGPIPE, SIG_IGN)
+        var saved: SavedActions = []
+        for number in [SIGINT, SIGTERM] {
+            var old = sigaction()
+            if sigaction(number, nil, &old) == 0 { saved.append((number, old)) }
+        }
         var action = sigaction()
         #if canImport(Darwin)
             action.__sigaction_u.__sa_handler = { _ in SwiftCovInterrupted = 1 }
@@ -143,6 +162,15 @@ enum TestLogInput {
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+        return saved
+    }
+
+    /// Gives SIGINT and SIGTERM their actions back (a second call does nothing more).
+    private static func restoreSignalHandlers(_ saved: SavedActions) {
+        for (number, action) in saved {
+            var action = action
+            sigaction(number, &action, nil)
+        }
     }
 }
 
