@@ -243,7 +243,9 @@ struct PerTestStoreTests {
                 == "test 'T.t()' has lines outside the 1 of file 0")
         // Empty and repeated names.
         #expect(message(Self.store(header + [1, "", 0, 0])) == "a file with an empty path")
-        #expect(message(Self.store(oneFile + [1, "", UInt8(0), 1, 0])) == "test ID '' is empty or holds a control character")
+        #expect(
+            message(Self.store(oneFile + [1, "", UInt8(0), 1, 0])) == "test ID '' is empty or holds a control character"
+        )
         #expect(
             message(Self.store(oneFile + [2, "T.t()", UInt8(0), 1, 0, "T.t()", UInt8(1), 1, 0]))
                 == "test 'T.t()' is recorded twice")
