@@ -24,10 +24,9 @@ func swiftcovExecutable() -> URL {
     return products.appendingPathComponent("swiftcov")
 }
 
-/// Runs `swiftcov` with `arguments` in `directory` (the package root by default), feeding `stdin`.
-func swiftcov(
-    _ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:], in directory: String = packageRoot
-) throws -> RunResult {
+/// A `swiftcov` process, not started, with `arguments` in `directory`: the environment is the
+/// test's own without `NO_COLOR` and `GITHUB_STEP_SUMMARY`, plus `environment`.
+func swiftcovProcess(_ arguments: [String], environment: [String: String], in directory: String) -> Process {
     let process = Process()
     process.executableURL = swiftcovExecutable()
     process.arguments = arguments
@@ -37,6 +36,14 @@ func swiftcov(
     env["GITHUB_STEP_SUMMARY"] = nil
     for (key, value) in environment { env[key] = value }
     process.environment = env
+    return process
+}
+
+/// Runs `swiftcov` with `arguments` in `directory` (the package root by default), feeding `stdin`.
+func swiftcov(
+    _ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:], in directory: String = packageRoot
+) throws -> RunResult {
+    let process = swiftcovProcess(arguments, environment: environment, in: directory)
     let input = Pipe()
     let output = Pipe()
     let error = Pipe()
@@ -67,20 +74,13 @@ func golden(_ name: String) throws -> String {
 /// A `swiftcov` started in the background (its output going to files), to be signalled or
 /// waited for with a deadline.
 final class BackgroundSwiftcov {
-    let process = Process()
+    let process: Process
     private let output: String
 
     /// Starts `swiftcov` with `arguments` in `directory`; its output goes to files in `scratch`.
     init(_ arguments: [String], environment: [String: String] = [:], in directory: String, scratch: String) throws {
         output = scratch + "/swiftcov-\(UUID().uuidString)"
-        process.executableURL = swiftcovExecutable()
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = nil
-        env["GITHUB_STEP_SUMMARY"] = nil
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
+        process = swiftcovProcess(arguments, environment: environment, in: directory)
         _ = FileManager.default.createFile(atPath: output + ".out", contents: nil)
         _ = FileManager.default.createFile(atPath: output + ".err", contents: nil)
         process.standardInput = FileHandle.nullDevice

@@ -138,12 +138,7 @@ extension String {
             case "\"": result += "&quot;"
             case "'": result += "&#39;"
             case "\t", "\n": result.unicodeScalars.append(scalar)
-            default:
-                if scalar.isControl {
-                    result += "\u{FFFD}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
+            default: result.unicodeScalars.append(scalar.isControl ? "\u{FFFD}" : scalar)
             }
         }
         return result
@@ -204,12 +199,7 @@ extension String {
             case "\n": result += "%0A"
             case ":" where property: result += "%3A"
             case "," where property: result += "%2C"
-            default:
-                if scalar.isControl {
-                    result += "\u{FFFD}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
+            default: result.unicodeScalars.append(scalar.isControl ? "\u{FFFD}" : scalar)
             }
         }
         return result
