@@ -42,7 +42,7 @@ extension HTMLReport {
 
         /// What the page of the file at `path`, whose line view has `executableLines`, shows. Its
         /// tests only when the per-test data has the same executable lines (else they would be
-        /// of another version of the file; see `testsMismatch`).
+        /// of another version of the file, and the site says why).
         package func forFile(
             _ path: String, executableLines: [UInt32], differentialFiles: [String: DifferentialCoverage.File]
         ) -> Annotations {
@@ -52,13 +52,6 @@ extension HTMLReport {
                 annotations.tests = LineTests(perTest, path: path)
             }
             return annotations
-        }
-
-        /// Whether the per-test data has the file at `path` with other executable lines than its
-        /// page (`executableLines`): then the page shows no tests, and the site says why.
-        package func testsMismatch(_ path: String, executableLines: [UInt32]) -> Bool {
-            guard let recorded = perTest?.executableLines(ofFile: path) else { return false }
-            return recorded != executableLines
         }
     }
 

@@ -277,11 +277,13 @@ package final class HTMLSite {
                     // Per-test data is checked against the page's lines before it is read for the page.
                     let executableLines =
                         annotations.perTest == nil ? [] : LineCoverage.lineCounts(of: segments).map(\.line)
-                    if annotations.testsMismatch(file.displayPath, executableLines: executableLines) {
-                        mismatched.record(index, file.displayPath)
-                    }
                     let fileAnnotations = annotations.forFile(
                         file.displayPath, executableLines: executableLines, differentialFiles: differentialFiles)
+                    if fileAnnotations.tests == nil
+                        && annotations.perTest?.executableLines(ofFile: file.displayPath) != nil
+                    {
+                        mismatched.record(index, file.displayPath)
+                    }
                     let functionNames = Array(names[firstName[index]..<firstName[index] + file.functions.count])
                     let page = HTMLReport.filePageBuffer(
                         file, functionNames: functionNames, segments: segments, source: source,
