@@ -21,7 +21,6 @@ enum SwiftCovCommand {
         (ExportCommand.spec, ExportCommand.run),
         (DiffCommand.spec, DiffCommand.run),
         (JUnitCommand.spec, JUnitCommand.run),
-        (ImpactedCommand.spec, ImpactedCommand.run),
     ]
 
     static func main(_ arguments: [String]) -> Int32 {

@@ -190,6 +190,10 @@ struct ReportCommandTests {
         }
         let overview = try swiftcov(["--help"])
         #expect(overview.status == 0 && overview.stdout.contains("report"))
+        // Each command is listed once, every one of them.
+        let listed = overview.stdout.split(separator: "\n").drop { $0 != "COMMANDS:" }.dropFirst()
+            .prefix { !$0.isEmpty }.map { $0.split(separator: " ")[0] }
+        #expect(listed == ["report", "html", "check", "run", "impacted", "export", "diff", "junit"])
         let version = try swiftcov(["--version"])
         #expect(version.status == 0)
         #expect(version.stdout.hasPrefix("swiftcov "))
