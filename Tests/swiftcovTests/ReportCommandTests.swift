@@ -191,7 +191,8 @@ struct ReportCommandTests {
         let overview = try swiftcov(["--help"])
         #expect(overview.status == 0 && overview.stdout.contains("report"))
         // Each command is listed once, every one of them.
-        let listed = overview.stdout.split(separator: "\n").drop { $0 != "COMMANDS:" }.dropFirst()
+        let listed = overview.stdout.split(separator: "\n", omittingEmptySubsequences: false).drop { $0 != "COMMANDS:" }
+            .dropFirst()
             .prefix { !$0.isEmpty }.map { $0.split(separator: " ")[0] }
         #expect(listed == ["report", "html", "check", "run", "impacted", "export", "diff", "junit"])
         let version = try swiftcov(["--version"])

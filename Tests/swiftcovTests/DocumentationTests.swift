@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+
+/// The docs a user reads and pastes from: the version and address they name, their links, the
+/// README's command table, the scripts that change them.
+@Suite("The docs, the recipes and the release scripts", .removingTemporaryFolders)
+struct DocumentationTests {
+    /// Every file whose snippets name swiftcov's version or address (the changelog names old versions).
+    static func snippetFiles(in root: String) throws -> [String] {
+        var files = ["README.md", "action.yml"]
+        for folder in ["docs", "ci", "ci/examples"] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: root + "/" + folder)
+            files += names.filter { $0.hasSuffix(".md") || $0.hasSuffix(".yml") }.sorted().map { folder + "/" + $0 }
+        }
+        return files
+    }
+
+    /// `SwiftCov.version` and `SwiftCov.repository` (owner/name), read from their one home.
+    static func release(in root: String) throws -> (version: String, repository: String) {
+        let source = try String(contentsOfFile: root + "/Sources/SwiftCovCore/SwiftCov.swift", encoding: .utf8)
+        func value(_ name: String) throws -> String {
+            let match = try #require(source.firstMatch(of: try Regex("static let \(name) = \"([^\"]+)\"")))
+            return String(try #require(match.output[1].substring))
+        }
+        return (try value("version"), String(try value("repository").dropFirst("https://github.com/".count)))
+    }
+
+    /// Each reference to a version or an address of swiftcov in `files`: (file, what kind, the value).
+    static func references(in root: String, files: [String]) throws -> [(file: String, kind: String, value: String)] {
+        let patterns: [(kind: String, regex: String)] = [
+            ("address", #"(?:github\.com|githubusercontent\.com)/([\w.-]+/swiftcov)\b"#),
+            ("version", #"githubusercontent\.com/[\w.-]+/swiftcov/([^/\s]+)/"#),
+            ("address", #"([\w.-]+/swiftcov)@"#),
+            ("version", #"[\w.-]+/swiftcov@([^\s`)]+)"#),
+            ("version", #"swiftcov.*from: "([^"]+)""#),
+            ("version", #"--branch (\S+) \S*swiftcov"#),
+            ("version", #"SWIFTCOV_VERSION: "([^"]+)""#),
+        ]
+        var found: [(String, String, String)] = []
+        for file in files {
+            let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
+            for (kind, pattern) in patterns {
+                for match in text.matches(of: try Regex(pattern)) {
+                    found.append((file, kind, String(try #require(match.output[1].substring))))
+                }
+            }
+        }
+        return found
+    }
+
+    @Test("every snippet names the version `swiftcov --version` prints and the repository's one address")
+    func versionAndAddress() throws {
+        let (version, repository) = try Self.release(in: packageRoot)
+        #expect(try swiftcov(["--version"]).stdout == "swiftcov \(version)\n")
+        let references = try Self.references(in: packageRoot, files: try Self.snippetFiles(in: packageRoot))
+        // Each way of naming a release is used somewhere, so a pattern that stopped matching is seen.
+        #expect(Set(references.map(\.file)).isSuperset(of: ["README.md", "action.yml", "docs/install.md"]))
+        #expect(references.filter { $0.kind == "version" }.count >= 8)
+        for reference in references {
+            let expected = reference.kind == "version" ? version : repository
+            #expect(reference.value == expected, "\(reference.file) names \(reference.kind) \(reference.value)")
+        }
+    }
+
+    @Test("scripts/set-version changes the version and the address everywhere they are named")
+    func setVersion() throws {
+        let copy = try temporaryDirectory()
+        let files =
+            try Self.snippetFiles(in: packageRoot) + ["Sources/SwiftCovCore/SwiftCov.swift", "scripts/set-version"]
+        for file in files {
+            try FileManager.default.createDirectory(
+                atPath: copy + "/" + (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: packageRoot + "/" + file, toPath: copy + "/" + file)
+        }
+        let before = try Self.references(in: copy, files: try Self.snippetFiles(in: copy))
+        let result = try run("/bin/sh", [copy + "/scripts/set-version", "12.3.4", "someone/swiftcov"], in: copy)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.release(in: copy) == ("12.3.4", "someone/swiftcov"))
+        let after = try Self.references(in: copy, files: try Self.snippetFiles(in: copy))
+        #expect(after.count == before.count)
+        for reference in after {
+            #expect(reference.value == (reference.kind == "version" ? "12.3.4" : "someone/swiftcov"), "\(reference)")
+        }
+        let refused = try run("/bin/sh", [copy + "/scripts/set-version", "v1"], in: copy)
+        #expect(refused.status == 2 && refused.stderr.contains("'v1' is not X.Y.Z"))
+    }
+
+    @Test("the README is an overview (at most 300 lines) whose command table lists every command once")
+    func readme() throws {
+        let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
+        #expect(readme.split(separator: "\n", omittingEmptySubsequences: false).count <= 300)
+        let table = readme.split(separator: "\n").filter { $0.hasPrefix("| [`") }
+        let documented = table.compactMap { $0.firstMatch(of: /^\| \[`(\w+)`\]/).map { String($0.output.1) } }
+        let help = try swiftcov(["--help"]).stdout.split(separator: "\n", omittingEmptySubsequences: false).drop {
+            $0 != "COMMANDS:"
+        }.dropFirst()
+            .prefix { !$0.isEmpty }.map { String($0.split(separator: " ")[0]) }
+        #expect(!help.isEmpty)
+        #expect(documented.sorted() == help.sorted())
+    }
+
+    @Test("every link between the docs leads to a file, and every #anchor to a heading in it")
+    func links() throws {
+        let pages =
+            ["README.md", "CHANGELOG.md", "FuzzTesting/README.md"]
+            + (try Self.snippetFiles(in: packageRoot).filter { $0.hasSuffix(".md") })
+        var checked = 0
+        for page in Set(pages).sorted() {
+            let text = try String(contentsOfFile: packageRoot + "/" + page, encoding: .utf8)
+            let folder = (page as NSString).deletingLastPathComponent
+            for match in text.matches(of: /\]\(([^)\s]+)\)/) {
+                let link = String(match.output.1)
+                if link.hasPrefix("http") { continue }
+                let parts = link.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                let target =
+                    parts[0].isEmpty
+                    ? page : ((folder as NSString).appendingPathComponent(parts[0]) as NSString).standardizingPath
+                #expect(FileManager.default.fileExists(atPath: packageRoot + "/" + target), "\(page): \(link)")
+                if parts.count == 2, target.hasSuffix(".md") {
+                    let anchors = try Self.anchors(
+                        of: String(contentsOfFile: packageRoot + "/" + target, encoding: .utf8))
+                    #expect(anchors.contains(parts[1]), "\(page): \(link) names no heading of \(target)")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked > 40)
+    }
+
+    /// GitHub's anchors for a Markdown page's headings (outside code blocks): lower-cased, spaces to
+    /// hyphens, punctuation other than hyphens and underscores dropped.
+    static func anchors(of markdown: String) -> Set<String> {
+        var anchors = Set<String>()
+        var inCode = false
+        for line in markdown.split(separator: "\n") {
+            if line.hasPrefix("```") { inCode.toggle() }
+            guard !inCode, line.hasPrefix("#") else { continue }
+            let title = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces).lowercased()
+            anchors.insert(
+                String(
+                    title.unicodeScalars.filter {
+                        $0 == " " || $0 == "-" || $0 == "_" || CharacterSet.alphanumerics.contains($0)
+                    }
+                )
+                .replacingOccurrences(of: " ", with: "-"))
+        }
+        return anchors
+    }
+}
+
+/// Runs `executable` with `arguments` in `directory`, its output read from files (no pipe to fill).
+private func run(_ executable: String, _ arguments: [String], in directory: String) throws -> RunResult {
+    let scratch = try temporaryDirectory()
+    let (out, err) = (scratch + "/stdout", scratch + "/stderr")
+    _ = FileManager.default.createFile(atPath: out, contents: nil)
+    _ = FileManager.default.createFile(atPath: err, contents: nil)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+    try process.run()
+    process.waitUntilExit()
+    return RunResult(
+        status: process.terminationStatus, stdout: try String(contentsOfFile: out, encoding: .utf8),
+        stderr: try String(contentsOfFile: err, encoding: .utf8))
+}
