@@ -166,3 +166,33 @@ private func run(_ executable: String, _ arguments: [String], in directory: Stri
         status: process.terminationStatus, stdout: try String(contentsOfFile: out, encoding: .utf8),
         stderr: try String(contentsOfFile: err, encoding: .utf8))
 }
+
+extension DocumentationTests {
+    /// The section of docs/commands.md that documents each command (a `## ` heading and what
+    /// follows it up to the next one).
+    static let sections = [
+        "report": "## `swiftcov report`", "html": "## `swiftcov html`", "check": "## `swiftcov check`",
+        "run": "## `swiftcov run`", "impacted": "## Per-test coverage: which tests ran each line",
+        "export": "## `swiftcov export`", "diff": "## `swiftcov diff`", "junit": "## `swiftcov junit`",
+    ]
+
+    @Test("docs/commands.md documents every option each command's --help lists, in that command's section")
+    func everyOptionDocumented() throws {
+        let reference = try String(contentsOfFile: packageRoot + "/docs/commands.md", encoding: .utf8)
+        var sections: [String: String] = [:]
+        var current: String?
+        for line in reference.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("## ") { current = String(line) }
+            if let current { sections[current, default: ""] += line + "\n" }
+        }
+        for (command, heading) in Self.sections {
+            let section = try #require(sections[heading], "no section \(heading)")
+            let help = try swiftcov([command, "--help"])
+            let options = help.stdout.matches(of: /(?m)^  (--[\w-]+)/).map { String($0.output.1) }
+            #expect(options.count >= 2, "\(command)")
+            for option in options {
+                #expect(section.contains("`" + option), "\(command) \(option) is not in \(heading)")
+            }
+        }
+    }
+}

@@ -111,6 +111,35 @@ struct HTMLAndCheckCommandTests {
         #expect(nothing.stderr.contains("nothing to check"))
     }
 
+    @Test("check --tests: a failed test fails the gate beside the coverage rules; tests alone need no rules")
+    func checkTests() throws {
+        let elsewhere = try temporaryDirectory()  // outside the repository and its .swiftcov.json
+        let sample = packageRoot + "/SampleReports/"
+        func check(_ arguments: [String]) throws -> RunResult {
+            try swiftcov(["check", sample + "coverage.json"] + arguments, in: elsewhere)
+        }
+        // The failing sample run: four tests fail (SampleReports/README.md says which).
+        let failed = try check(["--min-lines", "90", "--tests", sample + "swift-test-failing.log"])
+        #expect(failed.status == 1)
+        #expect(failed.stdout.hasSuffix("Gate failed: 4 tests failed; coverage: 1 rule met.\n"), "\(failed.stdout)")
+        let passed = try check(["--tests", sample + "swift-test-passing.log"])
+        #expect(passed.status == 0)
+        #expect(passed.stderr.contains("only the tests are checked"))
+        #expect(try check(["--tests", sample + "swift-test-failing.log"]).status == 1)
+        // Shards' JUnit files merged: the failures of either fail the gate.
+        let junit = try swiftcov(["junit", sample + "swift-test-failing.log", "-o", elsewhere + "/failing.xml"])
+        #expect(junit.status == 1)
+        let merged = try check(["-t", sample + "swift-test-passing.log", "-t", elsewhere + "/failing.xml"])
+        #expect(merged.status == 1)
+        // No results in a --tests input is an input error, never a pass.
+        let noResults = try check(["--tests", sample + "README.md"])
+        #expect(noResults.status == 2)
+        #expect(noResults.stdout.isEmpty)
+        let nothing = try check([])
+        #expect(nothing.status == 2)
+        #expect(nothing.stderr.contains("--tests LOG"))
+    }
+
     @Test("check with a baseline: the ratchet")
     func ratchet() throws {
         let directory = try temporaryDirectory()

@@ -11,6 +11,10 @@ enum CheckCommand {
         ["--min-regions"], help: "Minimum region coverage of the whole report.")
     static let strict = FlagOption(
         ["--strict"], help: "Treat configuration warnings (rules that match nothing) as errors.")
+    static let tests = TestsOption.option(
+        help:
+            "Also fail when a test failed: `swift test` output, an event stream or JUnit XML (shards' files merged). Repeatable."
+    )
 
     static let spec = CommandSpec(
         name: "check",
@@ -18,10 +22,11 @@ enum CheckCommand {
         positional: "PATH…",
         positionalHelp: "Same as --coverage PATH.",
         options: CoverageInputOptions.specs + GateOptions.specs + [
-            minLines.spec, minFunctions.spec, minRegions.spec, strict.spec,
+            minLines.spec, minFunctions.spec, minRegions.spec, strict.spec, tests.spec,
         ],
         examples: [
-            "swiftcov check --coverage . --min-lines 80",
+            "swiftcov check --min-lines 80",
+            "swiftcov check -c shard-1 -c shard-2 --tests shard-1/junit.xml --tests shard-2/junit.xml",
             "swiftcov check SampleReports/coverage.json --config .swiftcov.json --baseline main-coverage.json",
         ])
 
@@ -31,6 +36,8 @@ enum CheckCommand {
         /// `--min-lines` and the others, overriding the configuration's totals.
         var minimums: [(WritableKeyPath<GateConfiguration.Minimums, Double?>, Double)]
         var strict: Bool
+        /// `--tests`: test results whose failures fail the gate too.
+        var testLogs: [String]
 
         init(_ arguments: ParsedArguments) throws(UsageError) {
             coverage = try CoverageInputOptions(arguments)
@@ -43,6 +50,7 @@ enum CheckCommand {
                 if let percent = try arguments.value(option) { minimums.append((keyPath, percent)) }
             }
             strict = arguments.has(CheckCommand.strict)
+            testLogs = try arguments.values(CheckCommand.tests)
         }
     }
 
@@ -52,24 +60,34 @@ enum CheckCommand {
         for (keyPath, percent) in options.minimums { configuration.totals[keyPath: keyPath] = percent }
         let baseline = try options.gate.loadBaseline()
         if baseline != nil && configuration.ratchetTolerance == nil { configuration.ratchetTolerance = 0 }
-        guard
+        let hasCoverageRules =
             !configuration.totals.isEmpty || !configuration.modules.isEmpty || !configuration.files.isEmpty
-                || baseline != nil
-        else {
+            || baseline != nil
+        guard hasCoverageRules || !options.testLogs.isEmpty else {
             throw UsageError(
-                "nothing to check: add rules to .swiftcov.json, or give --min-lines PERCENT or --baseline FILE")
+                "nothing to check: add rules to .swiftcov.json, or give --min-lines PERCENT, --baseline FILE or --tests LOG"
+            )
+        }
+        var tests = try options.testLogs.isEmpty ? nil : TestLogInput.readResults(options.testLogs)
+        if let tests { TestLogInput.warnAboutDuplicates(in: tests, command: "check", terminal: terminal) }
+        if !hasCoverageRules {
+            terminal.emit(
+                .note("no coverage rules (.swiftcov.json, --min-lines, --baseline): only the tests are checked"))
         }
 
         let (report, _) = try options.coverage.makeReport(terminal, configuration: configuration)
+        tests?.resolve(with: TestLogInput.sourceIndex(report: report, workingDirectory: terminal.workingDirectory))
         let warnings = configuration.warnings(for: report, path: options.gate.configPath ?? ".swiftcov.json")
         for warning in warnings { terminal.emit(warning.diagnostic) }
         if options.strict && !warnings.isEmpty {
             throw UsageError("\(warnings.count) configuration warning(s) and --strict")
         }
 
-        let result = Gate.evaluate(report, configuration: configuration, baseline: baseline)
+        let result = Gate.evaluate(
+            report, configuration: configuration, baseline: baseline,
+            failedTests: tests.map(CoverageRun.failedTests(of:)))
         try terminal.out(GateReport.text(result))
-        publishOnGitHub(report: report, result: result, tests: nil, terminal: terminal)
+        publishOnGitHub(report: report, result: result, tests: tests, terminal: terminal)
         return result.passed ? .success : .gateFailed
     }
 
