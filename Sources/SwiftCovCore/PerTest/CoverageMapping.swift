@@ -136,24 +136,29 @@ package struct CoverageMapping: Sendable {
         return mapping
     }
 
+    /// A cursor over a mapping's bytes (LEB128 numbers and strings, as llvm writes them).
+    private static func cursor(_ bytes: UnsafeRawBufferPointer) -> ByteCursor<ReadError> {
+        ByteCursor(bytes, endOfInput: "a mapping record ends early") { _, message in ReadError(message: message) }
+    }
+
     /// The names of a file-name table (format 6 and later: the first is the compilation folder,
     /// which relative names are joined to), decompressed when compressed.
     static func fileNames(_ table: UnsafeRawBufferPointer) throws(ReadError) -> [String] {
-        var reader = LEB128Reader(bytes: table)
-        let count = try reader.size()
+        var reader = cursor(table)
+        let count = try reader.count()
         guard count > 0 else { throw ReadError(message: "a file-name table without names") }
-        let uncompressedSize = try reader.number()
-        let compressedSize = try reader.size()
+        let uncompressedSize = try reader.uleb128()
+        let compressedSize = try reader.count()
         if compressedSize > 0 {
             guard uncompressedSize <= 1 << 30 else { throw ReadError(message: "an implausible file-name table size") }
-            let compressed = UnsafeRawBufferPointer(rebasing: table[reader.offset..<(reader.offset + compressedSize)])
+            let compressed = try reader.slice(compressedSize)
             let bytes: [UInt8]
             do { bytes = try Inflate.zlib(compressed, size: Int(uncompressedSize)) } catch {
                 throw ReadError(message: "a compressed file-name table: \(error)")
             }
             let result = bytes.withUnsafeBytes { raw in
                 Result { () throws(ReadError) in
-                    var inner = LEB128Reader(bytes: raw)
+                    var inner = cursor(raw)
                     return try names(count: count, from: &inner)
                 }
             }
@@ -162,10 +167,10 @@ package struct CoverageMapping: Sendable {
         return try names(count: count, from: &reader)
     }
 
-    private static func names(count: Int, from reader: inout LEB128Reader) throws(ReadError) -> [String] {
+    private static func names(count: Int, from reader: inout ByteCursor<ReadError>) throws(ReadError) -> [String] {
         var result: [String] = []
         for index in 0..<count {
-            let name = try reader.string()
+            let name = try reader.string(validating: false)
             if index == 0 || name.hasPrefix("/") || result[0].isEmpty {
                 result.append(name)
             } else {
@@ -178,15 +183,15 @@ package struct CoverageMapping: Sendable {
     private static func decodeFunction(
         _ data: UnsafeRawBufferPointer, nameRef: UInt64, hash: UInt64, table: [Int32]
     ) throws(ReadError) -> Function {
-        var reader = LEB128Reader(bytes: data)
-        let fileCount = try reader.size()
+        var reader = cursor(data)
+        let fileCount = try reader.count()
         var files: [Int32] = []
         for _ in 0..<fileCount {
-            let index = try reader.number()
+            let index = try reader.uleb128()
             guard index < UInt64(table.count) else { throw ReadError(message: "a file ID outside its file-name table") }
             files.append(table[Int(index)])
         }
-        let expressionCount = try reader.size()
+        let expressionCount = try reader.count()
         var expressions = [(add: Bool, lhs: UInt32, rhs: UInt32)](
             repeating: (false, 0, 0), count: expressionCount)
         // An expression's kind is set by the tag of each reference to it, in reading order.
@@ -201,8 +206,8 @@ package struct CoverageMapping: Sendable {
             return UInt32(value)
         }
         for index in 0..<expressionCount {
-            expressions[index].lhs = try counter(reader.number())
-            expressions[index].rhs = try counter(reader.number())
+            expressions[index].lhs = try counter(reader.uleb128())
+            expressions[index].rhs = try counter(reader.uleb128())
         }
         var regions: [Region] = []
         var expansions: [(region: Int, expandedFileID: UInt32)] = []
@@ -210,10 +215,10 @@ package struct CoverageMapping: Sendable {
         var regionCount = 0
         var zeroCounters = 0
         for fileID in 0..<fileCount {
-            let count = try reader.size()
+            let count = try reader.count()
             var line: UInt64 = 0
             for _ in 0..<count {
-                let encoded = try reader.number()
+                let encoded = try reader.uleb128()
                 guard encoded <= UInt64(UInt32.max) else { throw ReadError(message: "a region kind out of range") }
                 var kind = RegionKind.code
                 var value: UInt32 = 0
@@ -231,24 +236,24 @@ package struct CoverageMapping: Sendable {
                     case 2: kind = .skipped
                     case 4:
                         kind = .branch
-                        _ = try counter(reader.number())
-                        _ = try counter(reader.number())
+                        _ = try counter(reader.uleb128())
+                        _ = try counter(reader.uleb128())
                     case 5:
                         kind = .mcdcDecision
-                        _ = try reader.number()
-                        _ = try reader.number()
+                        _ = try reader.uleb128()
+                        _ = try reader.uleb128()
                     case 6:
                         kind = .mcdcBranch
-                        _ = try counter(reader.number())
-                        _ = try counter(reader.number())
-                        for _ in 0..<3 { _ = try reader.number() }
+                        _ = try counter(reader.uleb128())
+                        _ = try counter(reader.uleb128())
+                        for _ in 0..<3 { _ = try reader.uleb128() }
                     default: throw ReadError(message: "an unknown region kind \(encoded >> 3)")
                     }
                 }
-                let lineDelta = try reader.number()
-                var columnStart = try reader.number()
-                let lineCount = try reader.number()
-                var columnEnd = try reader.number()
+                let lineDelta = try reader.uleb128()
+                var columnStart = try reader.uleb128()
+                let lineCount = try reader.uleb128()
+                var columnEnd = try reader.uleb128()
                 // `line` stays within UInt32 (checked below), so only a huge delta can overflow it.
                 guard lineDelta <= UInt64(UInt32.max) else {
                     throw ReadError(message: "a region position out of range")
@@ -349,41 +354,6 @@ extension CoverageMapping.Function {
             stack.removeLast()
         }
         return memo[Int(counter >> 2)]
-    }
-}
-
-/// Unsigned LEB128 numbers and strings, as coverage mappings store them.
-struct LEB128Reader {
-    let bytes: UnsafeRawBufferPointer
-    var offset = 0
-
-    mutating func number() throws(CoverageMapping.ReadError) -> UInt64 {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            guard offset < bytes.count else { throw CoverageMapping.ReadError(message: "a mapping record ends early") }
-            let byte = bytes[offset]
-            offset += 1
-            guard shift < 64 else { throw CoverageMapping.ReadError(message: "a number larger than 64 bits") }
-            value |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 { return value }
-            shift += 7
-        }
-    }
-
-    /// A count or length, never more than the bytes left.
-    mutating func size() throws(CoverageMapping.ReadError) -> Int {
-        let value = try number()
-        guard value <= UInt64(bytes.count - offset) else {
-            throw CoverageMapping.ReadError(message: "a count of \(value) with \(bytes.count - offset) bytes left")
-        }
-        return Int(value)
-    }
-
-    mutating func string() throws(CoverageMapping.ReadError) -> String {
-        let length = try size()
-        defer { offset += length }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)]), as: UTF8.self)
     }
 }
 

@@ -71,39 +71,39 @@ package enum PerTestStore {
     /// Reads a store; every count, index and line is checked against the bytes that remain and
     /// the files it refers to.
     package static func decode(_ bytes: UnsafeRawBufferPointer) throws(ReadError) -> PerTestCoverage {
-        var reader = Reader(bytes: bytes)
+        var reader = ByteCursor(bytes, endOfInput: "the store ends early") { ReadError(offset: $0, message: $1) }
         guard bytes.count >= magic.count, zip(bytes.prefix(magic.count), magic).allSatisfy({ $0 == $1 }) else {
             throw ReadError(offset: 0, message: "not a swiftcov per-test store (no 'SWIFTCOV-PER-TEST' header)")
         }
         reader.offset = magic.count
         let versionOffset = reader.offset
-        let storedVersion = try reader.number()
+        let storedVersion = try reader.uleb128()
         guard storedVersion == version else {
             throw ReadError(
                 offset: versionOffset,
                 message: "per-test store version \(storedVersion); this swiftcov reads version \(version)")
         }
-        let commit = try reader.string()
+        let commit = try reader.string(validating: true)
         let dirty = try reader.flag()
-        let date = try reader.string()
+        let date = try reader.string(validating: true)
         var coverage = PerTestCoverage(
             recording: PerTestCoverage.Recording(commit: commit, dirty: dirty, date: date), files: [])
         let fileCount = try reader.count()
-        coverage.files.reserveCapacity(Reader.reservable(fileCount))
+        coverage.files.reserveCapacity(ByteCursor<ReadError>.reservable(fileCount))
         for _ in 0..<fileCount {
             let pathOffset = reader.offset
-            let path = try reader.string()
+            let path = try reader.string(validating: true)
             guard !path.isEmpty else { throw ReadError(offset: pathOffset, message: "a file with an empty path") }
             if let previous = coverage.files.last?.path, previous >= path {
                 throw ReadError(offset: pathOffset, message: "file paths are not sorted and unique at '\(path)'")
             }
             let lineCount = try reader.count()
             var lines: [UInt32] = []
-            lines.reserveCapacity(Reader.reservable(lineCount))
+            lines.reserveCapacity(ByteCursor<ReadError>.reservable(lineCount))
             var line: UInt32 = 0
             for _ in 0..<lineCount {
                 let offset = reader.offset
-                let delta = try reader.number()
+                let delta = try reader.uleb128()
                 // Checked before adding: a delta may be as large as UInt64.max.
                 guard delta > 0, delta <= UInt64(UInt32.max - line) else {
                     throw ReadError(offset: offset, message: "line numbers of '\(path)' do not ascend from 1")
@@ -114,11 +114,11 @@ package enum PerTestStore {
             coverage.files.append(PerTestCoverage.File(path: path, lines: lines))
         }
         let testCount = try reader.count()
-        coverage.tests.reserveCapacity(Reader.reservable(testCount))
+        coverage.tests.reserveCapacity(ByteCursor<ReadError>.reservable(testCount))
         var ids = Set<String>()
         for _ in 0..<testCount {
             let idOffset = reader.offset
-            let id = try reader.string()
+            let id = try reader.string(validating: true)
             // An ID is printed one a line and put in filters: a line break would forge another.
             guard !id.isEmpty, !id.unicodeScalars.contains(where: \.isControl) else {
                 throw ReadError(
@@ -133,14 +133,14 @@ package enum PerTestStore {
                 throw ReadError(offset: outcomeOffset, message: "unknown outcome of test '\(id)'")
             }
             let recorded = outcomeByte & unrecorded == 0
-            let milliseconds = try reader.number()
+            let milliseconds = try reader.uleb128()
             let entryCount = try reader.count()
             var executed: [PerTestCoverage.ExecutedLines] = []
-            executed.reserveCapacity(Reader.reservable(entryCount))
+            executed.reserveCapacity(ByteCursor<ReadError>.reservable(entryCount))
             var nextFile: UInt64 = 0
             for _ in 0..<entryCount {
                 let fileOffset = reader.offset
-                let fileDelta = try reader.number()
+                let fileDelta = try reader.uleb128()
                 // Checked before adding: a delta may be as large as UInt64.max.
                 guard fileDelta < UInt64(coverage.files.count) - min(nextFile, UInt64(coverage.files.count)) else {
                     throw ReadError(
@@ -152,12 +152,12 @@ package enum PerTestStore {
                 let lineCount = UInt64(coverage.files[Int(file)].lines.count)
                 let runCount = try reader.count()
                 var runs: [Range<UInt32>] = []
-                runs.reserveCapacity(Reader.reservable(runCount))
+                runs.reserveCapacity(ByteCursor<ReadError>.reservable(runCount))
                 var end: UInt64 = 0
                 for _ in 0..<runCount {
                     let runOffset = reader.offset
-                    let gap = try reader.number()
-                    let length = try reader.number()
+                    let gap = try reader.uleb128()
+                    let length = try reader.uleb128()
                     let start = end &+ gap
                     // Runs never touch: a gap of 0 is allowed only for the first.
                     guard start >= end, (gap > 0 || runs.isEmpty), length < lineCount, start < lineCount,
@@ -225,64 +225,5 @@ package enum PerTestStore {
     private static func append(_ text: String, to bytes: inout [UInt8]) {
         append(UInt64(text.utf8.count), to: &bytes)
         bytes.append(contentsOf: text.utf8)
-    }
-
-    private struct Reader {
-        let bytes: UnsafeRawBufferPointer
-        var offset = 0
-
-        mutating func byte() throws(ReadError) -> UInt8 {
-            guard offset < bytes.count else { throw ReadError(offset: offset, message: "the store ends early") }
-            defer { offset += 1 }
-            return bytes[offset]
-        }
-
-        mutating func number() throws(ReadError) -> UInt64 {
-            let start = offset
-            var value: UInt64 = 0
-            var shift: UInt64 = 0
-            while true {
-                let byte = try byte()
-                guard shift < 64, shift < 63 || byte <= 1 else {
-                    throw ReadError(offset: start, message: "a number larger than 64 bits")
-                }
-                value |= UInt64(byte & 0x7F) << shift
-                if byte < 0x80 { return value }
-                shift += 7
-            }
-        }
-
-        /// How much room to reserve ahead for `count` items: a count is checked against the bytes
-        /// left, but those may be a sparse file's holes (a 40-byte store grown to 10 GB by
-        /// `truncate`); past this many, an array grows only as its items are actually read.
-        static func reservable(_ count: Int) -> Int { min(count, 4096) }
-
-        /// A count of items that each take at least one byte: never more than the bytes left.
-        mutating func count() throws(ReadError) -> Int {
-            let start = offset
-            let value = try number()
-            guard value <= UInt64(bytes.count - offset) else {
-                throw ReadError(offset: start, message: "a count of \(value) with \(bytes.count - offset) bytes left")
-            }
-            return Int(value)
-        }
-
-        mutating func flag() throws(ReadError) -> Bool {
-            let start = offset
-            let value = try byte()
-            guard value <= 1 else { throw ReadError(offset: start, message: "a flag that is neither 0 nor 1") }
-            return value == 1
-        }
-
-        mutating func string() throws(ReadError) -> String {
-            let length = try count()
-            let start = offset
-            offset += length
-            let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<offset])
-            guard let text = String(validating: slice, as: UTF8.self) else {
-                throw ReadError(offset: start, message: "text that is not UTF-8")
-            }
-            return text
-        }
     }
 }
