@@ -12,25 +12,19 @@ import Dispatch
 /// `swift_demangle` (docs/COVERAGE-ALGORITHMS.md §5), so names read exactly as `swift demangle` prints them.
 /// Names that are not Swift symbols (C, C++, `main`) pass through unchanged.
 package enum SwiftDemangler {
-    private typealias DemangleFunction =
-        @convention(c) (
-            UnsafePointer<CChar>?, Int, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<Int>?, UInt32
-        ) -> UnsafeMutablePointer<CChar>?
-
-    private static let function: DemangleFunction? = {
-        #if os(Linux)
-            let handle = dlopen(nil, RTLD_NOW)
-        #else
-            let handle = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
-        #endif
-        guard let symbol = dlsym(handle, "swift_demangle") else { return nil }
-        return unsafeBitCast(symbol, to: DemangleFunction.self)
-    }()
+    /// The runtime's own demangler, linked by name: found whether the runtime is a shared library
+    /// or linked in statically (`--static-swift-stdlib`, as `make install` builds on Linux), where
+    /// looking it up with `dlsym` finds nothing.
+    @_silgen_name("swift_demangle")
+    private static func runtimeDemangle(
+        _ mangledName: UnsafePointer<CChar>?, _ length: Int, _ outputBuffer: UnsafeMutablePointer<CChar>?,
+        _ outputBufferSize: UnsafeMutablePointer<Int>?, _ flags: UInt32
+    ) -> UnsafeMutablePointer<CChar>?
 
     /// The demangled form of `name`, or `name` itself when it is not a Swift symbol. A private
     /// function's profile name `File.swift:$s…` keeps its `File.swift:` prefix.
     package static func demangle(_ name: String) -> String {
-        guard let function, let first = name.utf8.first else { return name }
+        guard let first = name.utf8.first else { return name }
         if first != UInt8(ascii: "$") && first != UInt8(ascii: "_") && first != UInt8(ascii: "@") {
             guard let colon = name.utf8.lastIndex(of: UInt8(ascii: ":")) else { return name }
             let prefix = String(name[...colon])
@@ -41,7 +35,7 @@ package enum SwiftDemangler {
         var name = name
         return name.withUTF8 { utf8 in
             utf8.withMemoryRebound(to: CChar.self) { chars in
-                guard let result = function(chars.baseAddress, chars.count, nil, nil, 0) else { return nil }
+                guard let result = runtimeDemangle(chars.baseAddress, chars.count, nil, nil, 0) else { return nil }
                 defer { free(result) }
                 return String(cString: result)
             }
