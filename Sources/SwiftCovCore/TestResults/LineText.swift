@@ -258,9 +258,11 @@ struct LineText {
         return text.withUTF8 { body(LineText($0)) }
     }
 
-    /// Whether `bytes` are all ASCII and hold no ESC: a line that is its own text, needing no
-    /// UTF-8 repair and no removal of terminal escape sequences.
-    static func isPlainASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    /// Whether `bytes` are valid UTF-8 holding no ESC: a line that is its own text, needing no
+    /// UTF-8 repair and no removal of terminal escape sequences. ASCII is checked eight bytes at a
+    /// time; from the first other byte on, each sequence by the ranges of RFC 3629 (no overlong
+    /// forms, no surrogates, nothing above U+10FFFF), as `String(validating:)` accepts them.
+    static func isPlainText(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         var index = 0
         let count = bytes.count
@@ -269,13 +271,29 @@ struct LineText {
             // A byte >= 0x80, or a byte equal to ESC (0x1B): the "has zero byte" test on word ^ ESC.
             let escaped = word ^ 0x1B1B_1B1B_1B1B_1B1B
             let hasESC = (escaped &- 0x0101_0101_0101_0101) & ~escaped & 0x8080_8080_8080_8080
-            if (word & 0x8080_8080_8080_8080) | hasESC != 0 { return false }
+            if (word & 0x8080_8080_8080_8080) | hasESC != 0 { break }
             index += 8
+        }
+        func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
+            index + offset < count && range.contains(base.load(fromByteOffset: index + offset, as: UInt8.self))
         }
         while index < count {
             let byte = base.load(fromByteOffset: index, as: UInt8.self)
-            if byte >= 0x80 || byte == 0x1B { return false }
-            index += 1
+            let length: Int
+            switch byte {
+            case 0x1B: return false
+            case 0x00...0x7F: length = 1
+            case 0xC2...0xDF: length = continuation(1) ? 2 : 0
+            case 0xE0: length = continuation(1, 0xA0...0xBF) && continuation(2) ? 3 : 0
+            case 0xED: length = continuation(1, 0x80...0x9F) && continuation(2) ? 3 : 0
+            case 0xE1...0xEF: length = continuation(1) && continuation(2) ? 3 : 0
+            case 0xF0: length = continuation(1, 0x90...0xBF) && continuation(2) && continuation(3) ? 4 : 0
+            case 0xF1...0xF3: length = continuation(1) && continuation(2) && continuation(3) ? 4 : 0
+            case 0xF4: length = continuation(1, 0x80...0x8F) && continuation(2) && continuation(3) ? 4 : 0
+            default: length = 0
+            }
+            guard length > 0 else { return false }
+            index += length
         }
         return true
     }

@@ -52,13 +52,11 @@ extension TestLogParser {
         case .started(let isSuite, let name):
             guard !isSuite else { return }
             let test = addTest(ConsoleTest(name: name))
-            inFlight.append(test)
+            inFlight.append(test, name: name)
         case .caseStarted(let text):
-            // "x → 2 to name(x:)": the test is one of those running; the longest name that fits wins.
-            let candidates = inFlight.filter { text.hasSuffix(" to " + swiftTests[$0].name) }
-            guard let test = candidates.max(by: { swiftTests[$0].name.count < swiftTests[$1].name.count }) else {
-                return
-            }
+            // "x → 2 to name(x:)": the test is one of those running; the longest name that fits wins,
+            // the one after the first " to " that leaves a running test's name.
+            guard let test = inFlight.longestNameEnding(text) else { return }
             // Every case counts, also one whose arguments repeat another's.
             swiftTests[test].cases.append(String(text.dropLast(swiftTests[test].name.count + 4)))
         case .skipped(let isSuite, let name, let reason):
@@ -71,12 +69,12 @@ extension TestLogParser {
             if !passed { continuation = .swiftTestingNotes }
             guard !isSuite else { return }
             let status: TestRun.Status = passed ? .passed : .failed
-            if let position = inFlight.firstIndex(where: { swiftTests[$0].name == name }) {
-                let test = inFlight.remove(at: position)
+            if let test = inFlight.first(named: name) {
+                inFlight.remove(test, name: name)
                 swiftTests[test].status = status
                 swiftTests[test].duration = seconds
                 swiftTests[test].ended = true
-                if passed, let other = inFlight.first(where: { swiftTests[$0].name == name }) {
+                if passed, let other = inFlight.first(named: name) {
                     moveFailingIssues(from: test, to: other)
                 }
             } else if let test = swiftTestsByName[name]?.last(where: { swiftTests[$0].ended }) {
@@ -127,7 +125,7 @@ extension TestLogParser {
     /// The test an issue line names: the running one with that name, else the last one (an
     /// issue for a test never seen still fails the run: a suite's set-up failed, say).
     private mutating func swiftTestIndex(named name: String) -> Int {
-        if let running = inFlight.first(where: { swiftTests[$0].name == name }) { return running }
+        if let running = inFlight.first(named: name) { return running }
         if let last = swiftTestsByName[name]?.last { return last }
         return addTest(ConsoleTest(name: name))
     }
@@ -157,7 +155,7 @@ extension TestLogParser {
             run.isComplete = false
         }
         pendingRunEnd = nil
-        inFlight = []
+        inFlight = InFlightTests()
         inSwiftTesting = false
         printedRunStart = nil
         printedRunTests = []
@@ -309,4 +307,45 @@ extension TestLogParser {
         )
     }
 
+}
+
+/// The Swift Testing tests running now (indices into the parser's tests), in the order they
+/// started, and found by name: Swift Testing runs a package's tests at once, so thousands can be
+/// running, and each line about one names it.
+struct InFlightTests: Sequence {
+    private var order: [Int] = []
+    private var byName: [String: [Int]] = [:]
+
+    var count: Int { order.count }
+    var isEmpty: Bool { order.isEmpty }
+    subscript(position: Int) -> Int { order[position] }
+    func makeIterator() -> IndexingIterator<[Int]> { order.makeIterator() }
+
+    mutating func append(_ test: Int, name: String) {
+        order.append(test)
+        byName[name, default: []].append(test)
+    }
+
+    mutating func remove(_ test: Int, name: String) {
+        if let position = order.firstIndex(of: test) { order.remove(at: position) }
+        byName[name]?.removeAll { $0 == test }
+        if byName[name]?.isEmpty == true { byName[name] = nil }
+    }
+
+    /// The first to start of the running tests named `name`.
+    func first(named name: String) -> Int? { byName[name]?.first }
+
+    /// The running test whose name is the longest that `text` ends with after " to " (a test
+    /// case's line: "x → 2 to name(x:)"); of several of that name, the first to start.
+    func longestNameEnding(_ text: String) -> Int? {
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        while let space = utf8[start...].firstIndex(of: UInt8(ascii: " ")) {
+            start = utf8.index(after: space)
+            guard utf8[start...].starts(with: "to ".utf8) else { continue }
+            let name = Substring(utf8[utf8.index(start, offsetBy: 3)...])
+            if let test = first(named: String(name)) { return test }
+        }
+        return nil
+    }
 }

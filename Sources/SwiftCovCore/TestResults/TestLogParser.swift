@@ -58,7 +58,7 @@ package struct TestLogParser {
     var inSwiftTesting = false
     var swiftTests: [ConsoleTest] = []
     /// Indices into `swiftTests` of the tests running now.
-    var inFlight: [Int] = []
+    var inFlight = InFlightTests()
     /// Indices into `swiftTests` by printed name.
     var swiftTestsByName: [String: [Int]] = [:]
     var swiftTestingOutput = PrintedOutput()
@@ -154,8 +154,8 @@ package struct TestLogParser {
     private mutating func consume(line bytes: UnsafeRawBufferPointer, wasCut: Bool) {
         if wasCut {
             consume(line: String(decoding: bytes, as: UTF8.self) + " … (line cut)")
-        } else if LineText.isPlainASCII(bytes) {
-            // Most lines: read as they are, no String made.
+        } else if LineText.isPlainText(bytes) {
+            // Most lines (Swift Testing's symbols too): read as they are, no String made.
             consume(strippedLine: LineText(bytes), raw: LineText(bytes))
         } else {
             // Repaired as a String would be (invalid UTF-8), without ANSI codes.

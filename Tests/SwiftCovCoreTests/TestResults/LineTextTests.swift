@@ -67,18 +67,52 @@ struct LineTextTests {
         }
     }
 
-    @Test("plain ASCII lines are told from lines with ESC or bytes beyond ASCII, in any position")
-    func plainASCII() {
+    @Test("plain lines (valid UTF-8, no ESC) are told from lines with ESC or bad UTF-8, in any position")
+    func plainText() {
         for length in 0..<20 {
             let plain = [UInt8](repeating: UInt8(ascii: "a"), count: length)
-            #expect(plain.withUnsafeBytes { LineText.isPlainASCII($0) })
+            #expect(plain.withUnsafeBytes { LineText.isPlainText($0) })
             for position in 0..<length {
                 for odd: UInt8 in [0x1B, 0x80, 0xC3, 0xFF] {
                     var line = plain
                     line[position] = odd
-                    #expect(!line.withUnsafeBytes { LineText.isPlainASCII($0) }, "\(length) \(position) \(odd)")
+                    #expect(!line.withUnsafeBytes { LineText.isPlainText($0) }, "\(length) \(position) \(odd)")
+                }
+                for scalar in ["é", "✔", "\u{1D11E}", "\u{10FFFF}"] {
+                    var line = plain
+                    line.replaceSubrange(position..<position + 1, with: Array(scalar.utf8))
+                    #expect(line.withUnsafeBytes { LineText.isPlainText($0) }, "\(length) \(position) \(scalar)")
                 }
             }
         }
+    }
+
+    @Test("a plain line is exactly one String(validating:) accepts, without ESC (random bytes)")
+    func plainTextAgainstTheStandardLibrary() {
+        var generator = SplitMix64(seed: 0x5EED)
+        // Bytes drawn mostly from the edges of UTF-8's ranges, where validators go wrong.
+        let interesting: [UInt8] = [
+            0x00, 0x1B, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEC, 0xED,
+            0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF,
+        ]
+        for _ in 0..<50_000 {
+            let length = Int(generator.next() % 12)
+            let bytes = (0..<length).map { _ in interesting[Int(generator.next() % UInt64(interesting.count))] }
+            let expected = String(validating: bytes, as: UTF8.self) != nil && !bytes.contains(0x1B)
+            #expect(bytes.withUnsafeBytes { LineText.isPlainText($0) } == expected, "\(bytes)")
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so a failure can be replayed.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
