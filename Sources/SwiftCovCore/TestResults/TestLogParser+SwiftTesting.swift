@@ -173,7 +173,10 @@ extension TestLogParser {
         var suite = TestRun.Suite(name: className, framework: .swiftTesting, timestamp: swiftTestingTimestamp)
         suite.reportedDuration = swiftTestingSeconds
         suite.output = swiftTestingOutput.text
-        suite.cases.reserveCapacity(ordered.count)
+        // Room for every case at once (a parameterized test's cases, and the test itself when it
+        // failed outside them): growing by doubling would hold the cases twice.
+        suite.cases.reserveCapacity(
+            ordered.reduce(0) { $0 + (swiftTests[$1].cases.isEmpty ? 1 : swiftTests[$1].cases.count + 1) })
         for index in ordered {
             suite.cases += Self.cases(of: swiftTests[index], className: className)
         }

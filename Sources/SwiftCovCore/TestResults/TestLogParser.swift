@@ -125,19 +125,80 @@ package struct TestLogParser {
     }
 
     /// A Swift Testing test as the console shows it, named as printed.
+    /// A Swift Testing test of the console. What most tests leave empty (skip reason, cases,
+    /// issues, output) is kept apart, and only while it holds something: a log of a million tests
+    /// holds a few dozen bytes per test until the run is assembled.
     struct ConsoleTest {
         var name: String
         var status: TestRun.Status?
         var duration: Double?
-        var skipReason: String?
-        /// The argument text of each case, one entry per `Test case passing …` line.
-        var cases: [String] = []
-        /// Issues, with the index in `cases` of the case they were recorded in.
-        var issues: [(caseIndex: Int?, issue: TestRun.Issue)] = []
-        var output = PrintedOutput()
         var ended = false
         /// A `started` line a test printed: no test ran.
         var isPhantom = false
+        private var details: DetailsBox?
+
+        init(name: String, status: TestRun.Status? = nil, skipReason: String? = nil) {
+            self.name = name
+            self.status = status
+            if let skipReason { self.skipReason = skipReason }
+        }
+
+        var skipReason: String? {
+            get { details?.value.skipReason }
+            _modify {
+                yield &uniqueDetails().value.skipReason
+                dropEmptyDetails()
+            }
+        }
+        /// The argument text of each case, one entry per `Test case passing …` line.
+        var cases: [String] {
+            get { details?.value.cases ?? [] }
+            _modify {
+                yield &uniqueDetails().value.cases
+                dropEmptyDetails()
+            }
+        }
+        /// Issues, with the index in `cases` of the case they were recorded in.
+        var issues: [(caseIndex: Int?, issue: TestRun.Issue)] {
+            get { details?.value.issues ?? [] }
+            _modify {
+                yield &uniqueDetails().value.issues
+                dropEmptyDetails()
+            }
+        }
+        var output: PrintedOutput {
+            get { details?.value.output ?? PrintedOutput() }
+            _modify {
+                yield &uniqueDetails().value.output
+                dropEmptyDetails()
+            }
+        }
+
+        private struct Details {
+            var skipReason: String?
+            var cases: [String] = []
+            var issues: [(caseIndex: Int?, issue: TestRun.Issue)] = []
+            var output = PrintedOutput()
+
+            var isEmpty: Bool { skipReason == nil && cases.isEmpty && issues.isEmpty && output.isEmpty }
+        }
+
+        /// Copy-on-write storage of `Details`: changed only while uniquely referenced.
+        private final class DetailsBox {
+            var value: Details
+            init(_ value: Details) { self.value = value }
+        }
+
+        private mutating func dropEmptyDetails() {
+            if details?.value.isEmpty == true { details = nil }
+        }
+
+        private mutating func uniqueDetails() -> DetailsBox {
+            if isKnownUniquelyReferenced(&details), let details { return details }
+            let fresh = DetailsBox(details?.value ?? Details())
+            details = fresh
+            return fresh
+        }
     }
 
     /// A parser that has read nothing yet.
