@@ -182,6 +182,37 @@ struct RunCommandTests {
         #expect(text.contains("error: deliberate"), "\(text)")
     }
 
+    @Test("the test log goes to its file as it comes: swiftcov's peak memory far below a 64 MiB log's size")
+    func streamedLog() throws {
+        // A `swift` that prints 64 MiB of output and no test.
+        let swift = try FakeSwift(
+            in: try temporaryDirectory(),
+            body: """
+                [ "$1" = test ] || exit 1
+                head -c 67108864 /dev/zero | tr '\\0' x | fold -w 127
+                exit 1
+                """)
+        let time = "/usr/bin/time"
+        try #require(FileManager.default.isExecutableFile(atPath: time), "time(1) measures swiftcov's peak memory")
+        let process = swiftcovProcess([], environment: swift.environment, in: package)
+        process.executableURL = URL(fileURLWithPath: time)
+        process.arguments = ["-f", "peak %M", swiftcovExecutable().path, "run", "--output", "out"]
+        let error = Pipe()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = error
+        try process.run()
+        let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2, "\(text)")
+        let log = try #require(
+            try FileManager.default.attributesOfItem(atPath: package + "/out/swift-test.log")[.size] as? Int)
+        #expect(log >= 64 << 20)
+        let peak = try #require(
+            text.split(separator: "\n").last.flatMap { Int($0.dropFirst("peak ".count)) }, "\(text)")
+        #expect(peak * 1024 < log / 2, "peak \(peak) KiB for a log of \(log) bytes")
+    }
+
     @Test("outside a package root: a usage error")
     func notAPackage() throws {
         let result = try swiftcov(["run"], in: try temporaryDirectory())

@@ -79,17 +79,20 @@ package struct CoverageRun {
         unlink(output + "/" + PerTestStore.fileName) == 0
     }
 
-    /// Runs the tests, handing their output to `body` as it comes, and keeps the log. Returns
-    /// `swift test`'s exit status.
+    /// Runs the tests, handing their output to `body` as it comes, and keeps the log: written as
+    /// it comes (a long run's log is never held in memory), put in place when the run ends.
+    /// Returns `swift test`'s exit status.
     package func runTests(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws -> Int32 {
         try AtomicFile.makeDirectory(output)
         if !eventStream.arguments.isEmpty { unlink(eventStream.path) }  // never read a stale one
-        var log: [UInt8] = []
-        let status = try Subprocess.stream("swift", swiftTestArguments) { chunk in
-            log.append(contentsOf: chunk)
+        let log = try AtomicFile.Destination(logPath, durable: false)
+        var failure: Int32 = 0
+        let status = try Subprocess.stream("swift", swiftTestArguments, in: root) { chunk in
+            if failure == 0 { failure = FileDescriptor.write(chunk, to: log.descriptor) }
             body(chunk)
         }
-        try log.withUnsafeBufferPointer { try AtomicFile.write(bytes: $0, to: logPath) }
+        guard failure == 0 else { throw AtomicFile.WriteError(path: logPath, errno: failure) }
+        try log.finish(writing: "")
         return status
     }
 

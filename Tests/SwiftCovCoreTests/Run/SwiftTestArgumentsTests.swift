@@ -149,3 +149,26 @@ struct BuildProgressTests {
                 == "Building 13/13: Linking TinyPackageTests.xctest")
     }
 }
+
+@Suite("the tests the user's --filter and --skip choose")
+struct TestSelectionTests {
+    static let listed = [
+        "TinyTests.DescribeTests/testMisbehaving", "TinyTests.DescribeTests/testPositive",
+        "TinyTests.DescribeTests/testZero", "TinyTests.SignTests/minusOne()", "TinyTests.negative()",
+    ].compactMap { TestID($0) }
+
+    @Test("as swift test chooses: any filter matches (all when none), no skip matches; a shard shares out those")
+    func select() throws {
+        func chosen(_ filters: [String], _ skips: [String]) throws -> [String] {
+            try PackageTests.select(Self.listed, filters: filters, skips: skips).map(\.id)
+        }
+        #expect(try chosen([], []).count == 5)
+        #expect(try chosen(["Describe", "negative"], []).count == 4)
+        #expect(try chosen(["Describe"], ["Misbehaving|Zero"]) == ["TinyTests.DescribeTests/testPositive"])
+        #expect(
+            try chosen([], ["^TinyTests\\.DescribeTests/"]) == [
+                "TinyTests.SignTests/minusOne()", "TinyTests.negative()",
+            ])
+        #expect(throws: PackageTests.BadPattern(pattern: "(")) { try chosen(["("], []) }
+    }
+}
