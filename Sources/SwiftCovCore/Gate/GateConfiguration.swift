@@ -97,11 +97,11 @@ extension CoverageRequest {
 }
 
 extension GateConfiguration {
-    /// Whether any rule checks coverage: a minimum (total, module, file), the ratchet, or
-    /// differential categories to fail on.
+    /// Whether a rule of the gate checks coverage: a minimum (total, module, file) or the ratchet.
+    /// (`failOn` is `diff`'s.)
     package var hasCoverageRules: Bool {
         !totals.isEmpty || modules.values.contains { !$0.isEmpty } || files.contains { !$0.minimums.isEmpty }
-            || ratchetTolerance != nil || !failOn.isEmpty
+            || ratchetTolerance != nil
     }
 
     /// This configuration's scope (include, exclude, allFiles) without its coverage rules: for
