@@ -73,7 +73,7 @@ struct LiveProgress {
     private func status() {
         if !testsStarted {
             // Until the first test starts: the build's progress, not "0 passed" for minutes.
-            let text = buildComplete ? "Build complete; starting the tests" : building?.description ?? "Building"
+            let text = buildComplete ? "Build complete; starting the tests" : building?.description ?? "Starting…"
             terminal.error("\r\u{1B}[K" + String(text.terminalSafe.prefix(120)))
             return
         }
