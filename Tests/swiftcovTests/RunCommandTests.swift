@@ -73,6 +73,146 @@ struct RunCommandTests {
         #expect(junit.contains(#"<testcase classname="TinyTests.SignTests" name="minusOne()""#))
     }
 
+    @Test(
+        "run -- -c release: the user's build options in every swift call, the release build's coverage, no stray profile"
+    )
+    func release() throws {
+        let swift = try FakeSwift(in: try temporaryDirectory())
+        let flag = ["-Xswiftc", "-DSWIFTCOV_RECORDED"]
+        let result = try run(["--", "-c", "release"] + flag, environment: swift.environment)
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        let coverage = try String(contentsOfFile: package + "/out/coverage.json", encoding: .utf8)
+        #expect(coverage.contains("Sources/Tiny/Tiny.swift"))
+        #expect(result.stdout.contains("Tests PASSED: 5 passed"))
+        let calls = try swift.calls()
+        #expect(calls.contains { $0.starts(with: ["test", "--show-codecov-path"]) }, "\(calls)")
+        #expect(calls.contains { $0.starts(with: ["test", "--enable-code-coverage"]) }, "\(calls)")
+        for call in calls {
+            #expect(call.contains(adjacent: ["-c", "release"]) && call.contains(adjacent: flag), "\(call)")
+        }
+        #expect(try strayProfiles(in: package) == [])
+    }
+
+    @Test(
+        "run --shard: its tests gated, not the package's coverage rules (checked where shards merge); the options in every swift call; no stray profile"
+    )
+    func shards() throws {
+        try #"{"thresholds": {"lines": 100}}"#.write(
+            toFile: package + "/.swiftcov.json", atomically: true, encoding: .utf8)
+        let scratch = try temporaryDirectory()
+        let swift = try FakeSwift(in: scratch)
+        let build = scratch + "/build"
+        let flag = ["-Xswiftc", "-DSWIFTCOV_RECORDED"]
+        func shard(_ arguments: [String], environment: [String: String] = [:]) throws -> RunResult {
+            try swiftcov(
+                ["run"] + arguments, environment: swift.environment.merging(environment) { $1 }, in: package)
+        }
+        // The build folder given to run, then among swift test's own arguments.
+        let first = try shard(["--shard", "1/2", "--output", "s1", "--scratch-path", build, "--"] + flag)
+        #expect(first.status == 0, "\(first.stdout)\n\(first.stderr)")
+        #expect(
+            first.stdout.contains(
+                "Shard 1/2 gates its tests only: the coverage rules of .swiftcov.json are checked where the shards are merged"
+            ), "\(first.stdout)")
+        let second = try shard(["--shard", "2/2", "--output", "s2", "--", "--scratch-path", build] + flag)
+        #expect(second.status == 0, "\(second.stdout)\n\(second.stderr)")
+        let calls = try swift.calls()
+        for kind in [
+            ["build", "--build-tests"], ["test", "list"], ["test", "--show-codecov-path"],
+            ["test", "--enable-code-coverage"],
+        ] {
+            #expect(calls.contains { $0.starts(with: kind) }, "\(kind): \(calls)")
+        }
+        for call in calls {
+            #expect(call.contains(adjacent: ["--scratch-path", build]) && call.contains(adjacent: flag), "\(call)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: package + "/.build"), "built in the package")
+        #expect(try strayProfiles(in: package) == [])
+
+        // Where the shards are merged, the package's rules apply.
+        let merged = try swiftcov(["check", "-c", "s1", "-c", "s2"], in: package)
+        #expect(merged.status == 1, "\(merged.stdout)\n\(merged.stderr)")
+        #expect(merged.stdout.contains("FAIL  total  TOTAL  lines"), "\(merged.stdout)")
+        // --config gives a shard rules of its own.
+        let ruled = try shard(
+            ["--shard", "1/2", "--output", "s1", "--scratch-path", build, "--config", ".swiftcov.json", "--"] + flag)
+        #expect(ruled.status == 1, "\(ruled.stdout)\n\(ruled.stderr)")
+        #expect(ruled.stdout.contains("FAIL  total  TOTAL  lines") && !ruled.stdout.contains("gates its tests only"))
+        // A failed test fails its shard.
+        let failing = try shard(
+            ["--shard", "1/2", "--output", "s1", "--scratch-path", build, "--"] + flag, environment: ["TINY_FAIL": "1"])
+        #expect(failing.status == 1, "\(failing.stdout)\n\(failing.stderr)")
+        #expect(failing.stdout.contains("Gate failed: 1 test failed"), "\(failing.stdout)")
+        #expect(try strayProfiles(in: package) == [])
+    }
+
+    @Test("on a terminal the build's progress shows while it builds; piped, the build's output as it is")
+    func buildProgress() throws {
+        // A `swift` whose build fails after two steps: no real build needed.
+        let swift = try FakeSwift(
+            in: try temporaryDirectory(),
+            body: """
+                [ "$1" = test ] || exit 1
+                printf '[0/1] Planning build\\n[1/3] Compiling Tiny Tiny.swift\\n'
+                printf '%s\\n' 'Sources/Tiny/Tiny.swift:1:1: error: deliberate'
+                exit 1
+                """)
+        let piped = try run([], environment: swift.environment)
+        #expect(piped.status == 2)
+        #expect(piped.stdout.contains("[1/3] Compiling Tiny Tiny.swift\n"), "\(piped.stdout)")
+        #expect(!piped.stderr.contains("Building 1/3"))
+
+        let script = "/usr/bin/script"
+        try #require(FileManager.default.isExecutableFile(atPath: script), "script(1) gives swiftcov a terminal")
+        let process = swiftcovProcess([], environment: swift.environment, in: package)
+        process.executableURL = URL(fileURLWithPath: script)
+        process.arguments = ["-q", "-e", "-c", "'\(swiftcovExecutable().path)' run --output out", "/dev/null"]
+        let output = Pipe()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2, "\(text)")
+        #expect(text.contains("\r\u{1B}[KBuilding 1/3: compiling Tiny"), "\(text)")
+        #expect(!text.contains("[1/3] Compiling Tiny Tiny.swift"), "\(text)")
+        #expect(!text.contains("0 passed, 0 failed"), "\(text)")
+        // The build's error, hidden behind the progress line, is shown when it ends.
+        #expect(text.contains("error: deliberate"), "\(text)")
+    }
+
+    @Test("the test log goes to its file as it comes: swiftcov's peak memory far below a 64 MiB log's size")
+    func streamedLog() throws {
+        // A `swift` that prints 64 MiB of output and no test.
+        let swift = try FakeSwift(
+            in: try temporaryDirectory(),
+            body: """
+                [ "$1" = test ] || exit 1
+                head -c 67108864 /dev/zero | tr '\\0' x | fold -w 127
+                exit 1
+                """)
+        let time = "/usr/bin/time"
+        try #require(FileManager.default.isExecutableFile(atPath: time), "time(1) measures swiftcov's peak memory")
+        let process = swiftcovProcess([], environment: swift.environment, in: package)
+        process.executableURL = URL(fileURLWithPath: time)
+        process.arguments = ["-f", "peak %M", swiftcovExecutable().path, "run", "--output", "out"]
+        let error = Pipe()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = error
+        try process.run()
+        let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2, "\(text)")
+        let log = try #require(
+            try FileManager.default.attributesOfItem(atPath: package + "/out/swift-test.log")[.size] as? Int)
+        #expect(log >= 64 << 20)
+        let peak = try #require(
+            text.split(separator: "\n").last.flatMap { Int($0.dropFirst("peak ".count)) }, "\(text)")
+        #expect(peak * 1024 < log / 2, "peak \(peak) KiB for a log of \(log) bytes")
+    }
+
     @Test("outside a package root: a usage error")
     func notAPackage() throws {
         let result = try swiftcov(["run"], in: try temporaryDirectory())
@@ -170,6 +310,31 @@ struct PerTestRunCommandTests {
         let missing = try swiftcov(["impacted", "--diff", "change.diff"], in: package)
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("no per-test data; record it with `swiftcov run --per-test`"))
+    }
+
+    @Test("run --per-test -- -c release: built for @testable import, the options in every swift call, no stray profile")
+    func release() throws {
+        let base = try temporaryDirectory()
+        let package = base + "/TinyPackage"
+        try FileManager.default.copyItem(atPath: packageRoot + "/Tests/Fixtures/TinyPackage", toPath: package)
+        let swift = try FakeSwift(in: base)
+        let flag = ["-Xswiftc", "-DSWIFTCOV_RECORDED"]
+        let result = try swiftcov(
+            ["run", "--per-test", "--output", "out", "--", "-c", "release"] + flag, environment: swift.environment,
+            in: package)
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stderr.contains("recorded the lines of 5 tests"), "\(result.stderr)")
+        for file in ["per-test.swiftcov", "coverage.json", "junit.xml", "llvm-cov-export.json"] {
+            #expect(FileManager.default.fileExists(atPath: package + "/out/" + file), "\(file)")
+        }
+        let calls = try swift.calls()
+        for kind in [["build", "--build-tests"], ["test", "list"], ["build", "--show-bin-path"]] {
+            #expect(calls.contains { $0.starts(with: kind) }, "\(kind): \(calls)")
+        }
+        for call in calls {
+            #expect(call.contains(adjacent: ["-c", "release"]) && call.contains(adjacent: flag), "\(call)")
+        }
+        #expect(try strayProfiles(in: package) == [])
     }
 
     @Test("--per-test shards in two folders (one with --scratch-path): report and impacted merge their stores")

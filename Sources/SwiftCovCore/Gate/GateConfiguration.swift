@@ -95,3 +95,22 @@ extension CoverageRequest {
         allFiles = allFiles || configuration.allFiles
     }
 }
+
+extension GateConfiguration {
+    /// Whether a rule of the gate checks coverage: a minimum (total, module, file) or the ratchet.
+    /// (`failOn` is `diff`'s.)
+    package var hasCoverageRules: Bool {
+        !totals.isEmpty || modules.values.contains { !$0.isEmpty } || files.contains { !$0.minimums.isEmpty }
+            || ratchetTolerance != nil
+    }
+
+    /// This configuration's scope (include, exclude, allFiles) without its coverage rules: for
+    /// a shard, whose coverage is a share of the package's, so that only its tests are gated.
+    package var withoutCoverageRules: GateConfiguration {
+        var scope = GateConfiguration()
+        scope.includes = includes
+        scope.excludes = excludes
+        scope.allFiles = allFiles
+        return scope
+    }
+}

@@ -15,11 +15,8 @@ package struct PerTestRun {
     package var root: String
     /// Where the outputs go (`.build/swiftcov`).
     package var output: String
-    /// The arguments given for `swift test`: `--filter` and `--skip` choose tests, the rest are
-    /// build options (`-c release`, `-Xswiftc …`).
-    package var testArguments: [String]
-    /// Options for every `swift` command the run starts (`--scratch-path DIR`).
-    package var swiftOptions: [String] = []
+    /// The package's tests with the user's `swift test` arguments: every `swift` command.
+    package var tests: PackageTests
     package var jobs = PerTestRunner.cores
     /// How many tests' profiles are merged into one while the tests run.
     package var mergeBatch = 128
@@ -32,8 +29,8 @@ package struct PerTestRun {
     package init(root: String, output: String, testArguments: [String], scratchPath: String? = nil) {
         self.root = root
         self.output = output
-        self.testArguments = testArguments
-        swiftOptions = scratchPath.map { ["--scratch-path", $0] } ?? []
+        tests = PackageTests(
+            root: root, arguments: SwiftTestArguments(testArguments, scratchPath: scratchPath), scratch: output)
     }
 
     package var logPath: String { output + "/" + CoverageRun.logName }
@@ -41,63 +38,14 @@ package struct PerTestRun {
     package var exportPath: String { output + "/" + CoverageInput.runExportName }
     package var storePath: String { output + "/" + PerTestStore.fileName }
 
-    /// A bad `--filter` or `--skip` pattern.
-    package struct BadPattern: DiagnosticConvertible, Equatable {
-        package var pattern: String
-        package var diagnostic: Diagnostic { .usage("invalid regular expression in --filter or --skip: \(pattern)") }
-    }
-
-    /// The arguments that are build options, and the `--filter` / `--skip` patterns.
-    package var selection: (build: [String], filters: [String], skips: [String]) {
-        var build: [String] = []
-        var filters: [String] = []
-        var skips: [String] = []
-        var index = 0
-        while index < testArguments.count {
-            let argument = testArguments[index]
-            var matched = false
-            for (option, isFilter) in [("--filter", true), ("--skip", false)] {
-                var value: String?
-                if argument == option, index + 1 < testArguments.count {
-                    value = testArguments[index + 1]
-                    index += 1
-                } else if argument.hasPrefix(option + "=") {
-                    value = String(argument.dropFirst(option.count + 1))
-                }
-                if let value {
-                    if isFilter { filters.append(value) } else { skips.append(value) }
-                    matched = true
-                    break
-                }
-            }
-            if !matched { build.append(argument) }
-            index += 1
-        }
-        return (build, filters, skips)
-    }
-
-    /// `swift build --build-tests --enable-code-coverage`, its output handed to `body`.
+    /// Builds the tests with coverage (`PackageTests.build`), the output handed to `body`.
     package func build(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws -> Int32 {
-        try Subprocess.stream(
-            "swift", ["build", "--build-tests", "--enable-code-coverage"] + swiftOptions + selection.build, in: root,
-            body)
+        try tests.build(body)
     }
 
-    /// The tests (`swift test list --skip-build`), chosen by `--filter` and `--skip` as `swift test` would.
+    /// The tests (`swift test list`), chosen by `--filter` and `--skip` as `swift test` would.
     package func listTests() throws -> [TestID] {
-        // Listing runs the instrumented test executable: its profile goes to the scratch folder,
-        // not to a default.profraw in the package.
-        let profile = output + "/list-tests.profraw"
-        defer { unlink(profile) }
-        let listed = try Subprocess.capture(
-            "swift", ["test", "list", "--skip-build"] + swiftOptions + selection.build, in: root,
-            environment: ["LLVM_PROFILE_FILE": profile])
-        guard listed.status == 0 else {
-            throw CoverageInputError.unreadable(
-                path: root, reason: "swift test list: " + listed.errorText.terminalSafe)
-        }
-        return try Self.select(
-            TestList.parse(listed.outputText).tests, filters: selection.filters, skips: selection.skips)
+        try tests.list().chosen
     }
 
     /// `shard`'s share of `tests` (split as `run --shard` splits, balanced by `timings` when given),
@@ -105,12 +53,7 @@ package struct PerTestRun {
     package func selectShard(_ shard: Shard, of tests: [TestID], timings: TestTimings?) throws -> (
         tests: [TestID], plan: ShardPlan
     ) {
-        let plan = ShardPlan(tests: tests.map(\.id), count: shard.count, timings: timings)
-        let chosen = Set(plan.tests(of: shard))
-        let selected = tests.filter { chosen.contains($0.id) }
-        try AtomicFile.makeDirectory(output)
-        try AtomicFile.write(selected.map { $0.id + "\n" }.joined(), to: output + "/shard-tests.txt")
-        return (selected, plan)
+        try PackageTests.selectShard(shard, of: tests, timings: timings, output: output)
     }
 
     /// The results as one plain run's: each process's output (and event stream) read on its
@@ -130,47 +73,9 @@ package struct PerTestRun {
         return TestResultsReader.combine(inputs)
     }
 
-    /// `tests` matched by any of `filters` (all when none) and by none of `skips`.
-    package static func select(_ tests: [TestID], filters: [String], skips: [String]) throws -> [TestID] {
-        guard !filters.isEmpty || !skips.isEmpty else { return tests }
-        if #available(macOS 13, *) {
-            func compile(_ pattern: String) throws -> Regex<AnyRegexOutput> {
-                do { return try Regex(pattern) } catch { throw BadPattern(pattern: pattern) }
-            }
-            let chosen = try filters.map(compile)
-            let skipped = try skips.map(compile)
-            return tests.filter { test in
-                (chosen.isEmpty || chosen.contains { test.id.contains($0) })
-                    && !skipped.contains { test.id.contains($0) }
-            }
-        }
-        return tests
-    }
-
     /// The test executable SwiftPM built with coverage.
     package func testBinary() throws -> String {
-        let binPath =
-            try Subprocess.capture(
-                "swift", ["build", "--show-bin-path", "--enable-code-coverage"] + swiftOptions + selection.build,
-                in: root
-            )
-            .outputText.split(separator: "\n").last.map(String.init) ?? ""
-        guard let directory = opendir(binPath) else { throw CoverageInputError.notFound(path: binPath) }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            if name.hasSuffix("PackageTests.xctest") { names.append(name) }
-        }
-        guard let name = names.sorted().first else {
-            throw CoverageInputError.notFound(path: binPath + "/*PackageTests.xctest")
-        }
-        // On macOS the .xctest is a bundle; the binary is inside.
-        let bundle = binPath + "/" + name
-        let inner = bundle + "/Contents/MacOS/" + String(name.dropLast(".xctest".count))
-        return access(inner, X_OK) == 0 ? inner : bundle
+        try PackageTests.testBinary(in: try tests.binPath())
     }
 
     /// Runs `tests` one by one on `jobs` cores and writes the log, the event stream, the merged

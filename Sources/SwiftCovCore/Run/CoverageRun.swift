@@ -15,18 +15,19 @@ package struct CoverageRun {
     package var root: String
     /// Where the outputs go (`.build/swiftcov`).
     package var output: String
-    /// The arguments given for `swift test`.
-    package var testArguments: [String]
-    /// Options for every `swift` command the run starts (`--scratch-path DIR`).
-    package var swiftOptions: [String]
-    /// `--filter` arguments that select a shard's tests (see `shardFilter`).
-    package var shardArguments: [String] = []
+    /// The package's tests with the user's `swift test` arguments: every `swift` command.
+    package var tests: PackageTests
+    /// `--filter` arguments that select a shard's tests (see `selectShard`), instead of the
+    /// user's `--filter` and `--skip`, which chose among the tests it shares out.
+    package var selection: [String]?
+    /// Whether the tests were built already (`selectShard`): `swift test` then runs them.
+    package var built = false
 
     package init(root: String, output: String, testArguments: [String], scratchPath: String? = nil) {
         self.root = root
         self.output = output
-        self.testArguments = testArguments
-        swiftOptions = scratchPath.map { ["--scratch-path", $0] } ?? []
+        tests = PackageTests(
+            root: root, arguments: SwiftTestArguments(testArguments, scratchPath: scratchPath), scratch: output)
     }
 
     /// The names of what a run keeps in its output folder, `run --per-test` too.
@@ -38,12 +39,8 @@ package struct CoverageRun {
     /// Where Swift Testing's event stream goes, and the `swift test` arguments that write it there:
     /// none when the user's arguments already ask for one (then it is read from their path).
     package var eventStream: (path: String, arguments: [String]) {
-        let options = ["--experimental-event-stream-output", "--event-stream-output-path"]
-        for (index, argument) in testArguments.enumerated() {
-            for option in options {
-                if argument == option, index + 1 < testArguments.count { return (testArguments[index + 1], []) }
-                if argument.hasPrefix(option + "=") { return (String(argument.dropFirst(option.count + 1)), []) }
-            }
+        for option in ["--experimental-event-stream-output", "--event-stream-output-path"] {
+            if let path = tests.arguments.runValue(of: option) { return (path, []) }
         }
         let path = output + "/" + CoverageRun.eventStreamName
         return (path, ["--experimental-event-stream-output", path, "--experimental-event-stream-version", "0"])
@@ -51,37 +48,28 @@ package struct CoverageRun {
 
     /// The full `swift` command line of the test run.
     package var swiftTestArguments: [String] {
-        ["test", "--enable-code-coverage"] + swiftOptions + eventStream.arguments + testArguments + shardArguments
+        tests.arguments.testCommand(selection: selection, skipBuild: built, extra: eventStream.arguments)
     }
 
-    /// Selects `shard`'s share of the tests `swift test list` lists, balanced by `timings` when
-    /// given, for `runTests`; writes them to `OUTPUT/shard-tests.txt`. The tests are built first
-    /// as `swift test --enable-code-coverage` builds them (its output goes to `body`) and listed
-    /// from that build (`swift test list` alone builds without coverage, and `swift test` would
-    /// then build everything again). Returns the shard's tests and all of them.
+    /// Selects `shard`'s share of the tests `swift test list` lists (those the user's `--filter`
+    /// and `--skip` choose), balanced by `timings` when given, for `runTests`; writes them to
+    /// `OUTPUT/shard-tests.txt`. The tests are built first as `swift test --enable-code-coverage`
+    /// builds them (the output goes to `body`), listed from that build, and run from it. Returns
+    /// the shard's tests, those it was chosen from, and the plan.
     package mutating func selectShard(
         _ shard: Shard, timings: TestTimings?, _ body: (UnsafeBufferPointer<UInt8>) -> Void
     ) throws -> (selected: [String], all: [String], plan: ShardPlan) {
         try AtomicFile.makeDirectory(output)
-        let built = try Subprocess.stream(
-            "swift", ["build", "--build-tests", "--enable-code-coverage"] + swiftOptions, body)
-        // A failed build runs no test; `swift test` then shows why, in the log.
-        guard built == 0 else {
-            shardArguments = ShardPlan.filterArguments(selecting: [], of: [])
+        // A failed build runs no test; `swift test` then builds again and shows why, in the log.
+        guard try tests.build(body) == 0 else {
+            selection = ShardPlan.filterArguments(selecting: [], of: [])
             return ([], [], ShardPlan(tests: [], count: shard.count))
         }
-        let listed = try Subprocess.capture("swift", ["test", "list", "--skip-build"] + swiftOptions)
-        guard listed.status == 0 else {
-            throw Diagnostic(
-                "`swift test list` exited with status \(listed.status): \(String(listed.errorText.suffix(2000)).terminalSafe)"
-            )
-        }
-        let all = TestList.parse(listed.outputText).tests.map(\.id)
-        let plan = ShardPlan(tests: all, count: shard.count, timings: timings)
-        let selected = plan.tests(of: shard)
-        try AtomicFile.write(selected.map { $0 + "\n" }.joined(), to: output + "/shard-tests.txt")
-        shardArguments = ShardPlan.filterArguments(selecting: selected, of: all)
-        return (selected, all, plan)
+        let (all, chosen) = try tests.list()
+        let (selected, plan) = try PackageTests.selectShard(shard, of: chosen, timings: timings, output: output)
+        selection = ShardPlan.filterArguments(selecting: selected.map(\.id), of: all.map(\.id))
+        built = true
+        return (selected.map(\.id), chosen.map(\.id), plan)
     }
 
     /// Removes the per-test data an earlier `run --per-test` left in the output folder, which
@@ -91,17 +79,20 @@ package struct CoverageRun {
         unlink(output + "/" + PerTestStore.fileName) == 0
     }
 
-    /// Runs the tests, handing their output to `body` as it comes, and keeps the log. Returns
-    /// `swift test`'s exit status.
+    /// Runs the tests, handing their output to `body` as it comes, and keeps the log: written as
+    /// it comes (a long run's log is never held in memory), put in place when the run ends.
+    /// Returns `swift test`'s exit status.
     package func runTests(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws -> Int32 {
         try AtomicFile.makeDirectory(output)
         if !eventStream.arguments.isEmpty { unlink(eventStream.path) }  // never read a stale one
-        var log: [UInt8] = []
-        let status = try Subprocess.stream("swift", swiftTestArguments) { chunk in
-            log.append(contentsOf: chunk)
+        let log = try AtomicFile.Destination(logPath, durable: false)
+        var failure: Int32 = 0
+        let status = try Subprocess.stream("swift", swiftTestArguments, in: root) { chunk in
+            if failure == 0 { failure = FileDescriptor.write(chunk, to: log.descriptor) }
             body(chunk)
         }
-        try log.withUnsafeBufferPointer { try AtomicFile.write(bytes: $0, to: logPath) }
+        guard failure == 0 else { throw AtomicFile.WriteError(path: logPath, errno: failure) }
+        try log.finish(writing: "")
         return status
     }
 
@@ -141,16 +132,8 @@ package struct CoverageRun {
         return kept
     }
 
-    /// `swift test --show-codecov-path` for this run's build: with the user's arguments (`-c
-    /// release` builds in `release`, not `debug`).
-    package var codecovPathArguments: [String] {
-        ["test", "--show-codecov-path", "--enable-code-coverage"] + swiftOptions + testArguments
-    }
-
     private func makeCoverageExport(toolchain: Toolchain, note: (String) -> Void) throws -> String {
-        let codecovJSON =
-            try Subprocess.capture("swift", codecovPathArguments).outputText.split(separator: "\n").last.map(
-                String.init) ?? ""
+        let codecovJSON = try tests.codecovPath()
         let codecov = String(codecovJSON[..<(codecovJSON.lastIndex(of: "/") ?? codecovJSON.startIndex)])
         let profraws = CoverageRun.files(in: codecov, withSuffix: ".profraw")
         guard !profraws.isEmpty else {
@@ -166,19 +149,8 @@ package struct CoverageRun {
         // The build's folder holds the codecov folder (`.build/debug/codecov`, or `release` with
         // `-c release`).
         let binPath =
-            codecov.hasSuffix("/codecov")
-            ? String(codecov.dropLast("/codecov".count))
-            : try Subprocess.capture("swift", ["build", "--show-bin-path", "--enable-code-coverage"] + swiftOptions)
-                .outputText.split(separator: "\n").last.map(String.init) ?? ""
-        let binaries = CoverageRun.files(in: binPath, withSuffix: "PackageTests.xctest").map { bundle in
-            // On macOS the .xctest is a bundle; the binary is inside.
-            let name = String(bundle.split(separator: "/").last!.dropLast(".xctest".count))
-            let inner = bundle + "/Contents/MacOS/" + name
-            return CoverageRun.isFile(inner) ? inner : bundle
-        }
-        guard let binary = binaries.first else {
-            throw CoverageInputError.notFound(path: binPath + "/*PackageTests.xctest")
-        }
+            codecov.hasSuffix("/codecov") ? String(codecov.dropLast("/codecov".count)) : try tests.binPath()
+        let binary = try PackageTests.testBinary(in: binPath)
         let exported = try toolchain.export(profdata: profdata, binaries: [binary])
         guard exported.status == 0 else {
             throw CoverageInputError.unreadable(path: profdata, reason: "llvm-cov: " + exported.errorText.terminalSafe)

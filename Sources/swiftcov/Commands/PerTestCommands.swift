@@ -38,7 +38,13 @@ extension RunCommand {
         if let seconds = options.testTimeout { run.timeout = seconds }
         terminal.error("swiftcov: building the tests with coverage\n")
         var buildLog: [UInt8] = []
-        let built = try run.build { buildLog.append(contentsOf: $0) }
+        // On a terminal the build's progress; elsewhere its output only when it fails.
+        var progress = terminal.stderrIsTerminal ? LiveProgress(terminal: terminal, live: true) : nil
+        let built = try run.build { chunk in
+            buildLog.append(contentsOf: chunk)
+            progress?.consume(chunk)
+        }
+        progress?.finish()
         guard built == 0 else {
             for line in String(decoding: buildLog, as: UTF8.self).split(separator: "\n").suffix(200) {
                 terminal.error(String(line).terminalSafe + "\n")

@@ -92,9 +92,9 @@ enum RunCommand {
         // (with --per-test, the per-test run selects its share).
         if let shard = options.shard, !options.perTest {
             terminal.error("swiftcov: building and listing the tests for shard \(shard)\n")
-            let (selected, all, plan) = try pipeline.selectShard(shard, timings: timings) {
-                try? terminal.out(String(decoding: $0, as: UTF8.self))
-            }
+            var progress = LiveProgress(terminal: terminal, live: terminal.stderrIsTerminal)
+            let (selected, all, plan) = try pipeline.selectShard(shard, timings: timings) { progress.consume($0) }
+            progress.finish()
             var note = "shard \(shard): \(selected.count) of \(all.count) tests"
             if timings != nil, !all.isEmpty {
                 note += ", about \(JUnitReport.seconds(plan.expectedSeconds[shard.index - 1])) s by the timings"
@@ -140,10 +140,20 @@ enum RunCommand {
         for warning in written.warnings { terminal.emit(warning) }
         terminal.error("swiftcov: wrote \(written.paths.joined(separator: ", "))\n")
 
-        // 5. The gate: failed tests always count; thresholds when configured.
+        // 5. The gate: failed tests always count; thresholds when configured. A shard has a share
+        // of the coverage: the package's rules are checked where the shards are merged (unless
+        // --config names rules for the shard).
+        var rules = configuration
+        let shardSkipsRules = options.shard != nil && options.gate.configPath == nil && configuration.hasCoverageRules
+        if shardSkipsRules { rules = configuration.withoutCoverageRules }
         let result = Gate.evaluate(
-            report, configuration: configuration, baseline: baseline, failedTests: CoverageRun.failedTests(of: testRun))
+            report, configuration: rules, baseline: baseline, failedTests: CoverageRun.failedTests(of: testRun))
         try terminal.out("\n" + GateReport.text(result))
+        if shardSkipsRules, let shard = options.shard {
+            try terminal.out(
+                "Shard \(shard) gates its tests only: the coverage rules of .swiftcov.json are checked where the "
+                    + "shards are merged (swiftcov check -c SHARD-1-OUTPUT -c SHARD-2-OUTPUT …).\n")
+        }
         CheckCommand.publishOnGitHub(report: report, result: result, tests: testRun, terminal: terminal)
         return result.passed && status == 0 ? .success : .gateFailed
     }
@@ -153,11 +163,11 @@ enum RunCommand {
     private static func runTests(
         _ pipeline: CoverageRun, toolchain: Toolchain, terminal: Terminal
     ) throws -> (exportPath: String, status: Int32, results: TestRun) {
-        let shown = pipeline.swiftTestArguments.prefix(
-            pipeline.swiftTestArguments.count - pipeline.shardArguments.count)
+        let command = pipeline.swiftTestArguments
+        let shown = command.prefix(command.count - (pipeline.selection?.count ?? 0))
         terminal.error(
             "swiftcov: running swift \(shown.joined(separator: " "))"
-                + (pipeline.shardArguments.isEmpty ? "" : " (and a --filter for the shard's tests)") + "\n")
+                + (pipeline.selection == nil ? "" : " (and a --filter for the shard's tests)") + "\n")
         var progress = LiveProgress(terminal: terminal, live: terminal.stderrIsTerminal)
         let status = try pipeline.runTests { progress.consume($0) }
         progress.finish()

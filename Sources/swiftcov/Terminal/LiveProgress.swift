@@ -1,7 +1,8 @@
 import SwiftCovCore
 
-/// Progress of a running `swift test`: on a terminal one status line (tests passed and failed so
-/// far, the test running now) with failures printed as they happen; elsewhere the output itself.
+/// Progress of a running `swift test` (or `swift build`): on a terminal one status line — the
+/// build's step and module while it builds, then the tests passed and failed so far and the test
+/// running now — with failures printed as they happen; elsewhere the output itself.
 struct LiveProgress {
     let terminal: Terminal
     let live: Bool
@@ -10,6 +11,10 @@ struct LiveProgress {
     private var failed = 0
     private var skipped = 0
     private var current = ""
+    /// The build's last progress line, until the first test starts.
+    private var building: BuildProgress?
+    private var testsStarted = false
+    private var buildComplete = false
 
     init(terminal: Terminal, live: Bool) {
         self.terminal = terminal
@@ -30,6 +35,12 @@ struct LiveProgress {
     }
 
     private mutating func handle(_ line: String) {
+        if !testsStarted, let progress = BuildProgress.parse(line[...]) {
+            building = progress
+            status()
+            return
+        }
+        if line.hasPrefix("Build complete!") { buildComplete = true }
         switch TestLogLine.parse(line) {
         case .testCaseStarted(let name)?: current = "\(name.className).\(name.method)"
         case .testCaseFinished(_, let status, _)?: count(status)
@@ -43,6 +54,7 @@ struct LiveProgress {
             report("✘ \(name): \(message)" + (location.map { " (\($0))" } ?? ""))
         default: break
         }
+        if !current.isEmpty || passed + failed + skipped > 0 { testsStarted = true }
         status()
     }
 
@@ -59,6 +71,12 @@ struct LiveProgress {
     }
 
     private func status() {
+        if !testsStarted {
+            // Until the first test starts: the build's progress, not "0 passed" for minutes.
+            let text = buildComplete ? "Build complete; starting the tests" : building?.description ?? "Starting…"
+            terminal.error("\r\u{1B}[K" + String(text.terminalSafe.prefix(120)))
+            return
+        }
         var text = "\(passed) passed, \(failed) failed, \(skipped) skipped"
         if !current.isEmpty { text += " — \(current)" }
         terminal.error("\r\u{1B}[K" + String(text.terminalSafe.prefix(120)))

@@ -206,3 +206,28 @@ struct GateTests {
                 == "Coverage gate passed: 0 rules met.\n")
     }
 }
+
+@Suite("A shard's gate")
+struct ShardGateTests {
+    @Test(
+        "a shard keeps the configuration's scope and none of its coverage rules",
+        arguments: [
+            #"{"thresholds": {"lines": 80}}"#, #"{"modules": {"Tiny": {"functions": 50}}}"#,
+            #"{"files": {"Sources/**": {"lines": 10}}}"#, #"{"ratchet": {"tolerance": 0.5}}"#,
+        ])
+    func withoutRules(json: String) throws {
+        let scoped = #"{"exclude": ["Sources/Generated/**"], "allFiles": true, "#
+        let configuration = try GateConfiguration.parse(Array((scoped + json.dropFirst()).utf8), path: ".swiftcov.json")
+        #expect(configuration.hasCoverageRules)
+        let shard = configuration.withoutCoverageRules
+        #expect(!shard.hasCoverageRules)
+        #expect(shard.excludes == configuration.excludes && !shard.excludes.isEmpty && shard.allFiles)
+        #expect(shard.totals.isEmpty && shard.modules.isEmpty && shard.files.isEmpty && shard.ratchetTolerance == nil)
+    }
+
+    @Test("a configuration of scope alone (or diff's failOn) has no coverage rule for run's gate")
+    func scopeOnly() throws {
+        let json = #"{"include": ["Sources/**"], "failOn": ["UNC"]}"#
+        #expect(!(try GateConfiguration.parse(Array(json.utf8), path: ".swiftcov.json").hasCoverageRules))
+    }
+}
