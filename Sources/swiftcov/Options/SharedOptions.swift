@@ -48,9 +48,13 @@ struct ScopeOptions {
         allFiles = arguments.has(Self.allFiles)
     }
 
-    /// A request for `inputs` in this scope.
+    /// A request for `inputs` in this scope; modules are named after the package's targets
+    /// (`swift package describe`, cached in `.build/swiftcov`).
     func request(inputs: [String], root: String?) -> CoverageRequest {
-        CoverageRequest(inputs: inputs, root: root, includes: includes, excludes: excludes, allFiles: allFiles)
+        var request = CoverageRequest(
+            inputs: inputs, root: root, includes: includes, excludes: excludes, allFiles: allFiles)
+        request.describer = .swiftPM
+        return request
     }
 }
 
