@@ -16,7 +16,8 @@ package enum GateReport {
         let rows =
             result.failures.isEmpty
             ? "" : table.render().split(separator: "\n").dropFirst(2).joined(separator: "\n") + "\n"
-        return rows + verdict(result) + "\n"
+        let note = result.failures.contains { $0.metric == .lines } ? LineView.gateNote + "\n" : ""
+        return rows + verdict(result) + "\n" + note
     }
 
     /// "Coverage gate passed: 12 rules met.", "Coverage gate failed: 2 of 12 rules not met.", or,

@@ -138,6 +138,28 @@ struct BigIntFixtureTests {
         #expect(wrapped.map(\.line) == [73, 74, 75])
     }
 
+    @Test(
+        "every fixture: a line is marked as a counter below zero exactly where llvm-cov prints a count above Int64.max",
+        arguments: Fixture.all + [fixture])
+    func underflowsWhereLLVMCovWraps(fixture: Fixture) throws {
+        var wrapped: [String: Set<UInt32>] = [:]
+        var file = ""
+        for line in try fixture.text("llvm-cov.lcov").split(separator: "\n") {
+            if line.hasPrefix("SF:") { file = String(line.dropFirst(3)) }
+            guard line.hasPrefix("DA:") else { continue }
+            let fields = line.dropFirst(3).split(separator: ",")
+            if UInt64(fields[1])! > UInt64(Int64.max) { wrapped[file, default: []].insert(UInt32(fields[0])!) }
+        }
+        let export = try CoverageInput.readExport(fixture.path("coverage.json"), keepMappings: false)
+        let report = try CoverageReport.build(export: export, scope: CoverageScope(root: nil, allFiles: true))
+        var marked: [String: Set<UInt32>] = [:]
+        for file in report.files {
+            let lines = try file.lineCounts().filter(\.isCounterUnderflow).map(\.line)
+            if !lines.isEmpty { marked[file.path] = Set(lines) }
+        }
+        #expect(marked == wrapped)
+    }
+
     @Test("JSON, HTML and Cobertura mark the lines whose counter went below zero")
     func underflowInTheOutputs() throws {
         let report = try report()
