@@ -17,7 +17,8 @@ package enum GateReport {
             result.failures.isEmpty
             ? "" : table.render().split(separator: "\n").dropFirst(2).joined(separator: "\n") + "\n"
         let note = result.failures.contains { $0.metric == .lines } ? LineView.gateNote + "\n" : ""
-        return rows + verdict(result) + "\n" + note
+        // The verdict stays the last line (scripts read it).
+        return rows + note + verdict(result) + "\n"
     }
 
     /// "Coverage gate passed: 12 rules met.", "Coverage gate failed: 2 of 12 rules not met.", or,
