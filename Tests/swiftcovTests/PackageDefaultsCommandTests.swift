@@ -1,4 +1,5 @@
 import Foundation
+import SwiftCovCore
 import Testing
 
 /// Every command defaults to the package around the working directory, from its root or any
@@ -129,6 +130,33 @@ struct PackageDefaultsCommandTests {
         #expect(!plain.stderr.contains("test results"))
         let page = try String(contentsOfFile: root + "/plain/index.html", encoding: .utf8)
         #expect(page != (try String(contentsOfFile: root + "/given/index.html", encoding: .utf8)))
+    }
+
+    @Test("report --show tests and html from the package: the per-test data run left beside its export")
+    func perTestDataOfThePackage() throws {
+        let root = try runOutput()
+        let path = "Sources/TriviaCore/Question.swift"
+        // The file's executable lines, as a per-test run records them.
+        let export = try CoverageInput.readExport(packageRoot + "/SampleReports/coverage.json", keepMappings: false)
+        let file = try #require(
+            try CoverageReport.build(export: export, scope: CoverageScope(root: root)).files.first { $0.path == path })
+        let lines = try file.lineCounts().map(\.line)
+        var coverage = PerTestCoverage(
+            recording: .init(commit: "", dirty: false, date: "2026-11-27T00:00:00Z"),
+            files: [.init(path: path, lines: lines)])
+        coverage.add(
+            id: "QuestionTests/decoding", outcome: .passed, milliseconds: 1, lines: [path: Array(lines.prefix(2))])
+        try PerTestStore.write(coverage, to: root + "/.build/swiftcov/" + PerTestStore.fileName)
+        let report = try swiftcov(["report", "--show", "tests"], in: root + "/Sources")
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(report.stdout.contains("QuestionTests/decoding"), "\(report.stdout)")
+        let html = try swiftcov(["html", "-o", "site"], in: root)
+        #expect(html.status == 0, "\(html.stderr)")
+        let pages = try FileManager.default.subpathsOfDirectory(atPath: root + "/site").filter { $0.hasSuffix(".html") }
+        let withTests = try pages.filter {
+            try String(contentsOfFile: root + "/site/" + $0, encoding: .utf8).contains("1 test ran this file")
+        }
+        #expect(withTests.count == 1, "\(pages)")
     }
 
     @Test("html's site goes to the package's .build/swiftcov/html from a subfolder")

@@ -258,14 +258,23 @@ enum ImpactedCommand {
     }
 
     /// The stores in the folders of coverage inputs (`run --per-test`'s output folders, or their
-    /// exports' folders), each once.
+    /// exports' folders; for a package, the folder of the export found in it, as `run`'s), each once.
     static func stores(beside inputs: [String]) -> [String] {
         var found: [String] = []
+        func folder(of file: String) -> String {
+            let folder = String(file[..<(file.lastIndex(of: "/") ?? file.startIndex)])
+            return folder.isEmpty ? "." : folder
+        }
         for input in inputs where input != "-" {
-            let folder =
-                Terminal.fileSize(input) > 0 ? String(input[..<(input.lastIndex(of: "/") ?? input.startIndex)]) : input
-            let store = (folder.isEmpty ? "." : folder) + "/" + PerTestStore.fileName
-            if Terminal.fileSize(store) > 0 && !found.contains(store) { found.append(store) }
+            var folders = [Terminal.fileSize(input) > 0 ? folder(of: input) : input]
+            if let located = try? CoverageInput.locateExport(input) { folders.append(folder(of: located)) }
+            for folder in folders {
+                let store = folder + "/" + PerTestStore.fileName
+                if Terminal.fileSize(store) > 0 && !found.contains(store) {
+                    found.append(store)
+                    break
+                }
+            }
         }
         return found
     }
