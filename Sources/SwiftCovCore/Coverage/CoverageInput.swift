@@ -10,6 +10,9 @@
 package enum CoverageInputError: DiagnosticConvertible, Equatable {
     case notFound(path: String)
     case noExport(directory: String, profrawCount: Int)
+    /// swiftcov's own JSON report, given where an export is needed: `run`'s `coverage.json`
+    /// without the export `run` keeps beside it (`export`), or another report (`export` nil).
+    case reportWithoutExport(path: String, export: String?)
     case unreadable(path: String, reason: String)
     case malformed(path: String, offset: Int, keyPath: String, message: String)
     case cannotMerge(CoverageMergeError)
@@ -27,9 +30,17 @@ package enum CoverageInputError: DiagnosticConvertible, Equatable {
             if profrawCount > 0 {
                 text += "; \(profrawCount) .profraw file(s) are there: SwiftPM writes no export when a test fails"
             } else {
-                text += "; run `swift test --enable-code-coverage` first"
+                text += "; run `swiftcov run` (or `swift test --enable-code-coverage`) first"
             }
             return Diagnostic(file: directory, text)
+        case .reportWithoutExport(let path, let export?):
+            return Diagnostic(
+                file: path,
+                "swiftcov's own JSON report, and the llvm-cov export it was made from is missing: expected "
+                    + "\(export) beside it (`swiftcov run` writes both; keep them together), or give the export itself")
+        case .reportWithoutExport(let path, nil):
+            return Diagnostic(
+                file: path, "swiftcov's own JSON report, not an llvm-cov export: give the export it was made from")
         case .unreadable(let path, let reason):
             return Diagnostic(file: path, "cannot read: \(reason)")
         case .malformed(let path, let offset, let keyPath, let message):
@@ -52,8 +63,9 @@ package enum CoverageInputError: DiagnosticConvertible, Equatable {
 
 /// Finds and reads the llvm-cov exports a report is built from.
 package enum CoverageInput {
-    /// The export file for `path`: the file itself, or the newest export SwiftPM wrote under a
-    /// package root, its `.build` folder, or a `codecov` folder.
+    /// The export file for `path`: the file itself, or the newest export SwiftPM or `swiftcov run`
+    /// wrote under a package root, its `.build` folder, or a `codecov` folder; a folder inside a
+    /// package without one stands for the package.
     /// `swiftcov run` keeps the export beside its own `coverage.json` report, as `runExportName`:
     /// that report, or the folder, stands for the export.
     package static func locateExport(_ path: String) throws(CoverageInputError) -> String {
@@ -61,12 +73,13 @@ package enum CoverageInput {
         guard let kind = fileKind(path) else { throw .notFound(path: path) }
         guard kind == .directory else {
             let sibling = (path.lastIndex(of: "/").map { String(path[...$0]) } ?? "") + runExportName
-            if path.hasSuffix("coverage.json"), fileKind(sibling) == .file, isSwiftCovReport(path) { return sibling }
-            return path
+            guard isSwiftCovReport(path) else { return path }
+            if path.hasSuffix("coverage.json"), fileKind(sibling) == .file { return sibling }
+            throw .reportWithoutExport(path: path, export: path.hasSuffix("coverage.json") ? sibling : nil)
         }
         let patterns = [
             runExportName, "*.json", "codecov/*.json", "*/codecov/*.json", "*/*/codecov/*.json",
-            ".build/*/codecov/*.json", ".build/*/*/codecov/*.json",
+            ".build/*/codecov/*.json", ".build/*/*/codecov/*.json", ".build/*/" + runExportName,
         ]
         var candidates: [(path: String, modified: Int)] = []
         var seen = Set<String>()
@@ -88,6 +101,12 @@ package enum CoverageInput {
                 ".build/*/codecov/*.profraw",
             ]
             .flatMap { glob(path + "/" + $0) }
+            // A folder inside a package that holds no export stands for its package.
+            if let folder = realPath(path), fileKind(folder + "/Package.swift") != .file,
+                let package = PackageManifest.root(around: folder)
+            {
+                return try locateExport(package)
+            }
             throw .noExport(directory: path, profrawCount: Set(profraws.compactMap(realPath)).count)
         }
         return newest.path
@@ -132,13 +151,15 @@ package enum CoverageInput {
     }
 
     /// The package root for `inputs` when none is given, the same from whichever folder swiftcov
-    /// runs in: the package folder an input lies in or names; else the folder holding the
+    /// runs in: the package folder an input lies in or names (a folder inside a package: that
+    /// package, when the export's paths are in it); else the folder holding the
     /// `Sources`, `Tests` and `.build` folders of the export's absolute paths; else the working
     /// directory. `guessed` says that the root came from the export's paths and is not the
     /// working directory (worth telling the user).
     package static func inferRoot(
         for inputs: [String], exportPaths: [String], workingDirectory: String
     ) -> (path: String, guessed: Bool) {
+        let absolutePaths = exportPaths.filter { $0.hasPrefix("/") }
         for input in inputs where input != "-" {
             let absolute = CoverageScope.normalized(input.hasPrefix("/") ? input : workingDirectory + "/" + input)
             if fileKind(absolute + "/Package.swift") == .file { return (absolute, false) }
@@ -147,17 +168,24 @@ package enum CoverageInput {
             {
                 return (String(absolute[..<range.lowerBound]), false)
             }
+            // A folder inside a package: that package, when the export is of it.
+            if fileKind(absolute) == .directory, let package = PackageManifest.root(around: absolute),
+                absolutePaths.isEmpty || absolutePaths.contains(where: { $0.hasPrefix(package + "/") })
+            {
+                return (package, false)
+            }
         }
-        let absolutePaths = exportPaths.filter { $0.hasPrefix("/") }
         let cwd = CoverageScope.normalized(workingDirectory)
         guard !absolutePaths.isEmpty else { return (cwd, false) }
         if let inferred = CoverageScope.inferredRoot(from: absolutePaths) { return (inferred, inferred != cwd) }
         return (cwd, false)
     }
 
-    enum FileKind { case file, directory, other }
+    /// What is at a path.
+    package enum FileKind { case file, directory, other }
 
-    static func fileKind(_ path: String) -> FileKind? {
+    /// What is at `path` (following links); nil when nothing is.
+    package static func fileKind(_ path: String) -> FileKind? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         switch info.st_mode & S_IFMT {
@@ -167,13 +195,14 @@ package enum CoverageInput {
         }
     }
 
+    /// In nanoseconds: `run` copies SwiftPM's export within the same second, and its copy is the newer.
     private static func modificationTime(_ path: String) -> Int {
         var info = stat()
         guard stat(path, &info) == 0 else { return 0 }
         #if canImport(Darwin)
-            return Int(info.st_mtimespec.tv_sec)
+            return Int(info.st_mtimespec.tv_sec) &* 1_000_000_000 &+ Int(info.st_mtimespec.tv_nsec)
         #else
-            return Int(info.st_mtim.tv_sec)
+            return Int(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int(info.st_mtim.tv_nsec)
         #endif
     }
 

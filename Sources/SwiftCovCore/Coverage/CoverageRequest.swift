@@ -10,6 +10,9 @@ package struct CoverageRequest: Sendable {
     package var allFiles = false
     /// Whether the report lists each file's functions (reading their names costs time).
     package var includeFunctions = true
+    /// Reads the package's targets from its manifest, when the root is a package, to name the
+    /// modules after them; nil keeps the folder rule (`CoverageScope.module(of:)`).
+    package var describer: PackageDescriber?
 
     package init(
         inputs: [String], root: String? = nil, includes: [Glob] = [], excludes: [Glob] = [], allFiles: Bool = false
@@ -57,6 +60,7 @@ package struct CoverageRequest: Sendable {
         }
         var scope = CoverageScope(root: resolvedRoot, includes: includes, excludes: excludes, allFiles: allFiles)
         scope.rootWasGuessed = guessed && resolvedRoot != CoverageScope.normalized(workingDirectory)
+        if let describer, resolvedRoot.hasPrefix("/") { scope.targets = describer.targets(ofPackageAt: resolvedRoot) }
         do {
             return try CoverageReport.build(
                 export: single ?? merger.merged(), scope: scope, includeFunctions: includeFunctions)

@@ -14,6 +14,9 @@ package struct CoverageScope: Sendable {
     /// Whether the root was inferred from the export's paths rather than given or found around
     /// the inputs (see `CoverageInput.inferRoot`).
     package var rootWasGuessed = false
+    /// The package's targets from its manifest, when known: they name the modules of the files
+    /// in their folders (see `module(of:)`).
+    package var targets: PackageTargets?
 
     package init(root: String?, includes: [Glob] = [], excludes: [Glob] = [], allFiles: Bool = false) {
         self.root = root.map(CoverageScope.normalized)
@@ -77,10 +80,15 @@ package struct CoverageScope: Sendable {
         return allFiles || defaultExclusion(path) == nil
     }
 
-    /// The SwiftPM target that owns `path`: `Sources/<Target>/…` (also `Tests/`, `Plugins/`, and
-    /// the same inside dependency checkouts), `<Target>.build/…` and `<Target>.derived/…` for
-    /// generated files; otherwise the first folder of the path relative to the root.
+    /// The SwiftPM target that owns `path`: the manifest's target whose folder holds it, when the
+    /// targets are known; else by the folder rule: `Sources/<Target>/…` (also `Tests/`,
+    /// `Plugins/`, and the same inside dependency checkouts), `<Target>.build/…` and
+    /// `<Target>.derived/…` for generated files; otherwise the first folder of the path relative
+    /// to the root.
     package func module(of path: String) -> String {
+        if let targets, let relative = relativePath(path), let target = targets.target(ofRelativePath: relative) {
+            return target
+        }
         let parts = displayPath(path).split(separator: "/")
         let folders = parts.dropLast()
         if let index = folders.lastIndex(where: { CoverageScope.targetFolders.contains($0) }),

@@ -104,6 +104,14 @@ package struct LineCount: Equatable, Sendable {
     package var line: UInt32
     package var count: UInt64
 
+    /// Whether the count is a counter that went below zero. llvm-cov's counters for code after a
+    /// branch are differences of others; when threads increment the same counter at once
+    /// (instrumentation counters are not atomic) one can come out negative. `llvm-cov show` and
+    /// its lcov output print it as an unsigned 64-bit number (2^64 minus the deficit, e.g.
+    /// 18446744073709551294); the JSON export clamps it to `Int64.max`, and so lost the deficit.
+    /// Real counts do not reach `Int64.max` (it takes centuries), so that value marks the line.
+    package var isCounterUnderflow: Bool { count == .maximumCount }
+
     package init(line: UInt32, count: UInt64) {
         self.line = line
         self.count = count

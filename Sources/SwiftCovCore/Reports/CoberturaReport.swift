@@ -65,6 +65,10 @@ package enum CoberturaReport {
         }
         xml += indent + "<lines>\n"
         for line in lines {
+            if line.isCounterUnderflow {
+                xml +=
+                    indent + "  <!-- counter underflow: llvm-cov's counter went below zero; hits is the export's -->\n"
+            }
             xml += indent + "  <line number=\"\(line.line)\" hits=\"\(line.count)\"/>\n"
         }
         xml += indent + "</lines>\n"

@@ -69,15 +69,25 @@ package enum CoverageJSONReport {
                 json.endArray()
             }
             if options.showLines {
+                let lineCounts = try file.lineCounts()
                 json.key("lineCounts", .newLine)
                 json.beginArray()
-                for line in try file.lineCounts() {
+                for line in lineCounts {
                     json.beginArray()
                     json.number(line.line)
                     json.number(line.count)
                     json.endArray()
                 }
                 json.endArray()
+                // The lines whose count is a counter below zero (`LineCount.isCounterUnderflow`),
+                // only when there are some: their count above is the export's Int64.max.
+                let underflows = lineCounts.filter(\.isCounterUnderflow)
+                if !underflows.isEmpty {
+                    json.key("counterUnderflowLines", .newLine)
+                    json.beginArray()
+                    for line in underflows { json.number(line.line) }
+                    json.endArray()
+                }
             }
             if let perTest { try writeLineTests(of: file, perTest, to: &json) }
             json.endObject()

@@ -10,6 +10,7 @@ package enum CoverageMarkdownReport {
         }
         text += "| **Total** | \(cells(report.totals, bold: true)) |\n"
         guard !report.files.isEmpty else { return text }
+        text += "\n" + LineView.markdown(LineView.summaryNote)
         text += "\n<details><summary>\(report.files.count) files</summary>\n\n"
         text += "| File | Lines | Functions | Regions |\n|:--|--:|--:|--:|\n"
         for file in report.files(sortedBy: options.sort) {

@@ -64,6 +64,8 @@ package enum CoverageTableReport {
         var text = table.render(maxWidth: options.width)
         if report.files.isEmpty {
             text += "No source files in scope. Use --all-files or --include GLOB to widen it.\n"
+        } else {
+            text += LineView.summaryNote + "\n"
         }
         return text
     }

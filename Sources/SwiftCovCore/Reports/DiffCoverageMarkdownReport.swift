@@ -30,6 +30,7 @@ package enum DiffCoverageMarkdownReport {
                 text += file.uncoveredText + " |\n"
             }
             text += "| **Total** | **\(coverage.changedLines)** | **\(totals.count)** | **\(cell(totals))** | |\n"
+            if totals.count > 0 { text += "\n" + LineView.markdown(LineView.lineViewNote) }
         }
         if !coverage.ignored.isEmpty {
             let count = coverage.ignored.count

@@ -49,6 +49,7 @@ package enum DiffCoverageTableReport {
             }
         }
         text += "\n" + verdict(coverage, options: options) + "\n"
+        if coverage.totals.count > 0 { text += LineView.lineViewNote + "\n" }
         return text
     }
 

@@ -16,7 +16,9 @@ package enum GateReport {
         let rows =
             result.failures.isEmpty
             ? "" : table.render().split(separator: "\n").dropFirst(2).joined(separator: "\n") + "\n"
-        return rows + verdict(result) + "\n"
+        let note = result.failures.contains { $0.metric == .lines } ? LineView.gateNote + "\n" : ""
+        // The verdict stays the last line (scripts read it).
+        return rows + note + verdict(result) + "\n"
     }
 
     /// "Coverage gate passed: 12 rules met.", "Coverage gate failed: 2 of 12 rules not met.", or,

@@ -9,6 +9,8 @@ package struct CommandSpec: Sendable {
         package var valueName: String?
         /// Allowed values, checked by the parser.
         package var choices: [String]?
+        /// Other names the parser accepts for some choices (`md` for `markdown`), not listed in help.
+        package var aliases: [String] = []
         /// May be given more than once.
         package var repeatable: Bool
         package var help: String
@@ -99,6 +101,22 @@ extension ValueOption where Value: CaseIterable & RawRepresentable, Value.RawVal
         self.init(
             names, value: value, repeatable: repeatable, help: help,
             choices: Value.allCases.map(\.rawValue), convert: Value.init(rawValue:))
+    }
+}
+
+/// A choice that also answers to other names: `md` for `markdown`.
+package protocol AliasedChoice: CaseIterable, RawRepresentable where RawValue == String {
+    /// The other names, each for its case.
+    static var aliases: [String: Self] { get }
+}
+
+extension ValueOption where Value: AliasedChoice {
+    /// An option whose value is one of `Value`'s cases or one of their aliases; help lists the cases.
+    package init(_ names: [String], value: String, repeatable: Bool = false, help: String) {
+        self.init(
+            names, value: value, repeatable: repeatable, help: help, choices: Value.allCases.map(\.rawValue),
+            convert: { Value(rawValue: $0) ?? Value.aliases[$0] })
+        spec.aliases = Value.aliases.keys.sorted()
     }
 }
 
@@ -229,7 +247,7 @@ package enum CommandLineParser {
                 value = arguments[index]
                 index += 1
             }
-            if let choices = option.choices, !choices.contains(value) {
+            if let choices = option.choices, !choices.contains(value), !option.aliases.contains(value) {
                 throw UsageError(
                     "invalid value '\(value)' for '\(name)'; expected one of: \(choices.joined(separator: ", "))")
             }

@@ -1,5 +1,19 @@
-/// What swiftcov reads from a package's `Package.swift`, without running it: only its name.
+/// What swiftcov reads from a package's `Package.swift` without running it: where the package
+/// is, and its name.
 package enum PackageManifest {
+    /// The package around `directory` (absolute): the nearest folder from it upwards that holds a
+    /// `Package.swift`, as SwiftPM finds the package of the folder it runs in; nil when none does.
+    package static func root(around directory: String) -> String? {
+        var folder = CoverageScope.normalized(directory)
+        while true {
+            if CoverageInput.fileKind(folder == "/" ? "/Package.swift" : folder + "/Package.swift") == .file {
+                return folder
+            }
+            guard folder != "/", let slash = folder.lastIndex(of: "/") else { return nil }
+            folder = slash == folder.startIndex ? "/" : String(folder[..<slash])
+        }
+    }
+
     /// The `name:` of the `Package(…)` in `root/Package.swift`, when it is a plain string
     /// literal; nil when there is no manifest or the name is computed.
     package static func name(inPackageAt root: String) -> String? {

@@ -56,7 +56,9 @@ enum CheckCommand {
 
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
         let options = try Options(arguments)
-        var configuration = try options.gate.loadConfiguration(root: options.coverage.root ?? terminal.workingDirectory)
+        // The package's `.swiftcov.json`, from whichever folder `check` starts in.
+        var configuration = try options.gate.loadConfiguration(
+            root: options.coverage.packageRoot ?? terminal.workingDirectory)
         for (keyPath, percent) in options.minimums { configuration.totals[keyPath: keyPath] = percent }
         let baseline = try options.gate.loadBaseline()
         if baseline != nil && configuration.ratchetTolerance == nil { configuration.ratchetTolerance = 0 }

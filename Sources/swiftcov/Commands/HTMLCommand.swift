@@ -5,13 +5,13 @@ enum HTMLCommand {
     static let output = ValueOption<String>(
         ["--output", "-o"], value: "DIR",
         help:
-            "The folder to write the site into, replaced whole: it must be new, empty or an earlier site. Default: .build/swiftcov/html."
+            "The folder to write the site into, replaced whole: it must be new, empty or an earlier site. Default: .build/swiftcov/html in the package."
     )
     static let timestamp = FlagOption(
         ["--timestamp"], help: "Show the time of generation in the footer (pages are otherwise reproducible).")
     static let tests = TestsOption.option(
         help:
-            "`swift test` output, a Swift Testing event stream or JUnit XML (shards' files merge) to summarize, failures linked to their lines."
+            "`swift test` output, a Swift Testing event stream or JUnit XML (shards' files merge) to summarize, failures linked to their lines. Default: the test results of the `swiftcov run` whose output is read."
     )
 
     static let spec = CommandSpec(
@@ -46,7 +46,7 @@ enum HTMLCommand {
 
         init(_ arguments: ParsedArguments) throws(UsageError) {
             coverage = try CoverageInputOptions(arguments)
-            output = try arguments.value(HTMLCommand.output) ?? ".build/swiftcov/html"
+            output = try arguments.value(HTMLCommand.output) ?? HTMLCommand.defaultOutput(coverage)
             timestamp = arguments.has(HTMLCommand.timestamp)
             testLogs = try arguments.values(HTMLCommand.tests)
             if testLogs.contains("-") && coverage.readsStandardInput {
@@ -78,8 +78,10 @@ enum HTMLCommand {
                 .utcTimestamp
         }
         var tests: TestRun?
-        if !options.testLogs.isEmpty {
-            let run = try TestLogInput.readResults(options.testLogs)
+        let testLogs =
+            options.testLogs.isEmpty ? try runTestResults(options.coverage.inputs, terminal) : options.testLogs
+        if !testLogs.isEmpty {
+            let run = try TestLogInput.readResults(testLogs)
             TestLogInput.warnAboutDuplicates(in: run, command: "html", terminal: terminal)
             tests = run.resolving(
                 with: TestLogInput.sourceIndex(report: report, workingDirectory: terminal.workingDirectory))
@@ -106,5 +108,31 @@ enum HTMLCommand {
         for warning in written.warnings { terminal.emit(warning) }
         terminal.error("Wrote \(options.output)/index.html (\(report.files.count) files)\n")
         return .success
+    }
+
+    /// `.build/swiftcov/html` in the package the coverage is of (the working directory's when unknown).
+    static func defaultOutput(_ coverage: CoverageInputOptions) -> String {
+        let cwd = Terminal.currentDirectory
+        guard let root = coverage.packageRoot, root != cwd else { return ".build/swiftcov/html" }
+        return root + "/.build/swiftcov/html"
+    }
+
+    /// The test results `swiftcov run` left beside the coverage, when every input is a run's
+    /// (its output folder, its export, the package it ran in): a site rebuilt from a run's
+    /// output keeps the run's tests. None when an input is not a run's.
+    private static func runTestResults(_ inputs: [String], _ terminal: Terminal) throws -> [String] {
+        var folders: [String] = []
+        for input in inputs {
+            guard input != "-", let folder = CoverageRun.outputFolder(ofExport: try CoverageInput.locateExport(input))
+            else { return [] }
+            if !folders.contains(folder) { folders.append(folder) }
+        }
+        let logs = folders.flatMap(CoverageRun.testResults(in:))
+        guard !logs.isEmpty else { return [] }
+        terminal.emit(
+            .note(
+                "with the test results of the `swiftcov run` that wrote the coverage ("
+                    + logs.map(terminal.displayPath).joined(separator: ", ") + "); give --tests LOG for others"))
+        return logs
     }
 }

@@ -17,7 +17,8 @@ enum JUnitCommand {
         help: "An llvm-cov export (or a folder with one) whose file list resolves locations given as a file name.")
     static let root = ValueOption<String>(
         ["--root"], value: "DIR",
-        help: "The package root: resolves file names and XCTest modules. Default: the current folder, if a package.")
+        help:
+            "The package root: resolves file names and XCTest modules. Default: the package around the current folder.")
     static let quiet = FlagOption(
         ["--quiet", "-q"], help: "Neither pass stdin through nor print the one-line summary on stderr.")
 
@@ -25,7 +26,7 @@ enum JUnitCommand {
         name: "junit",
         abstract: "Write JUnit XML from `swift test` output (XCTest, Swift Testing, --parallel) for CI.",
         positional: "LOG…",
-        positionalHelp: "Same as --tests LOG.",
+        positionalHelp: "Same as --tests LOG. Default: what `swiftcov run` left in the package's .build/swiftcov.",
         options: [tests.spec, output.spec, strict.spec, noFail.spec, coverage.spec, root.spec, quiet.spec],
         examples: [
             "swift test 2>&1 | swiftcov junit --tests - --output junit.xml",
@@ -44,8 +45,14 @@ enum JUnitCommand {
 
         init(_ arguments: ParsedArguments) throws(UsageError) {
             inputs = try arguments.values(JUnitCommand.tests) + arguments.positionals
+            if inputs.isEmpty, let package = PackageManifest.root(around: Terminal.currentDirectory) {
+                // What `swiftcov run` left in the package around the working directory.
+                inputs = CoverageRun.testResults(in: package + "/.build/swiftcov")
+            }
             guard !inputs.isEmpty else {
-                throw UsageError("no test output; give a `swift test` log with --tests LOG ('-' for standard input)")
+                throw UsageError(
+                    "no test output; give a `swift test` log with --tests LOG ('-' for standard input), "
+                        + "or run `swiftcov run` in the package first")
             }
             output = try arguments.value(JUnitCommand.output)
             strict = arguments.has(JUnitCommand.strict)

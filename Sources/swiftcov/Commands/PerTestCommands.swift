@@ -134,7 +134,7 @@ enum ImpactedCommand {
         abstract: "List the tests that executed a line a change touches (per-test data of `swiftcov run --per-test`).",
         positional: "PATH…",
         positionalHelp:
-            "The per-test store, or the folder holding it (several: shards' folders, merged). Default: .build/swiftcov.",
+            "The per-test store, or the folder holding it (several: shards' folders, merged). Default: the package's .build/swiftcov.",
         options: [base.spec, diff.spec, recordedAt.spec, format.spec, output.spec],
         examples: [
             "swiftcov impacted --base origin/main",
@@ -151,7 +151,7 @@ enum ImpactedCommand {
         var output: String?
 
         init(_ arguments: ParsedArguments) throws(UsageError) {
-            stores = arguments.positionals.isEmpty ? [".build/swiftcov"] : arguments.positionals
+            stores = arguments.positionals
             change = try DiffCommand.ChangeSource(arguments, base: ImpactedCommand.base, diff: ImpactedCommand.diff)
             recordedAt = try arguments.value(ImpactedCommand.recordedAt)
             format = try arguments.value(ImpactedCommand.format) ?? .list
@@ -162,12 +162,16 @@ enum ImpactedCommand {
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
         let options = try Options(arguments)
         let destination = try terminal.output(options.output)
-        let root = terminal.workingDirectory
+        // The package around the working directory, from any folder inside it.
+        let cwd = terminal.workingDirectory
+        let root = PackageManifest.root(around: cwd) ?? cwd
+        let stores =
+            options.stores.isEmpty ? [root == cwd ? ".build/swiftcov" : root + "/.build/swiftcov"] : options.stores
         let diff = try DiffCommand.readChange(options.change, root: root, terminal: terminal).diff
         let changed = Set(diff.files.flatMap { [$0.oldPath, $0.newPath].compactMap { $0 } })
         let coverage = try loadStores(
-            options.stores, command: "impacted", terminal: terminal,
-            ownFiles: OwnFiles("this package (the current folder) or the diff") {
+            stores, command: "impacted", terminal: terminal,
+            ownFiles: OwnFiles("this package (\(root == cwd ? "the current folder" : root)) or the diff") {
                 changed.contains($0) || Terminal.isFile($0.hasPrefix("/") ? $0 : root + "/" + $0)
             })
 
@@ -260,14 +264,23 @@ enum ImpactedCommand {
     }
 
     /// The stores in the folders of coverage inputs (`run --per-test`'s output folders, or their
-    /// exports' folders), each once.
+    /// exports' folders; for a package, the folder of the export found in it, as `run`'s), each once.
     static func stores(beside inputs: [String]) -> [String] {
         var found: [String] = []
+        func folder(of file: String) -> String {
+            let folder = String(file[..<(file.lastIndex(of: "/") ?? file.startIndex)])
+            return folder.isEmpty ? "." : folder
+        }
         for input in inputs where input != "-" {
-            let folder =
-                Terminal.fileSize(input) > 0 ? String(input[..<(input.lastIndex(of: "/") ?? input.startIndex)]) : input
-            let store = (folder.isEmpty ? "." : folder) + "/" + PerTestStore.fileName
-            if Terminal.fileSize(store) > 0 && !found.contains(store) { found.append(store) }
+            var folders = [Terminal.fileSize(input) > 0 ? folder(of: input) : input]
+            if let located = try? CoverageInput.locateExport(input) { folders.append(folder(of: located)) }
+            for folder in folders {
+                let store = folder + "/" + PerTestStore.fileName
+                if Terminal.fileSize(store) > 0 && !found.contains(store) {
+                    found.append(store)
+                    break
+                }
+            }
         }
         return found
     }

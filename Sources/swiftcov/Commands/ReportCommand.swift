@@ -12,7 +12,7 @@ enum ReportCommand {
     static let show = ValueOption<Detail>(
         ["--show"], value: "WHAT", repeatable: true,
         help:
-            "Also list each file's functions with their execution counts, or (json) its per-line counts, or (json) the tests that ran each line (per-test data of `run --per-test`)."
+            "Also list each file's functions with their execution counts, or (json) its per-line counts, or the tests that ran each file (table) or each line (json) (per-test data of `run --per-test`)."
     )
     static let sort = ValueOption<CoverageReportOptions.Sort>(
         ["--sort"], value: "ORDER", help: "Order of modules and files. Default: name.")
@@ -66,8 +66,8 @@ enum ReportCommand {
                 throw UsageError(
                     "--show lines adds per-line counts to --format json; for lines on a page, see `swiftcov html`")
             }
-            if details.contains(.tests) && format != .json {
-                throw UsageError("--show tests adds each line's tests to --format json")
+            if details.contains(.tests) && format == .markdown {
+                throw UsageError("--show tests lists each file's tests in the table, and each line's in --format json")
             }
         }
     }
@@ -103,6 +103,9 @@ enum ReportCommand {
             try destination.finish(writing: text)
         case .table:
             var text = CoverageTableReport.render(report, options: reportOptions)
+            if let perTest {
+                text += "\n" + PerTestTableReport.render(report, perTest: perTest, width: reportOptions.width)
+            }
             if let tests { text += "\n" + TestSummaryTableReport.render(tests, colors: reportOptions.colors) }
             try destination.finish(writing: text)
         }

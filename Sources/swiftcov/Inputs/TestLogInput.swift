@@ -60,7 +60,7 @@ enum TestLogInput {
             index = index.merging(TestSourceIndex(paths: export.files.map(\.filename)))
         }
         var packageRoot = root
-        if packageRoot == nil, access(workingDirectory + "/Package.swift", F_OK) == 0 { packageRoot = workingDirectory }
+        if packageRoot == nil { packageRoot = PackageManifest.root(around: workingDirectory) }
         if let packageRoot {
             let absolute = packageRoot.hasPrefix("/") ? packageRoot : workingDirectory + "/" + packageRoot
             index = index.merging(TestSourceIndex.scanning(root: absolute))

@@ -1,8 +1,10 @@
 import SwiftCovCore
 
 /// The report formats `report` and `diff` write to stdout or a file.
-enum ReportFormat: String, CaseIterable, Sendable {
+enum ReportFormat: String, AliasedChoice, Sendable {
     case table, json, markdown
+
+    static let aliases: [String: ReportFormat] = ["md": .markdown, "text": .table, "txt": .table]
 }
 
 /// `--color WHEN`.
@@ -46,9 +48,13 @@ struct ScopeOptions {
         allFiles = arguments.has(Self.allFiles)
     }
 
-    /// A request for `inputs` in this scope.
+    /// A request for `inputs` in this scope; modules are named after the package's targets
+    /// (`swift package describe`, cached in `.build/swiftcov`).
     func request(inputs: [String], root: String?) -> CoverageRequest {
-        CoverageRequest(inputs: inputs, root: root, includes: includes, excludes: excludes, allFiles: allFiles)
+        var request = CoverageRequest(
+            inputs: inputs, root: root, includes: includes, excludes: excludes, allFiles: allFiles)
+        request.describer = .swiftPM
+        return request
     }
 }
 
@@ -83,10 +89,14 @@ struct CoverageInputOptions {
     var root: String?
     var scope: ScopeOptions
 
+    /// Without an input, the package around the working directory (`report` is `report .` in
+    /// the package root, and in any folder inside it).
     init(_ arguments: ParsedArguments) throws(UsageError) {
         inputs = try arguments.values(Self.coverage) + arguments.positionals
-        guard !inputs.isEmpty else {
-            throw UsageError("no coverage input; give an export with --coverage PATH (or a package folder)")
+        if inputs.isEmpty {
+            let cwd = Terminal.currentDirectory
+            guard let package = PackageManifest.root(around: cwd) else { throw Self.noPackage }
+            inputs = [package == cwd ? "." : package]
         }
         guard inputs.filter({ $0 == "-" }).count <= 1 else {
             throw UsageError("standard input ('-') can be read only once")
@@ -96,6 +106,33 @@ struct CoverageInputOptions {
     }
 
     var readsStandardInput: Bool { inputs.contains("-") }
+
+    /// No input and no package around the working directory: what to do instead.
+    static let noPackage = UsageError(
+        "no coverage input and no Package.swift here or above: in your package, run `swiftcov run` "
+            + "(or `swift test --enable-code-coverage`, then this command), or give an export with --coverage PATH")
+
+    /// The package the inputs are of, as far as it is known before they are read: the package
+    /// around `--root`, else around a folder input (or the one whose `.build` an input is in),
+    /// else around the working directory (an export file elsewhere is not taken for its
+    /// folder's package: fixtures, downloaded artifacts). Nil when none of them is in a package.
+    var packageRoot: String? {
+        let cwd = Terminal.currentDirectory
+        func absolute(_ path: String) -> String {
+            CoverageScope.normalized(path.hasPrefix("/") ? path : cwd + "/" + path)
+        }
+        if let root { return PackageManifest.root(around: absolute(root)) ?? absolute(root) }
+        for input in inputs where input != "-" {
+            let path = absolute(input)
+            if let build = path.firstRange(of: "/.build/")
+                ?? (path.hasSuffix("/.build") ? path.firstRange(of: "/.build") : nil)
+            {
+                return String(path[..<build.lowerBound])
+            }
+            if Terminal.isDirectory(path), let package = PackageManifest.root(around: path) { return package }
+        }
+        return PackageManifest.root(around: cwd)
+    }
 
     var request: CoverageRequest { scope.request(inputs: inputs, root: root) }
 }
@@ -139,7 +176,7 @@ struct GateOptions {
     static func configuration(at path: String? = nil, root: String) throws -> GateConfiguration {
         let file = path ?? root + "/.swiftcov.json"
         guard path != nil || Terminal.fileSize(file) > 0 else { return GateConfiguration() }
-        let name = path ?? ".swiftcov.json"
+        let name = path ?? (root == Terminal.currentDirectory || root == "." ? ".swiftcov.json" : file)
         return try GateConfiguration.parse(try Terminal.readFile(file, name: name), path: name)
     }
 

@@ -65,7 +65,10 @@ struct Terminal {
     }
 
     /// The current working directory.
-    var workingDirectory: String {
+    var workingDirectory: String { Terminal.currentDirectory }
+
+    /// The current working directory (absolute).
+    static var currentDirectory: String {
         guard let path = getcwd(nil, 0) else { return "." }
         defer { free(path) }
         return String(cString: path)

@@ -36,8 +36,11 @@ struct CoverageInputTests {
         #expect(
             try CoverageInput.locateExport(Fixture.sample.path("coverage.json")) == Fixture.sample.path("coverage.json")
         )
+        // Without the export beside it, the report is not taken for one: the error says what is missing.
         try FileManager.default.removeItem(atPath: export)
-        #expect(try CoverageInput.locateExport(report) == report)
+        #expect(throws: CoverageInputError.reportWithoutExport(path: report, export: export)) {
+            try CoverageInput.locateExport(report)
+        }
     }
 
     @Test("a file that is not JSON")

@@ -13,11 +13,15 @@ struct HTMLReportTests {
             options: options)
     }
 
-    /// `[line: count]` as a page shows them: the exact count is in each row's title.
+    /// `[line: count]` as a page shows them: the exact count is in each row's title; a counter
+    /// below zero is marked instead, and stands for the export's Int64.max.
     func countsShown(in html: String) throws -> [LineCount] {
-        let pattern = try Regex(#"<tr id="L(\d+)"[^>]*><td class="ln">.*?</td><td class="n" title="(\d+) execution"#)
+        let pattern = try Regex(
+            #"<tr id="L(\d+)"[^>]*><td class="ln">.*?</td><td class="n" title="(?:(\d+) execution|(counter underflow))"#
+        )
         return html.matches(of: pattern).map { match in
-            LineCount(line: UInt32(match.output[1].substring!)!, count: UInt64(match.output[2].substring!)!)
+            let count = match.output[3].substring != nil ? UInt64(Int64.max) : UInt64(match.output[2].substring!)!
+            return LineCount(line: UInt32(match.output[1].substring!)!, count: count)
         }
     }
 

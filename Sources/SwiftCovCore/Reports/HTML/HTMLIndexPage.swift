@@ -48,6 +48,7 @@ extension HTMLReport {
             html.append("<ul class=\"tree\" id=\"tree\">\n")
             appendFolder(&html, tree.root, tree: tree, depth: 0)
             html.append("</ul>\n")
+            html.append(unescaped: "<p><small>" + LineView.htmlSummaryNote + "</small></p>\n")
         }
         html.append("</section>\n")
         if !report.files.isEmpty { treemap(&html, tree) }

@@ -224,7 +224,12 @@ package enum HTMLReport {
             html.append("\">")
             html.append(decimal: UInt64(line))
             html.append("</a></td><td class=\"n\"")
-            if let count {
+            if let count, LineCount(line: UInt32(line), count: count).isCounterUnderflow {
+                // Not a count: llvm-cov's counter went below zero (see `LineCount.isCounterUnderflow`).
+                html.append(
+                    unescaped: " title=\"counter underflow: llvm-cov's counter for this line went below zero "
+                        + "(llvm-cov show prints 2^64 minus the deficit; the export keeps \(count))\">&lt;0")
+            } else if let count {
                 html.append(" title=\"")
                 html.append(decimal: count)
                 html.append(count == 1 ? " execution" : " executions")

@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A package's targets and the folders their sources are in, as its manifest declares them
+/// (`swift package describe --type json`): the modules a report's files belong to. A target
+/// declared with `path: "Sources"` (attaswift/BigInt) owns `Sources/Division.swift`, which the
+/// folder rule of `CoverageScope.module(of:)` would give to a module named `Sources`.
+package struct PackageTargets: Equatable, Sendable {
+    /// A target and its folder, relative to the package root (`.` for the root itself).
+    package struct Target: Equatable, Sendable {
+        package var name: String
+        package var path: String
+
+        package init(name: String, path: String) {
+            self.name = name
+            self.path = path
+        }
+    }
+
+    /// The targets, the deepest folder first: a file belongs to the first whose folder holds it.
+    package private(set) var targets: [Target]
+
+    package init(_ targets: [Target]) {
+        self.targets = targets.map { Target(name: $0.name, path: CoverageScope.normalized($0.path)) }
+            .sorted {
+                $0.path.utf8.count != $1.path.utf8.count ? $0.path.utf8.count > $1.path.utf8.count : $0.name < $1.name
+            }
+    }
+
+    /// The target whose folder holds `relativePath` (a path relative to the package root); nil
+    /// when none does (generated files, files outside every target).
+    package func target(ofRelativePath relativePath: String) -> String? {
+        for target in targets {
+            if target.path == "." || relativePath.hasPrefix(target.path + "/") { return target.name }
+        }
+        return nil
+    }
+
+    /// The targets in the output of `swift package describe --type json`: `targets[].name` and
+    /// `targets[].path`.
+    package static func parse(describe bytes: [UInt8]) throws(JSONError) -> PackageTargets {
+        guard case .array(let list)? = try JSONValue.parse(bytes)["targets"] else {
+            throw JSONError(offset: 0, message: "no \"targets\" array")
+        }
+        var targets: [Target] = []
+        for entry in list {
+            guard let name = entry["name"]?.stringValue, let path = entry["path"]?.stringValue, !name.isEmpty,
+                !path.hasPrefix("/")
+            else { continue }
+            targets.append(Target(name: name, path: path))
+        }
+        return PackageTargets(targets)
+    }
+}
+
+/// How swiftcov learns a package's targets: by asking SwiftPM (`swift package describe`). A
+/// seam, so that tests give a recorded description instead of running `swift`.
+package struct PackageDescriber: Sendable {
+    /// The output of `swift package describe --type json` for the package at the root given;
+    /// nil when it cannot be had.
+    package var describe: @Sendable (_ root: String) -> [UInt8]?
+
+    package init(describe: @escaping @Sendable (_ root: String) -> [UInt8]?) {
+        self.describe = describe
+    }
+
+    /// Runs `swift package describe --type json` in the root, with a scratch path of its own: the
+    /// package's `.build` may be locked by a `swift build` or `swift test` running meanwhile
+    /// (swiftcov's own tests run it so), and describing a manifest needs no build folder.
+    package static let swiftPM = PackageDescriber { root in
+        let temporary = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        let scratch = temporary + "/swiftcov-describe-\(getpid())"
+        defer { TemporaryPaths.removeTree(scratch) }
+        guard
+            let result = try? Subprocess.capture(
+                "swift", ["package", "--scratch-path", scratch, "describe", "--type", "json"], in: root, timeout: 120),
+            result.status == 0, !result.timedOut
+        else { return nil }
+        return result.output
+    }
+
+    /// The targets of the package at `root` (absolute): from the cache in `.build/swiftcov` when
+    /// `Package.swift` is unchanged since it was written (keyed by the manifest's MD5), else
+    /// described and cached. Nil when there is no manifest or it cannot be described: then the
+    /// folder rule names the modules.
+    package func targets(ofPackageAt root: String) -> PackageTargets? {
+        guard let manifest = try? MappedFile(path: root + "/Package.swift") else { return nil }
+        let digest = manifest.withUnsafeBytes { MD5.digest($0) }
+        let hex = digest.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
+            .joined()
+        let cache = root + "/.build/swiftcov/package-" + hex + ".json"
+        if let cached = try? MappedFile(path: cache),
+            let targets = try? cached.withUnsafeBytes({ bytes in
+                try PackageTargets.parse(describe: Array(bytes))
+            })
+        {
+            return targets
+        }
+        guard let described = describe(root), let targets = try? PackageTargets.parse(describe: described) else {
+            return nil
+        }
+        // A cache that cannot be written (a read-only checkout) only costs the next run the same time.
+        if (try? AtomicFile.makeDirectory(root + "/.build/swiftcov")) != nil {
+            _ = described.withUnsafeBufferPointer { try? AtomicFile.write(bytes: $0, to: cache, durable: false) }
+        }
+        return targets
+    }
+}
