@@ -71,6 +71,14 @@ struct RunCommandTests {
         #expect(FileManager.default.fileExists(atPath: package + "/mine.jsonl"))
         let junit = try String(contentsOfFile: package + "/out/junit.xml", encoding: .utf8)
         #expect(junit.contains(#"<testcase classname="TinyTests.SignTests" name="minusOne()""#))
+
+        // From a folder inside the package: it works in the root (its .swiftcov.json too), and a
+        // path given is where the user stands.
+        let inside = try swiftcov(["run", "--output", "here"], in: package + "/Sources/Tiny")
+        #expect(inside.status == 1, "\(inside.stderr)")
+        #expect(inside.stderr.contains("note: working in the package root"))
+        #expect(inside.stdout.contains("FAIL  total  TOTAL  functions 50.00% < 90.00%"))
+        #expect(FileManager.default.fileExists(atPath: package + "/Sources/Tiny/here/junit.xml"))
     }
 
     @Test(

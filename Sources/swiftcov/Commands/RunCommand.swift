@@ -1,5 +1,13 @@
 import SwiftCovCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `swiftcov run`: the whole workflow in one command, from a package root. Runs the tests with
 /// coverage, keeps their log, makes the coverage even when tests failed (SwiftPM writes none
 /// then), prints the coverage table and the test summary, writes HTML, JUnit and JSON, and
@@ -54,12 +62,20 @@ enum RunCommand {
         var scope: ScopeOptions
         var testArguments: [String]
 
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            output = try arguments.value(RunCommand.output) ?? ".build/swiftcov"
+        /// The options; the paths given in them are relative to `folder` (where swiftcov was
+        /// started, relative to the package root, where `run` works; empty at the root).
+        init(_ arguments: ParsedArguments, folder: String = "") throws(UsageError) {
+            func fromStart(_ path: String?) -> String? {
+                guard let path, !folder.isEmpty, !path.hasPrefix("/") else { return path }
+                return folder + "/" + path
+            }
+            output = fromStart(try arguments.value(RunCommand.output)) ?? ".build/swiftcov"
             gate = try GateOptions(arguments)
+            gate.configPath = fromStart(gate.configPath)
+            gate.baselinePath = fromStart(gate.baselinePath)
             shard = try arguments.value(RunCommand.shard)
-            scratchPath = try arguments.value(RunCommand.scratchPath)
-            timings = try arguments.value(RunCommand.timings)
+            scratchPath = fromStart(try arguments.value(RunCommand.scratchPath))
+            timings = fromStart(try arguments.value(RunCommand.timings))
             guard shard != nil || timings == nil else { throw UsageError("--timings needs --shard") }
             perTest = arguments.has(RunCommand.perTest)
             testTimeout = try arguments.value(RunCommand.testTimeout)
@@ -71,10 +87,15 @@ enum RunCommand {
     }
 
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
-        let options = try Options(arguments)
-        let root = terminal.workingDirectory
-        guard Terminal.fileSize(root + "/Package.swift") > 0 else {
-            throw UsageError("run it in a package root (no Package.swift in \(root))")
+        // From any folder of a package: `run` works in its root, as SwiftPM does.
+        let start = terminal.workingDirectory
+        guard let root = PackageManifest.root(around: start) else {
+            throw UsageError("no Package.swift in \(start) or any folder above it: run it in a package")
+        }
+        let options = try Options(arguments, folder: root == start ? "" : String(start.dropFirst(root.count + 1)))
+        if root != start {
+            guard chdir(root) == 0 else { throw UsageError("cannot work in the package root \(root)") }
+            terminal.emit(.note("working in the package root \(root)"))
         }
         let configuration = try options.gate.loadConfiguration(root: root)
         let baseline = try options.gate.loadBaseline()
