@@ -84,7 +84,8 @@ package struct PackageDescriber: Sendable {
         return result.output
     }
 
-    /// The targets of the package at `root` (absolute): from the cache in `.build/swiftcov` when
+    /// The targets of the package at `root` (absolute): from the cache in `.build/swiftcov` (when
+    /// the package has a `.build`) when
     /// `Package.swift` is unchanged since it was written (keyed by the manifest's MD5), else
     /// described and cached. Nil when there is no manifest or it cannot be described: then the
     /// folder rule names the modules.
@@ -104,8 +105,11 @@ package struct PackageDescriber: Sendable {
         guard let described = describe(root), let targets = try? PackageTargets.parse(describe: described) else {
             return nil
         }
-        // A cache that cannot be written (a read-only checkout) only costs the next run the same time.
-        if (try? AtomicFile.makeDirectory(root + "/.build/swiftcov")) != nil {
+        // A cache that cannot be written (a read-only checkout) only costs the next run the same time;
+        // none is made in a package that builds elsewhere (`--scratch-path`) and has no `.build`.
+        if CoverageInput.fileKind(root + "/.build") == .directory,
+            (try? AtomicFile.makeDirectory(root + "/.build/swiftcov")) != nil
+        {
             _ = described.withUnsafeBufferPointer { try? AtomicFile.write(bytes: $0, to: cache, durable: false) }
         }
         return targets

@@ -68,8 +68,15 @@ struct BigIntFixtureTests {
             calls.withLock { $0 += 1 }
             return recorded
         }
+        // A package that builds elsewhere (`--scratch-path`) gets no `.build` made for the cache.
         let first = describer.targets(ofPackageAt: root)
         #expect(first?.targets.first?.name == "BigInt")
+        #expect(!FileManager.default.fileExists(atPath: root + "/.build"))
+        #expect(calls.withLock { $0 } == 1)
+        // A package built in place keeps the answer.
+        try FileManager.default.createDirectory(atPath: root + "/.build", withIntermediateDirectories: false)
+        calls.withLock { $0 = 0 }
+        #expect(describer.targets(ofPackageAt: root) == first)
         #expect(describer.targets(ofPackageAt: root) == first)
         #expect(calls.withLock { $0 } == 1)
         let cached = try FileManager.default.contentsOfDirectory(atPath: root + "/.build/swiftcov")
