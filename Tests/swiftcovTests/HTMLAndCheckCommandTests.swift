@@ -10,7 +10,7 @@ struct HTMLAndCheckCommandTests {
             "html", "SampleReports/coverage.json", "--tests", "SampleReports/swift-test-failing.log", "-o", output,
         ])
         #expect(result.status == 0)
-        #expect(result.stderr.contains("(14 files)"))
+        #expect(result.stderr == "swiftcov: wrote \(output)/index.html — 14 files\n")
         let index = try String(contentsOfFile: output + "/index.html", encoding: .utf8)
         #expect(index.contains("72 tests: 65 passed, 4 failed, 3 skipped"))
         #expect(index.contains("Sources/TriviaCore/NetworkTriviaAPI.swift"))

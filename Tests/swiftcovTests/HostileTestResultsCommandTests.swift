@@ -53,7 +53,7 @@ struct HostileTestResultsCommandTests {
         """.write(toFile: input, atomically: true, encoding: .utf8)
         let result = try swiftcov(["junit", input, "-o", directory + "/junit.xml", "--root", directory])
         #expect(result.status == 1)
-        #expect(result.stderr == "swiftcov junit: 2 passed, 2 errors (4 tests in 0.000 s) → \(directory)/junit.xml\n")
+        #expect(result.stderr == "swiftcov: wrote \(directory)/junit.xml — 2 passed, 2 errors (4 tests in 0.000 s)\n")
     }
 
     @Test("UTF-16 JUnit is read; UTF-16 that is not is exit 2 with no output file")
@@ -68,7 +68,7 @@ struct HostileTestResultsCommandTests {
         let output = directory + "/junit.xml"
         let result = try swiftcov(["junit", input, "-o", output, "--root", directory])
         #expect(result.status == 1)
-        #expect(result.stderr == "swiftcov junit: 0 passed, 1 failed (1 test in 0.000 s) → \(output)\n")
+        #expect(result.stderr == "swiftcov: wrote \(output) — 0 passed, 1 failed (1 test in 0.000 s)\n")
         #expect(try String(contentsOfFile: output, encoding: .utf8).contains("Tests/A.swift:3: boom"))
         try FileManager.default.removeItem(atPath: output)
         var broken = Array(xml.data(using: .utf16LittleEndian)!)

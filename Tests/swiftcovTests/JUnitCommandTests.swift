@@ -28,7 +28,7 @@ struct JUnitCommandTests {
         ])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == "swiftcov junit: 65 passed, 4 failed, 3 skipped (72 tests in 0.518 s) → \(output)\n")
+        #expect(result.stderr == "swiftcov: wrote \(output) — 65 passed, 4 failed, 3 skipped (72 tests in 0.518 s)\n")
         #expect(
             try String(contentsOfFile: output, encoding: .utf8) == (try goldenJUnit("junit-swift-testing-events.xml")))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["junit.xml"])

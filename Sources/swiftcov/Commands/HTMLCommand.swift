@@ -106,7 +106,7 @@ enum HTMLCommand {
         let written = try site.write(
             report, tests: tests, extraFiles: extra, annotations: annotations, options: htmlOptions)
         for warning in written.warnings { terminal.emit(warning) }
-        terminal.error("Wrote \(options.output)/index.html (\(report.files.count) files)\n")
+        terminal.status(wrote: [options.output + "/index.html"], "\(report.files.count) files")
         return .success
     }
 

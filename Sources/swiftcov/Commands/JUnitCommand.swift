@@ -89,9 +89,7 @@ enum JUnitCommand {
             to: &xml)
         try destination.finish(xml)
         if !options.quiet, status != .usage {
-            terminal.error(
-                "swiftcov junit: \(run.totals.sentence(seconds: run.duration))"
-                    + "\(options.output.map { " → \($0)" } ?? "")\n")
+            terminal.status(wrote: options.output.map { [$0] } ?? [], run.totals.sentence(seconds: run.duration))
         }
         terminal.github.annotate(failuresOf: run, root: options.root)
         if status == .gateFailed && options.noFail { return .success }

@@ -159,7 +159,7 @@ enum RunCommand {
             report: report, tests: testRun, request: request, clock: clock, hostname: Clock.hostname,
             perTest: perTest)
         for warning in written.warnings { terminal.emit(warning) }
-        terminal.error("swiftcov: wrote \(written.paths.joined(separator: ", "))\n")
+        terminal.status(wrote: written.paths)
 
         // 5. The gate: failed tests always count; thresholds when configured. A shard has a share
         // of the coverage: the package's rules are checked where the shards are merged (unless

@@ -109,6 +109,15 @@ struct Terminal {
     /// GitHub Actions, when running there: annotations and the job summary.
     var github: GitHubActions { GitHubActions(terminal: self) }
 
+    /// The one status line of what a command wrote, on stderr: `swiftcov: wrote PATH, PATH — DETAIL`;
+    /// with no path (a report on stdout), `swiftcov: DETAIL`.
+    func status(wrote paths: [String], _ detail: String? = nil) {
+        var text = SwiftCovCommand.tool + ":"
+        if !paths.isEmpty { text += " wrote " + paths.joined(separator: ", ") }
+        if let detail { text += (paths.isEmpty ? " " : " — ") + detail }
+        error(text.terminalSafe + "\n")
+    }
+
     /// Prints `diagnostic` on stderr the one way swiftcov prints them (see `Diagnostic`), its
     /// text made safe for a terminal; `command` names the command in usage errors. On GitHub
     /// Actions a warning also becomes an annotation.
