@@ -89,17 +89,7 @@ enum CheckCommand {
             report, configuration: configuration, baseline: baseline,
             failedTests: tests.map(CoverageRun.failedTests(of:)))
         try terminal.out(GateReport.text(result))
-        publishOnGitHub(report: report, result: result, tests: tests, terminal: terminal)
+        terminal.github.publishGate(report: report, result: result, tests: tests)
         return result.passed ? .success : .gateFailed
-    }
-
-    /// On GitHub Actions: annotations for what failed (every test failure, then the rules), and
-    /// the table and verdict in the job summary.
-    static func publishOnGitHub(report: CoverageReport, result: GateResult, tests: TestRun?, terminal: Terminal) {
-        guard terminal.github.isActive || terminal.environment("GITHUB_STEP_SUMMARY") != nil else { return }
-        terminal.github.addToStepSummary(
-            CoverageMarkdownReport.render(report, options: CoverageReportOptions()) + GateReport.markdown(result))
-        let tests = tests.map(GitHubAnnotations.failures(of:)) ?? []
-        terminal.github.annotate(tests + GitHubAnnotations.failures(of: result), root: report.scope.root)
     }
 }

@@ -9,7 +9,7 @@ extension DiffCommand {
     ) throws -> ExitCode {
         var options = DifferentialCoverageReportOptions()
         options.failOn = try differential.failOn ?? GateOptions.configuration(root: root).failOn
-        let coverage = try differentialCoverage(
+        let coverage = try ChangeInput.differentialCoverage(
             baseline: differential.baseline, report: report, diff: diff, pathPrefix: pathPrefix, root: root,
             terminal: terminal)
 
@@ -28,20 +28,5 @@ extension DiffCommand {
         terminal.github.addToStepSummary(DifferentialCoverageMarkdownReport.render(coverage, options: options))
         terminal.github.annotate(GitHubAnnotations.untestedLines(of: coverage, failOn: options.failOn), root: root)
         return coverage.failingLines(options.failOn) > 0 ? .gateFailed : .success
-    }
-
-    /// The baseline at `path` read and compared with `report` through `diff` (`diff --baseline`,
-    /// `html --baseline`); warnings that leave the comparison right are printed.
-    static func differentialCoverage(
-        baseline path: String, report: CoverageReport, diff: UnifiedDiff, pathPrefix: String, root: String,
-        terminal: Terminal
-    ) throws -> DifferentialCoverage {
-        let baseline = try DifferentialBaseline.read(path: path)
-        let sources = SourceFiles(root: root)
-        let coverage = try DifferentialCoverage.compute(
-            current: report, baseline: baseline, diff: diff, pathPrefix: pathPrefix
-        ) { file in try? sources.read(file).get().lineCount }
-        for warning in coverage.warnings { terminal.emit(warning) }
-        return coverage
     }
 }

@@ -22,7 +22,7 @@ enum HTMLCommand {
         options: CoverageInputOptions.specs + [
             output.spec, timestamp.spec, tests.spec,
             // `diff --baseline`'s: the same baseline and change, read the same way.
-            DiffCommand.baseline.spec, DiffCommand.base.spec, DiffCommand.diff.spec,
+            ChangeInput.baseline.spec, ChangeInput.base.spec, ChangeInput.diff.spec,
         ],
         examples: [
             "swiftcov html SampleReports/coverage.json --output coverage-html",
@@ -34,7 +34,7 @@ enum HTMLCommand {
     /// `--baseline` and where the change comes from.
     struct Differential {
         var baseline: String
-        var change: DiffCommand.ChangeSource
+        var change: ChangeInput.Source
     }
 
     struct Options {
@@ -52,15 +52,15 @@ enum HTMLCommand {
             if testLogs.contains("-") && coverage.readsStandardInput {
                 throw UsageError("standard input ('-') can be read only once")
             }
-            let change = try DiffCommand.ChangeSource(arguments, base: DiffCommand.base, diff: DiffCommand.diff)
-            if let baseline = try arguments.value(DiffCommand.baseline) {
+            let change = try ChangeInput.Source(arguments, base: ChangeInput.base, diff: ChangeInput.diff)
+            if let baseline = try arguments.value(ChangeInput.baseline) {
                 differential = Differential(baseline: baseline, change: change)
                 if case .file("-") = change, coverage.readsStandardInput || testLogs.contains("-") {
                     throw UsageError("standard input ('-') can be read only once")
                 }
-            } else if try arguments.value(DiffCommand.base) != nil {
+            } else if try arguments.value(ChangeInput.base) != nil {
                 throw UsageError("--base and --diff say what changed since a baseline: give --baseline FILE")
-            } else if try arguments.value(DiffCommand.diff) != nil {
+            } else if try arguments.value(ChangeInput.diff) != nil {
                 throw UsageError("--base and --diff say what changed since a baseline: give --baseline FILE")
             }
         }
@@ -90,17 +90,17 @@ enum HTMLCommand {
         var annotations = HTMLReport.SiteAnnotations()
         if let differential = options.differential {
             let root = report.scope.root ?? terminal.workingDirectory
-            let (diff, prefix) = try DiffCommand.readChange(
+            let (diff, prefix) = try ChangeInput.read(
                 differential.change, root: root, of: report, terminal: terminal)
-            annotations.differential = try DiffCommand.differentialCoverage(
+            annotations.differential = try ChangeInput.differentialCoverage(
                 baseline: differential.baseline, report: report, diff: diff, pathPrefix: prefix, root: root,
                 terminal: terminal)
             annotations.baselineName = differential.baseline
             annotations.changes = differential.change.reportOptions.changesPhrase
         }
-        let stores = ImpactedCommand.stores(beside: options.coverage.inputs)
+        let stores = PerTestData.stores(beside: options.coverage.inputs)
         if !stores.isEmpty {
-            annotations.perTest = try ImpactedCommand.loadStores(
+            annotations.perTest = try PerTestData.load(
                 stores, command: "html", terminal: terminal, ownFiles: report.ownFiles)
         }
         let written = try site.write(

@@ -80,7 +80,7 @@ enum ReportCommand {
         let (report, _) = try coverage.makeReport(terminal, includeFunctions: showsFunctions)
         let perTest =
             try options.details.contains(.tests)
-            ? ImpactedCommand.loadStores(
+            ? PerTestData.load(
                 beside: coverage.inputs, command: "report", terminal: terminal, ownFiles: report.ownFiles) : nil
         let tests = try options.testLogs.isEmpty ? nil : readTests(options, terminal)
 

@@ -175,7 +175,7 @@ enum RunCommand {
                 "Shard \(shard) gates its tests only: the coverage rules of .swiftcov.json are checked where the "
                     + "shards are merged (swiftcov check -c SHARD-1-OUTPUT -c SHARD-2-OUTPUT …).\n")
         }
-        CheckCommand.publishOnGitHub(report: report, result: result, tests: testRun, terminal: terminal)
+        terminal.github.publishGate(report: report, result: result, tests: testRun)
         return result.passed && status == 0 ? .success : .gateFailed
     }
 

@@ -57,3 +57,15 @@ struct GitHubActions {
         return String(packageRoot.dropFirst(base.count + 1)) + "/"
     }
 }
+
+extension GitHubActions {
+    /// The gate's outcome where GitHub shows it (`check`, `run`): the coverage table and the
+    /// verdict in the job summary, and an annotation for each failed test, then each rule not met.
+    func publishGate(report: CoverageReport, result: GateResult, tests: TestRun?) {
+        guard isActive || terminal.environment("GITHUB_STEP_SUMMARY") != nil else { return }
+        addToStepSummary(
+            CoverageMarkdownReport.render(report, options: CoverageReportOptions()) + GateReport.markdown(result))
+        let tests = tests.map(GitHubAnnotations.failures(of:)) ?? []
+        annotate(tests + GitHubAnnotations.failures(of: result), root: report.scope.root)
+    }
+}
