@@ -4,7 +4,7 @@
 # answer, with the exact unsigned counts llvm-cov prints where a counter went below zero).
 #
 # usage: make-fixture.sh CORPUS
-#   CORPUS: a folder from ../shared/tools/make-corpus attaswift/BigInt (coverage.json, profdata,
+#   CORPUS: a folder made by scripts/make-corpus https://github.com/attaswift/BigInt DIR (coverage.json, profdata,
 #   binary, source). BigInt's tests run concurrently in one process, and its instrumentation
 #   counters are not atomic: in some runs an expression counter goes below zero (llvm-cov show
 #   prints 18.4E at Sources/Division.swift:73-75 or :137-138). Run `swift test
@@ -13,22 +13,12 @@ set -euo pipefail
 corpus=$(cd "$1" && pwd)
 source=$(cd "$corpus/source" && pwd -P)
 out=$(cd "$(dirname "$0")" && pwd)
+repository=$(cd "$out/../../../.." && pwd)
 tools=$(dirname "$(readlink -f "$(command -v swift)")")
 root=/ci/BigInt
 files=(Sources/Division.swift Sources/BigInt.swift)
 paths=(); for f in "${files[@]}"; do paths+=("$source/$f"); done
-python3 - "$corpus/coverage.json" "$out/coverage.json" "$source" "$root" "${paths[@]}" <<'PY'
-import json, sys
-source, target, old_root, new_root, *keep = sys.argv[1:]
-export = json.load(open(source))
-keep = set(keep)
-for data in export["data"]:
-    data["files"] = [f for f in data["files"] if f["filename"] in keep]
-    data["functions"] = [f for f in data.get("functions", []) if keep & set(f["filenames"])]
-    data["totals"] = {}
-text = json.dumps(export, separators=(",", ":"))
-open(target, "w").write(text.replace(old_root + "/", new_root + "/"))
-PY
+"$repository/scripts/cut-export" --clear-totals "$corpus/coverage.json" "$out/coverage.json" "$source" "$root" "${paths[@]}"
 "$tools/llvm-cov" export -format=lcov -instr-profile "$corpus/profdata" "$corpus/binary" "${paths[@]}" \
     2>/dev/null | sed "s#$source/#$root/#g" >"$out/llvm-cov.lcov"
 (cd "$source" && swift package describe --type json) | sed "s#$source#$root#g" >"$out/describe.json"

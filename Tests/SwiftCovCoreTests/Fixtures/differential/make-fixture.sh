@@ -16,6 +16,7 @@
 set -euo pipefail
 base=$(cd "$1" && pwd); head=$(cd "$2" && pwd); repo=$3
 out=$(cd "$(dirname "$0")" && pwd)
+repository=$(cd "$out/../../../.." && pwd)
 tools=$(dirname "$(readlink -f "$(command -v swift)")")
 base_files=(Sources/InMemoryLogging/InMemoryLogHandler.swift Sources/Logging/MetadataProvider.swift
     Sources/Logging/LogEvent.swift Sources/Logging/Locks.swift)
@@ -25,18 +26,7 @@ head_files=(Sources/InMemoryLogging/InMemoryLogHandler.swift Sources/Logging/Log
 cut() { # corpus, new root, output name, files...
     local corpus=$1 root=$2 name=$3; shift 3
     local paths=(); for f in "$@"; do paths+=("$corpus/source/$f"); done
-    python3 - "$corpus/coverage.json" "$out/$name.json" "$corpus/source" "$root" "${paths[@]}" <<'PY'
-import json, sys
-source, target, old_root, new_root, *keep = sys.argv[1:]
-export = json.load(open(source))
-keep = set(keep)
-for data in export["data"]:
-    data["files"] = [f for f in data["files"] if f["filename"] in keep]
-    data["functions"] = [f for f in data.get("functions", []) if keep & set(f["filenames"])]
-    data["totals"] = {}
-text = json.dumps(export, separators=(",", ":"))
-open(target, "w").write(text.replace(old_root + "/", new_root + "/"))
-PY
+    "$repository/scripts/cut-export" --clear-totals "$corpus/coverage.json" "$out/$name.json" "$corpus/source" "$root" "${paths[@]}"
     "$tools/llvm-cov" export -format=lcov -instr-profile "$corpus/profdata" "$corpus/binary" "${paths[@]}" \
         | sed "s#$corpus/source/#$root/#g" >"$out/$name.lcov"
 }
