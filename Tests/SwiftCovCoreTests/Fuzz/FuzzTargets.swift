@@ -23,6 +23,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
     case highlight
     case rawProfile = "raw-profile"
     case coverageMapping = "coverage-mapping"
+    case zstd
 
     /// Runs `bytes` through the target. Parse errors are fine; only broken invariants throw.
     /// The gate and diff targets evaluate against `sampleReport` (the trivia package's report).
@@ -40,6 +41,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         case .highlight: try FuzzTarget.highlight(bytes)
         case .rawProfile: try FuzzTarget.rawProfile(bytes)
         case .coverageMapping: FuzzTarget.coverageMapping(bytes)
+        case .zstd: try FuzzTarget.zstd(bytes)
         }
     }
 
@@ -351,6 +353,35 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
             })
         let root = mapping.files.first.map { String($0[..<($0.lastIndex(of: "/") ?? $0.startIndex)]) } ?? "/"
         _ = try? ProfileAttribution(mapping: mapping, root: root).executedLines(of: profile)
+    }
+
+    /// Zstandard frames (an Xcode result bundle's objects), decoded within a bound of 1 MiB: the
+    /// output never exceeds it, an error points inside the input, and what decodes decodes again
+    /// within exactly its own size, and not within one byte less. Frames with a checksum are the
+    /// differential check: what decodes matches the XXH64 that the encoder computed.
+    private static func zstd(_ bytes: [UInt8]) throws(FuzzInvariantFailure) {
+        func decode(_ maximumSize: Int) -> Result<[UInt8], Zstd.DecodeError> {
+            bytes.withUnsafeBytes { raw in
+                Result { () throws(Zstd.DecodeError) in try Zstd.decompress(raw, maximumSize: maximumSize) }
+            }
+        }
+        let limit = 1 << 20
+        switch decode(limit) {
+        case .failure(let error):
+            guard error.offset >= 0 && error.offset <= bytes.count else {
+                throw FuzzInvariantFailure(description: "zstd: error offset \(error.offset) outside the input")
+            }
+        case .success(let output):
+            guard output.count <= limit else {
+                throw FuzzInvariantFailure(description: "zstd: \(output.count) bytes, more than the \(limit) allowed")
+            }
+            guard case .success(output) = decode(output.count) else {
+                throw FuzzInvariantFailure(description: "zstd: does not decode again within its own size")
+            }
+            if !output.isEmpty, case .success = decode(output.count - 1) {
+                throw FuzzInvariantFailure(description: "zstd: decodes within one byte less than its size")
+            }
+        }
     }
 
     /// A per-test store (`.build/swiftcov/per-test.swiftcov`), read, written back, and asked what
