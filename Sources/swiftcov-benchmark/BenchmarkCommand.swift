@@ -63,9 +63,17 @@ enum BenchmarkCommand {
         options: [logSize.spec, testsPerClass.spec],
         examples: ["\(tool) make-log /tmp/swift-test-200MB.log --size 200MB"])
 
+    static let zstdSpec = CommandSpec(
+        name: "zstd",
+        abstract: "Time the zstd decoder in-process on zstd files: MB/s of output, peak memory.",
+        positional: "FILE…",
+        positionalHelp: "The zstd files to decode.",
+        options: [runs.spec],
+        examples: ["\(tool) zstd /tmp/export.json.zst --runs 3"])
+
     /// Runs the command in `arguments` and returns the exit code: 0, or 2 for bad usage or input.
     static func main(_ arguments: [String]) -> Int32 {
-        let specs = [replicateSpec, measureSpec, makeLogSpec]
+        let specs = [replicateSpec, measureSpec, makeLogSpec, zstdSpec]
         guard let first = arguments.first, first != "--help", first != "-h", first != "help" else {
             print(overview(specs), terminator: "")
             return arguments.isEmpty ? 2 : 0
@@ -83,6 +91,7 @@ enum BenchmarkCommand {
             switch spec.name {
             case "replicate": try replicate(parsed)
             case "make-log": try makeLog(parsed)
+            case "zstd": try zstd(parsed)
             default: try measure(parsed)
             }
             return 0
@@ -122,6 +131,14 @@ enum BenchmarkCommand {
             "\(arguments.positionals[0]): \(summary.bytes) bytes; XCTest: \(summary.xctestClasses) classes, "
                 + "\(summary.xctestTests) tests, \(summary.xctestFailures) failed, \(summary.xctestSkipped) skipped; "
                 + "Swift Testing: \(summary.swiftTestingTests) tests, \(summary.swiftTestingIssues) issues")
+    }
+
+    private static func zstd(_ arguments: ParsedArguments) throws {
+        guard !arguments.positionals.isEmpty else { throw UsageError("expected one or more FILEs") }
+        let runs = try arguments.value(Self.runs) ?? 5
+        for path in arguments.positionals {
+            print(ZstdBenchmark.line(try ZstdBenchmark.run(path: path, runs: runs)))
+        }
     }
 
     private static func measure(_ arguments: ParsedArguments) throws {
