@@ -196,6 +196,84 @@ struct XcodeTestResultsTests {
     }
 }
 
+/// `xcresulttool get test-results tests|summary` JSON (Xcode 16+): invented outputs that follow
+/// the documented schema (see `Fixtures/xcode/ORIGIN.md`).
+@Suite("xcresulttool test-results JSON")
+struct XCResultToolJSONTests {
+    func read(_ file: String) throws -> TestRun {
+        try TestResultsReader.read(paths: [XcodeFixtures.path("json/" + file)], utcOffset: 0)
+    }
+
+    @Test("tests: retries, skips, expected failures, arguments and devices")
+    func tests() throws {
+        let run = try read("tests.json")
+        #expect(run.totals.tests == 9)
+        #expect(run.totals.passed == 5 && run.totals.failed == 3 && run.totals.skipped == 1 && run.totals.flaky == 1)
+        func find(_ name: String, _ suite: String? = nil) throws -> TestRun.Case {
+            let suites = run.suites.filter { suite == nil || $0.name == suite }
+            return try #require(suites.flatMap(\.cases).first { $0.name == name })
+        }
+        let flaky = try find("testFlaky()")
+        #expect(flaky.isFlaky && flaky.className == "FlakyFixtureTests.FlakyFixtureTests")
+        #expect(
+            flaky.attempts.first?.issues.first?.location
+                == TestRun.SourceLocation(file: "FlakyFixtureTests.swift", line: 33))
+        #expect(flaky.attempts.first?.issues.first?.message.hasPrefix("failed - Intentional") == true)
+        #expect(flaky.duration == 0.0007139444351196289)
+        let failing = try find("testAlwaysFails()")
+        #expect(failing.status == .failed && failing.attempts.map(\.status) == [.failed])
+        #expect(failing.issues.map(\.message) == [#"XCTAssertEqual failed: ("1") is not equal to ("3")"#])
+        #expect(try find("testCamera()").skipReason == "Test skipped - needs a camera")
+        let known = try find("testKnownBug()")
+        #expect(known.status == .passed && known.issues.map(\.kind) == [.knownIssue])
+        let argument = try find("normalizes(strictPathnames:) (strictPathnames: false)")
+        #expect(argument.status == .failed)
+        #expect(argument.issues.first?.message == #"Expectation failed: (path → "/tmp/é") == "/tmp/e""#)
+        let onPad = try find("Layout fits the screen", "FlakyFixtureTests.PathTests (iPad Air 11-inch (M2))")
+        #expect(onPad.status == .failed && onPad.issues.first?.location?.line == 30)
+        #expect(try find("Layout fits the screen", "FlakyFixtureTests.PathTests (iPhone 16)").status == .passed)
+        #expect(run.warnings.isEmpty)
+        for strict in [false, true] {
+            let xml = JUnitReport.render(run, options: JUnitReportTests.options(strict: strict))
+            try assertGolden(xml, "junit-xcode-tests-json\(strict ? "-strict" : "").xml")
+            #expect(try XMLShape(xml: xml).problems(strict: strict) == [])
+        }
+    }
+
+    @Test("summary: the failures it names, and a warning with the counts it does not")
+    func summary() throws {
+        let run = try read("summary.json")
+        #expect(run.totals.tests == 1 && run.totals.failed == 1)
+        let testCase = try #require(run.cases.first)
+        #expect(testCase.className == "FlakyFixtureTests.FlakyFixtureTests" && testCase.testName == "testAlwaysFails()")
+        #expect(testCase.issues.map(\.message) == [#"XCTAssertEqual failed: ("1") is not equal to ("2")"#])
+        #expect(
+            run.warnings.map(\.message) == [
+                "a test-results summary names only the tests that failed; not listed: 1 expected failures, 2 passed, "
+                    + "1 skipped (give `xcresulttool get test-results tests` for every test)"
+            ])
+    }
+
+    @Test("a summary that says the run failed and names no failure is an error, not a pass")
+    func failedWithoutFailures() throws {
+        let run = try TestResultsStream.readXcode(
+            Array(#"{"result":"Failed","totalTestCount":3,"testFailures":[]}"#.utf8), path: "s.json")
+        #expect(run.totals.errors == 1)
+    }
+
+    @Test("merged with another run (a shard), a case keeps its attempts")
+    func mergeKeepsAttempts() throws {
+        let flaky = try XcodeFixtures.testRun(bundle: "Test-FlakyFixture")
+        let other = try read("tests.json")
+        let merged = TestResultsReader.combine([.xcode(other), .xcode(flaky)])
+        let testCases = merged.cases.filter { $0.testName == "testFlaky()" }
+        #expect(testCases.count == 1)
+        #expect(testCases.allSatisfy { $0.isFlaky })
+        #expect(merged.duplicates.count == 2)
+        #expect(merged.totals.flaky == 1)
+    }
+}
+
 /// An object written back as `xcresulttool get --legacy --format json` prints it.
 enum LegacyJSON {
     static func render(_ object: XCResultObject) -> String {
