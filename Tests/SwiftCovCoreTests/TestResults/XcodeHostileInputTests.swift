@@ -212,4 +212,74 @@ struct XcodeHostileInputTests {
             + String(repeating: "]}", count: 300) + "]}"
         #expect(throws: TestResultsError.self) { try toolJSON(deep) }
     }
+
+    @Test("document URLs: percent escapes, lines from 0, no line or no file")
+    func documentURLs() {
+        #expect(
+            XcodeTestResults.location(
+                documentURL: "file:///Users/a/My%20Tests/T.swift#EndingLineNumber=9&StartingLineNumber=8")
+                == TestRun.SourceLocation(file: "/Users/a/My Tests/T.swift", line: 9))
+        #expect(XcodeTestResults.location(documentURL: "file:///a/T.swift") == nil)
+        #expect(XcodeTestResults.location(documentURL: "file:///a/T.swift#StartingLineNumber=-1") == nil)
+        #expect(XcodeTestResults.location(documentURL: "#StartingLineNumber=3") == nil)
+        #expect(XcodeTestResults.percentDecoded("a%zz%4") == "a%zz%4")
+        #expect(XcodeTestResults.percentDecoded("%C3%A9") == "é")
+    }
+
+    @Test("a summary in the tests array: skip reason, expected failure, uncaught error")
+    func inlineSummaries() throws {
+        func test(_ status: String, _ extra: String) -> String {
+            "[S17:ActionTestSummaryK4:name[S6:StringK2:_vV3:t()]K10:identifier[S6:StringK2:_vV5:C/t()]"
+                + "K10:testStatus[S6:StringK2:_vV\(status.utf8.count):\(status)]" + extra + "]"
+        }
+        let skip =
+            "K17:skipNoticeSummary[T[K2:_nV23:ActionTestNoticeSummary]K7:message[S6:StringK2:_vV9:no camera]"
+            + "K8:fileName[S6:StringK2:_vV7:T.swift]K10:lineNumber[T[K2:_nV3:Int]K2:_vV1:7]]"
+        let expected =
+            "K16:expectedFailures[S5:Array[T[K2:_nV25:ActionTestExpectedFailure]K13:failureReason[S6:StringK2:_vV6:bug 12]"
+            + "K14:failureSummary[T[K2:_nV24:ActionTestFailureSummary]K7:message[S6:StringK2:_vV4:oops]]]]"
+        let uncaught =
+            "K16:failureSummaries[S5:Array[S24:ActionTestFailureSummaryK9:issueType[S6:StringK2:_vV18:Uncaught Exception]"
+            + "K7:message[S6:StringK2:_vV4:boom]]]"
+        let object = try typed(
+            "[T[K2:_nV26:ActionTestPlanRunSummaries]K9:summaries[T[K2:_nV5:Array][T[K2:_nV24:ActionTestPlanRunSummary]"
+                + "K4:name[T[K2:_nV6:String]K2:_vV6:Config]K17:testableSummaries[S5:Array[T[K2:_nV21:ActionTestableSummary]"
+                + "K10:targetName[S6:StringK2:_vV10:Mod.xctest]"
+                + "K5:tests[S5:Array[T[K2:_nV22:ActionTestSummaryGroup]K4:name[S6:StringK2:_vV9:All tests]]"
+                + "[T[K2:_nV17:ActionTestSummary]]"
+                + test("Skipped", skip).replacingOccurrences(
+                    of: "[S17:ActionTestSummary", with: "[S17:ActionTestSummary")
+                + test("Expected Failure", expected).replacingOccurrences(of: "t()", with: "u()")
+                + test("Failure", uncaught).replacingOccurrences(of: "t()", with: "v()") + "]]]]]]")
+        let run = try XcodeTestResults.testRun(object: object, load: { _ in nil }, path: "x")
+        let cases = run.cases
+        #expect(cases.map(\.className) == ["Mod", "Mod.C", "Mod.C", "Mod.C"])
+        #expect(cases[0].status == .error)  // no status at all
+        #expect(cases[1].status == .skipped && cases[1].skipReason == "no camera" && cases[1].location?.line == 7)
+        #expect(cases[2].status == .passed && cases[2].issues.map(\.message) == ["bug 12: oops"])
+        #expect(cases[2].issues.map(\.kind) == [.knownIssue])
+        #expect(cases[3].status == .failed && cases[3].issues.map(\.kind) == [.error])
+    }
+
+    @Test("an action that failed with no failing test, and a root of another type")
+    func failedActionAndWrongRoot() throws {
+        let record = try typed(
+            "[T[K2:_nV23:ActionsInvocationRecord]K7:actions[T[K2:_nV5:Array][T[K2:_nV12:ActionRecord]K5:title"
+                + "[T[K2:_nV6:String]K2:_vV4:Test]K12:actionResult[T[K2:_nV12:ActionResult]K10:resultName[S6:StringK2:_vV6:action]"
+                + "K6:status[S6:StringK2:_vV11:interrupted]]]]]")
+        let run = try XcodeTestResults.testRun(object: record, load: { _ in nil }, path: "x")
+        #expect(run.totals.errors == 1)
+        #expect(
+            run.cases.first?.issues.map(\.message) == [
+                "Xcode's action action (Test) ended: interrupted, with no failure recorded"
+            ])
+        let other = try typed("[T[K2:_nV17:ActionTestSummary]]")
+        #expect(throws: TestResultsError.self) {
+            try XcodeTestResults.testRun(object: other, load: { _ in nil }, path: "x")
+        }
+        #expect(throws: TestResultsError.self) {
+            try XcodeTestResults.testRun(
+                invocationRecord: other, testPlanRunSummaries: [], load: { _ in nil }, path: "x")
+        }
+    }
 }
