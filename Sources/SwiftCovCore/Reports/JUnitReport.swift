@@ -110,29 +110,33 @@ package enum JUnitReport {
         for issue in testCase.issues where !issue.isFailing {
             output.appendLines((issue.kind == .warning ? "warning: " : "known issue: ") + describe(issue))
         }
-        if testCase.status == .passed && output.isEmpty {
+        if testCase.status == .passed && output.isEmpty && testCase.attempts.isEmpty {
             xml.append("/>\n")
             return
         }
         xml.append(">\n")
+        // Runs that failed, as Maven Surefire writes reruns: the first failing run in
+        // `failure`/`error` and the later ones in `rerunFailure`/`rerunError` when the test failed
+        // in the end; each in `flakyFailure`/`flakyError` when it passed in the end.
+        var failedRuns = testCase.attempts.filter { $0.status == .failed || $0.status == .error }
         switch testCase.status {
         case .failed, .error:
-            let failing = testCase.failingIssues
+            failedRuns.append(
+                TestRun.Case.Attempt(status: testCase.status, issues: testCase.issues, duration: testCase.duration))
+            let first = failure(failedRuns[0])
             let element: StaticString = testCase.status == .error ? "error" : "failure"
-            let first = failing.first { $0.kind != .failure } ?? failing.first
-            let type = testCase.status == .error ? (first?.kind == .crash ? "crash" : "error") : "failure"
-            let message = first.map { firstLine($0.message) } ?? ""
-            // Every issue with where it happened: CI shows this text; the attributes keep one line.
-            let text = failing.map(describe).joined(separator: "\n")
             xml.append("      <")
             xml.append(element)
             xml.append(" message=\"")
-            xml.append(escapingXMLAttribute: message)
-            xml += "\" type=\"\(type)\">"
-            xml.append(escapingXML: text)
+            xml.append(escapingXMLAttribute: first.message)
+            xml += "\" type=\"\(first.type)\">"
+            xml.append(escapingXML: first.text)
             xml.append("</")
             xml.append(element)
             xml.append(">\n")
+            for run in failedRuns.dropFirst() {
+                write(rerun: run, element: run.status == .error ? "rerunError" : "rerunFailure", to: &xml)
+            }
         case .skipped:
             if let reason = testCase.skipReason {
                 xml.append("      <skipped message=\"")
@@ -142,7 +146,9 @@ package enum JUnitReport {
                 xml.append("      <skipped/>\n")
             }
         case .passed:
-            break
+            for run in failedRuns {
+                write(rerun: run, element: run.status == .error ? "flakyError" : "flakyFailure", to: &xml)
+            }
         }
         if !output.isEmpty {
             xml.append("      <system-out>")
@@ -150,6 +156,34 @@ package enum JUnitReport {
             xml.append("</system-out>\n")
         }
         xml.append("    </testcase>\n")
+    }
+
+    /// What a failed run's element says: the first line of its first failing issue (an error's
+    /// first), the type (`failure`, `error` or `crash`), and every failing issue with its place.
+    private static func failure(_ run: TestRun.Case.Attempt) -> (message: String, type: String, text: String) {
+        let failing = run.issues.filter(\.isFailing)
+        let first = failing.first { $0.kind != .failure } ?? failing.first
+        let type = run.status == .error ? (first?.kind == .crash ? "crash" : "error") : "failure"
+        // Every issue with where it happened: CI shows this text; the attributes keep one line.
+        return (first.map { firstLine($0.message) } ?? "", type, failing.map(describe).joined(separator: "\n"))
+    }
+
+    /// An earlier run as Surefire's `rerunType`: message, type and the text in `stackTrace`.
+    private static func write(rerun run: TestRun.Case.Attempt, element: StaticString, to xml: inout OutputBuffer) {
+        let content = failure(run)
+        xml.append("      <")
+        xml.append(element)
+        xml.append(" message=\"")
+        xml.append(escapingXMLAttribute: content.message)
+        xml += "\" type=\"\(content.type)\">"
+        if !content.text.isEmpty {
+            xml.append("<stackTrace>")
+            xml.append(escapingXML: content.text)
+            xml.append("</stackTrace>")
+        }
+        xml.append("</")
+        xml.append(element)
+        xml.append(">\n")
     }
 
     /// `file:line: message`, or the message alone when the location is not known.

@@ -62,6 +62,8 @@ package enum TestSummaryJSONReport {
         json.member("failed", totals.failed)
         json.member("errors", totals.errors)
         json.member("skipped", totals.skipped)
+        // Only when some test passed after failing: the documents of runs without retries stay as they were.
+        if totals.flaky > 0 { json.member("flaky", totals.flaky) }
         json.key("time")
         json.number(formatted: JUnitReport.seconds(time))
     }

@@ -37,6 +37,15 @@ package enum TestSummaryTableReport {
                 }
             }
         }
+        let flaky = run.suites.flatMap { $0.cases.filter(\.isFlaky) }
+        if !flaky.isEmpty {
+            text += "\nFlaky (passed on retry):\n"
+            for testCase in flaky {
+                let failures = testCase.attempts.filter { $0.status >= .failed }.count
+                text += "  \(plain(testCase.className)) \(plain(testCase.name)) (failed \(failures) of "
+                text += "\(testCase.attempts.count + 1) runs)\n"
+            }
+        }
         text += "\n"
         if !run.isComplete {
             text += "The log ends before the test run does: tests that were running are reported as errors.\n"
@@ -54,9 +63,10 @@ package enum TestSummaryTableReport {
 }
 
 extension TestRun.Totals {
-    /// "35 passed, 3 failed, 1 error, 2 skipped (41 tests in 0.518 s)"
+    /// "35 passed, 3 failed, 1 error, 2 skipped (41 tests in 0.518 s)"; "3 passed (1 only on
+    /// retry: flaky)" when a test passed after failing.
     package func sentence(seconds: Double) -> String {
-        var parts = ["\(passed) passed"]
+        var parts = ["\(passed) passed" + (flaky > 0 ? " (\(flaky) only on retry: flaky)" : "")]
         if failed > 0 { parts.append("\(failed) failed") }
         if errors > 0 { parts.append("\(errors) error" + (errors == 1 ? "" : "s")) }
         if skipped > 0 { parts.append("\(skipped) skipped") }

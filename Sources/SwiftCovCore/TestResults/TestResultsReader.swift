@@ -7,7 +7,8 @@
 #endif
 
 /// Reads test results from what `swift test` leaves behind — console logs, Swift Testing event
-/// streams and JUnit XML, told apart by their content — and combines them into one `TestRun`.
+/// streams and JUnit XML — and Xcode's (`xcresulttool`'s JSON, an object of a result bundle),
+/// told apart by their content, and combines them into one `TestRun`.
 package enum TestResultsReader {
     /// What one input holds.
     package enum Input: Sendable {
@@ -17,6 +18,9 @@ package enum TestResultsReader {
         case eventStream(TestRun)
         /// JUnit XML (swiftcov's, or SwiftPM's `--xunit-output`); combined as a log is.
         case junit(TestRun)
+        /// Xcode's test results: `xcresulttool get test-results tests` or `summary` JSON,
+        /// `xcresulttool get --legacy` JSON, or an object of a result bundle (decompressed).
+        case xcode(TestRun)
     }
 
     /// Reads each file (or standard input for "-") and combines them; see `combine`.
@@ -72,7 +76,7 @@ package enum TestResultsReader {
         for input in inputs {
             switch input {
             case .log(let run): logs.append(run)
-            case .junit(let run): junit.append(run)
+            case .junit(let run), .xcode(let run): junit.append(run)
             case .eventStream(let run): eventStreams.append(run)
             }
         }
@@ -183,6 +187,7 @@ extension TestRun {
         wasInterrupted = wasInterrupted || other.wasInterrupted
         output += other.output
         duplicates += other.duplicates
+        warnings += other.warnings
         // By index: a run of many suites is not copied.
         let frameworks = other.suites.indices.lazy.map { other.suites[$0].framework }
         let otherSwiftTesting = frameworks.firstIndex(of: .swiftTesting) ?? other.suites.count
@@ -265,6 +270,9 @@ package struct TestResultsStream {
         case eventStream(SwiftTestingEventStream.Reader)
         /// JUnit XML, read whole at the end.
         case junit([UInt8])
+        /// A JSON document that is not an event stream (Xcode's), or an Xcode object in the
+        /// typed encoding of result bundles: read whole at the end.
+        case xcode([UInt8])
     }
 
     private var state = State.undecided([])
@@ -284,11 +292,13 @@ package struct TestResultsStream {
         self.junitByteLimit = junitByteLimit
     }
 
-    /// Whether the input is JUnit XML, which is read only once it has ended: cut short (by a
-    /// signal), it cannot be read at all.
+    /// Whether the input is JUnit XML (or an Xcode result), which is read only once it has
+    /// ended: cut short (by a signal), it cannot be read at all.
     package var isJUnit: Bool {
-        if case .junit = state { return true }
-        return false
+        switch state {
+        case .junit, .xcode: return true
+        default: return false
+        }
     }
 
     /// Reads the next bytes.
@@ -313,16 +323,12 @@ package struct TestResultsStream {
             state = .eventStream(reader)
         case .junit(var document):
             state = .undecided([])
-            let needed = document.count + bytes.count
-            try checkSize(needed)
-            if needed > document.capacity {
-                // Doubled, and past half the limit the limit at once: a document near it is
-                // never copied again into a larger buffer (2 GB resident for 1 GiB of XML).
-                let doubled = max(needed, document.capacity * 2)
-                document.reserveCapacity(doubled > junitByteLimit / 2 ? junitByteLimit : doubled)
-            }
-            document.append(contentsOf: bytes)
+            try append(bytes, to: &document)
             state = .junit(document)
+        case .xcode(var document):
+            state = .undecided([])
+            try append(bytes, to: &document)
+            state = .xcode(document)
         }
     }
 
@@ -335,6 +341,7 @@ package struct TestResultsStream {
             return .log(parser.finish())
         case .eventStream(var reader): return .eventStream(try reader.finish())
         case .junit(let document): return .junit(try JUnitXMLReader.read(document, path: path))
+        case .xcode(let document): return .xcode(try Self.readXcode(document, path: path))
         case .undecided: return .log(TestRun())
         }
     }
@@ -354,6 +361,13 @@ package struct TestResultsStream {
                 reason: "\(encoding.name) text that is not JUnit XML; a log or an event stream must be UTF-8 or UTF-16")
         }
         let isStream = head.withUnsafeBytes { SwiftTestingEventStream.recognizes($0) }
+        let first = head.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+        if !isStream, first == UInt8(ascii: "{") || head.withUnsafeBytes(XCResultObject.recognizesTypedEncoding) {
+            // A JSON document (a `swift test` log never starts with "{"): Xcode's, read whole.
+            try checkSize(head.count)
+            state = .xcode(head)
+            return
+        }
         if isStream {
             var reader = SwiftTestingEventStream.Reader(path: path, utcOffset: utcOffset)
             let result: Result<Void, TestResultsError> = head.withUnsafeBytes { bytes in
@@ -370,6 +384,62 @@ package struct TestResultsStream {
 }
 
 extension TestResultsStream {
+    /// Appends to a document read whole, within the limit.
+    private func append(_ bytes: UnsafeRawBufferPointer, to document: inout [UInt8]) throws(TestResultsError) {
+        let needed = document.count + bytes.count
+        try checkSize(needed)
+        if needed > document.capacity {
+            // Doubled, and past half the limit the limit at once: a document near it is
+            // never copied again into a larger buffer (2 GB resident for 1 GiB of XML).
+            let doubled = max(needed, document.capacity * 2)
+            document.reserveCapacity(doubled > junitByteLimit / 2 ? junitByteLimit : doubled)
+        }
+        document.append(contentsOf: bytes)
+    }
+
+    /// An Xcode result read whole: JSON (`xcresulttool`'s, legacy or Xcode 16's) or a result
+    /// bundle's object. References to other objects cannot be followed from one file: a legacy
+    /// invocation record gives the failures it names, not its tests (give `--id` of its
+    /// `testsRef` for those).
+    static func readXcode(_ document: [UInt8], path: String) throws(TestResultsError) -> TestRun {
+        let skipped = document.starts(with: JSONValue.byteOrderMark) ? JSONValue.byteOrderMark.count : 0
+        let result: Result<TestRun, TestResultsError> = document.withUnsafeBytes { buffer in
+            Result { () throws(TestResultsError) -> TestRun in
+                try readXcode(UnsafeRawBufferPointer(rebasing: buffer[skipped...]), skipped: skipped, path: path)
+            }
+        }
+        return try result.get()
+    }
+
+    /// `readXcode` on the bytes after a byte order mark of `skipped` bytes.
+    private static func readXcode(
+        _ bytes: UnsafeRawBufferPointer, skipped: Int, path: String
+    ) throws(TestResultsError) -> TestRun {
+        if XCResultObject.recognizesTypedEncoding(bytes) {
+            let object = try XCResultObject.parseTypedEncoding(bytes, path: path)
+            return try XcodeTestResults.testRun(object: object, load: { _ in nil }, path: path)
+        }
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(bytes)
+        } catch {
+            throw .malformedXcodeResult(
+                path: path, offset: error.offset + skipped, keyPath: JSONKeyPath.path(at: error.offset, in: bytes),
+                message: error.message)
+        }
+        if XCResultObject.isLegacyJSON(json) {
+            let object = try XCResultObject.legacyJSON(json, path: path)
+            return try XcodeTestResults.testRun(object: object, load: { _ in nil }, path: path)
+        }
+        if XCResultToolJSON.isTests(json) { return try XCResultToolJSON.testRun(tests: json, path: path) }
+        if XCResultToolJSON.isSummary(json) { return try XCResultToolJSON.testRun(summary: json, path: path) }
+        throw .malformedXcodeResult(
+            path: path, offset: nil, keyPath: nil,
+            message:
+                "JSON that is not a Swift Testing event stream nor Xcode's test results "
+                + "(`xcresulttool get test-results tests|summary`, or `get --legacy`)")
+    }
+
     /// Refuses a JUnit document of `size` bytes past the limit.
     private func checkSize(_ size: Int) throws(TestResultsError) {
         guard size > junitByteLimit else { return }

@@ -143,6 +143,51 @@ package struct TestRun: Sendable, Equatable {
                 dropEmptyDetails()
             }
         }
+        /// The attempts before the last (retries, repetitions), oldest first; the case's own
+        /// status, issues and duration are the last attempt's.
+        package var attempts: [Attempt] {
+            get { details?.value.attempts ?? [] }
+            _modify {
+                yield &uniqueDetails().value.attempts
+                dropEmptyDetails()
+            }
+        }
+
+        /// One earlier run of a test case that was run again (Xcode's retries and repetitions).
+        package struct Attempt: Sendable, Equatable {
+            /// How the attempt ended.
+            package var status: Status
+            /// What it recorded.
+            package var issues: [Issue]
+            /// Seconds, when known.
+            package var duration: Double?
+
+            /// An attempt from its parts.
+            package init(status: Status, issues: [Issue] = [], duration: Double? = nil) {
+                self.status = status
+                self.issues = issues
+                self.duration = duration
+            }
+        }
+
+        /// Passed in the end after an attempt that failed: flaky. (A case whose last attempt
+        /// failed is failed, whatever came before.)
+        package var isFlaky: Bool {
+            status == .passed && attempts.contains { $0.status == .failed || $0.status == .error }
+        }
+
+        /// Records the case as it stands as an earlier attempt, and takes `next`'s outcome as its own.
+        package mutating func rerun(as next: Case) {
+            var earlier = attempts
+            earlier.append(Attempt(status: status, issues: issues, duration: duration))
+            earlier += next.attempts
+            status = next.status
+            duration = next.duration
+            issues = next.issues
+            skipReason = next.skipReason
+            output.appendLines(next.output)
+            attempts = earlier
+        }
 
         private struct Details: Sendable, Equatable {
             var arguments: String?
@@ -150,9 +195,11 @@ package struct TestRun: Sendable, Equatable {
             var skipReason: String?
             var location: SourceLocation?
             var output = ""
+            var attempts: [Attempt] = []
 
             var isEmpty: Bool {
                 arguments == nil && issues.isEmpty && skipReason == nil && location == nil && output.isEmpty
+                    && attempts.isEmpty
             }
         }
 
@@ -249,6 +296,8 @@ package struct TestRun: Sendable, Equatable {
         package var skipped = 0
         /// Test cases that threw, crashed or did not finish.
         package var errors = 0
+        /// Test cases that passed only when run again (counted in `passed` too).
+        package var flaky = 0
 
         /// Zero counts.
         package init() {}
@@ -263,7 +312,9 @@ package struct TestRun: Sendable, Equatable {
             tests += cases.count
             for index in cases.indices {
                 switch cases[index].status {
-                case .passed: passed += 1
+                case .passed:
+                    passed += 1
+                    if cases[index].isFlaky { flaky += 1 }
                 case .failed: failed += 1
                 case .skipped: skipped += 1
                 case .error: errors += 1
@@ -299,6 +350,9 @@ package struct TestRun: Sendable, Equatable {
     /// Tests that several inputs report (shards that overlap, a file given twice): each is kept
     /// once, with its worse outcome.
     package var duplicates: [Duplicate] = []
+    /// What a reader skipped and says so (an Xcode object of a type it does not know), to be
+    /// shown as warnings.
+    package var warnings: [Diagnostic] = []
 
     /// A test reported by more than one input.
     package struct Duplicate: Sendable, Equatable, CustomStringConvertible {

@@ -29,9 +29,13 @@ enum TestLogInput {
         return TestResultsReader.combine(results)
     }
 
-    /// One warning a test that several inputs report (shards that overlap, a file given twice),
-    /// the first ten of them.
+    /// The readers' warnings (an Xcode object skipped), then one warning a test that several
+    /// inputs report (shards that overlap, a file given twice), the first ten of them.
     static func warnAboutDuplicates(in run: TestRun, command: String, terminal: Terminal) {
+        for warning in run.warnings.prefix(20) { terminal.emit(warning, command: command) }
+        if run.warnings.count > 20 {
+            terminal.emit(.warning("… and \(run.warnings.count - 20) more warnings about the inputs"), command: command)
+        }
         for duplicate in run.duplicates.prefix(10) { terminal.emit(.warning(duplicate.description), command: command) }
         if run.duplicates.count > 10 {
             terminal.emit(.warning("… and \(run.duplicates.count - 10) more tests reported twice"), command: command)

@@ -24,6 +24,8 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
     case rawProfile = "raw-profile"
     case coverageMapping = "coverage-mapping"
     case zstd
+    case xcresultObjects = "xcresult-objects"
+    case xcresulttoolJSON = "xcresulttool-json"
 
     /// Runs `bytes` through the target. Parse errors are fine; only broken invariants throw.
     /// The gate and diff targets evaluate against `sampleReport` (the trivia package's report).
@@ -42,6 +44,8 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         case .rawProfile: try FuzzTarget.rawProfile(bytes)
         case .coverageMapping: FuzzTarget.coverageMapping(bytes)
         case .zstd: try FuzzTarget.zstd(bytes)
+        case .xcresultObjects: try FuzzTarget.xcresultObjects(bytes)
+        case .xcresulttoolJSON: try FuzzTarget.xcresulttoolJSON(bytes)
         }
     }
 
@@ -174,6 +178,76 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         let twice = TestResultsReader.combine([.junit(again), .junit(again)])
         guard twice.cases.count == again.cases.count, twice.duplicates.count == again.cases.count else {
             throw FuzzInvariantFailure(description: "a file merged with itself lost or gained tests: \(written)")
+        }
+    }
+
+    /// An object of a result bundle in its typed encoding, read into the object graph and then
+    /// into a run, with every reference resolving to the object itself (circles, wrong types),
+    /// then JUnit XML and the summaries.
+    private static func xcresultObjects(_ bytes: [UInt8]) throws(FuzzInvariantFailure) {
+        _ = bytes.withUnsafeBytes { XCResultObject.recognizesTypedEncoding($0) }
+        let parsed = bytes.withUnsafeBytes { buffer in
+            Result { () throws(TestResultsError) in try XCResultObject.parseTypedEncoding(buffer, path: "data.0~fuzz") }
+        }
+        let object: XCResultObject
+        switch parsed {
+        case .success(let value):
+            object = value
+        case .failure(let error):
+            if case .malformedXcodeResult(_, let offset?, _, _) = error, offset > bytes.count {
+                throw FuzzInvariantFailure(description: "an error offset past the input: \(error)")
+            }
+            _ = error.description
+            return
+        }
+        var loads: [String: Int] = [:]
+        let load: XcodeTestResults.Loader = { id in
+            loads[id, default: 0] += 1
+            return object
+        }
+        let run: TestRun
+        do {
+            run =
+                object.isA("ActionsInvocationRecord")
+                ? try XcodeTestResults.testRun(
+                    invocationRecord: object, testPlanRunSummaries: [], load: load, path: "b")
+                : try XcodeTestResults.testRun(
+                    invocationRecord: nil, testPlanRunSummaries: [object], load: load, path: "b")
+        } catch {
+            _ = error.description
+            return
+        }
+        if let (id, count) = loads.first(where: { $0.value > 1 }) {
+            throw FuzzInvariantFailure(description: "object \(id) loaded \(count) times")
+        }
+        for testCase in run.cases where testCase.attempts.contains(where: { $0.status >= .failed }) {
+            guard testCase.status != .passed || testCase.isFlaky else {
+                throw FuzzInvariantFailure(description: "a retried test passed and is not flaky")
+            }
+        }
+        try renderTests(run)
+    }
+
+    /// `xcresulttool`'s JSON (legacy objects, `test-results tests`, `summary`), read as `junit
+    /// FILE.json` reads it (told by its content), then JUnit XML and the summaries.
+    private static func xcresulttoolJSON(_ bytes: [UInt8]) throws(FuzzInvariantFailure) {
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(TestResultsError) in
+                try TestResultsReader.read(bytes: buffer, path: "tests.json", utcOffset: 0)
+            }
+        }
+        switch result {
+        case .success(let input):
+            let run: TestRun
+            switch input {
+            case .xcode(let value), .log(let value), .eventStream(let value), .junit(let value): run = value
+            }
+            try renderTests(run)
+        case .failure(let error):
+            if case .malformedXcodeResult(_, let offset?, _, _) = error, offset > bytes.count {
+                throw FuzzInvariantFailure(description: "an error offset past the input: \(error)")
+            }
+            _ = error.description
         }
     }
 

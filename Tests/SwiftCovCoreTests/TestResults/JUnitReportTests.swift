@@ -175,8 +175,18 @@ struct XMLShape {
             "testcase": (
                 strict
                     ? ["name", "time", "classname", "group"] : ["name", "time", "classname", "group", "file", "line"],
-                ["name"], ["skipped", "error", "failure", "system-out", "system-err"]
+                ["name"],
+                [
+                    "skipped", "error", "failure", "rerunFailure", "rerunError", "flakyFailure", "flakyError",
+                    "system-out", "system-err",
+                ]
             ),
+            // Surefire's rerunType: `type` required, the text in `stackTrace`.
+            "rerunFailure": (["type", "message"], ["type"], ["stackTrace", "system-out", "system-err"]),
+            "rerunError": (["type", "message"], ["type"], ["stackTrace", "system-out", "system-err"]),
+            "flakyFailure": (["type", "message"], ["type"], ["stackTrace", "system-out", "system-err"]),
+            "flakyError": (["type", "message"], ["type"], ["stackTrace", "system-out", "system-err"]),
+            "stackTrace": ([], [], []),
             "failure": (["type", "message"], [], []),
             "error": (["type", "message"], [], []),
             "skipped": (["type", "message"], [], []),

@@ -1,0 +1,501 @@
+/// Reads the tests of an Xcode result (a result bundle's object graph, or `xcresulttool get
+/// --legacy`'s JSON of it) into a `TestRun`:
+/// `ActionsInvocationRecord.actions[].actionResult.testsRef` → `ActionTestPlanRunSummaries` →
+/// `ActionTestPlanRunSummary` (a test-plan configuration) → `ActionTestableSummary` (a test
+/// bundle) → `ActionTestSummaryGroup`… → `ActionTestMetadata`, whose `summaryRef`
+/// (`ActionTestSummary`) holds failures with their file and line, the skip's reason and a Swift
+/// Testing case's arguments.
+///
+/// - A test run again (Xcode's retries, `-test-iterations`, the same test in several actions)
+///   is one case with its earlier attempts; its outcome is the last attempt's.
+/// - Expected failures pass (the failure is kept as a known issue).
+/// - Failures outside any test (a session-level issue, a build error, an action that failed
+///   without a failing test) are failing cases of their own: a failure is never lost.
+/// - Several configurations or run destinations: one suite per class per each, named
+///   `Module.Class (configuration, device)` with the parts that differ.
+/// - An object of a type that is not expected where it is met is skipped with a warning
+///   (`TestRun.warnings`), never guessed.
+package enum XcodeTestResults {
+    /// Gives the object a reference points to (`testsRef`, `summaryRef` ids), nil when the input
+    /// does not hold it (a bundle of Xcode 16+, which keeps tests in its database; a JSON file
+    /// of one object); throws when it holds it and cannot read it.
+    package typealias Loader = (String) throws(TestResultsError) -> XCResultObject?
+
+    /// The run of an invocation record (a bundle's root; nil when only test summaries are at
+    /// hand) and of `testPlanRunSummaries` read apart (objects of type
+    /// `ActionTestPlanRunSummaries`); the tests the record refers to are loaded through `load`,
+    /// each object once. `path` names the input in messages.
+    package static func testRun(
+        invocationRecord: XCResultObject?, testPlanRunSummaries: [XCResultObject], load: @escaping Loader, path: String
+    ) throws(TestResultsError) -> TestRun {
+        var reader = GraphReader(path: path, load: load)
+        if let invocationRecord {
+            guard invocationRecord.isA("ActionsInvocationRecord") else {
+                throw .malformedXcodeResult(
+                    path: path, offset: nil, keyPath: nil,
+                    message: "an object of type \(invocationRecord.type), not an ActionsInvocationRecord")
+            }
+            try reader.readInvocationRecord(invocationRecord)
+        }
+        for (index, summaries) in testPlanRunSummaries.enumerated() {
+            reader.readPlanRunSummaries(summaries, keyPath: "[\(index)]", device: nil)
+        }
+        if let invocationRecord { reader.readIssues(of: invocationRecord) }
+        return reader.builder.finish(warnings: reader.warnings)
+    }
+
+    /// The run of one object: an invocation record or a test plan's run summaries (what
+    /// `xcresulttool get --legacy` prints for the root and for `--id testsRef`).
+    package static func testRun(
+        object: XCResultObject, load: @escaping Loader, path: String
+    ) throws(TestResultsError) -> TestRun {
+        if object.isA("ActionsInvocationRecord") {
+            return try testRun(invocationRecord: object, testPlanRunSummaries: [], load: load, path: path)
+        }
+        if object.isA("ActionTestPlanRunSummaries") {
+            return try testRun(invocationRecord: nil, testPlanRunSummaries: [object], load: load, path: path)
+        }
+        throw .malformedXcodeResult(
+            path: path, offset: nil, keyPath: nil,
+            message:
+                "an Xcode object of type \(object.type); swiftcov reads an ActionsInvocationRecord "
+                + "or ActionTestPlanRunSummaries (the root or `--id` of the action's testsRef)")
+    }
+
+    /// `file:///path/File.swift#…&StartingLineNumber=108…` (lines from 0) as a location.
+    static func location(documentURL url: String) -> TestRun.SourceLocation? {
+        let parts = url.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+        var file = String(parts[0])
+        if file.hasPrefix("file://") { file = percentDecoded(String(file.dropFirst(7))) }
+        guard !file.isEmpty else { return nil }
+        guard parts.count == 2 else { return nil }
+        for item in parts[1].split(separator: "&") {
+            let pair = item.split(separator: "=", maxSplits: 1)
+            if pair.count == 2, pair[0] == "StartingLineNumber", let line = Int(pair[1]), line >= 0, line < Int32.max {
+                return TestRun.SourceLocation(file: file, line: line + 1)
+            }
+        }
+        return nil
+    }
+
+    /// `%20` and the like decoded; malformed escapes kept as they are.
+    static func percentDecoded(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        var bytes: [UInt8] = []
+        let utf8 = Array(text.utf8)
+        var index = 0
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case 0x30...0x39: byte - 0x30
+            case 0x41...0x46: byte - 0x41 + 10
+            case 0x61...0x66: byte - 0x61 + 10
+            default: nil
+            }
+        }
+        while index < utf8.count {
+            if utf8[index] == UInt8(ascii: "%"), index + 2 < utf8.count, let high = hex(utf8[index + 1]),
+                let low = hex(utf8[index + 2])
+            {
+                bytes.append(high << 4 | low)
+                index += 3
+            } else {
+                bytes.append(utf8[index])
+                index += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The name of the suite of failures recorded outside any test (xcresultparser's).
+    static let sessionLevelSuite = "Session-level issues"
+    /// The name of the test that holds them.
+    static let sessionLevelTest = "Issues recorded without an associated test or suite"
+    /// The suite of errors outside tests (the build, an action that failed).
+    static let xcodeSuite = "Xcode"
+}
+
+/// Walks an object graph into a `XcodeRunBuilder`.
+private struct GraphReader {
+    let path: String
+    let load: XcodeTestResults.Loader
+    var builder = XcodeRunBuilder()
+    var warnings: [Diagnostic] = []
+    /// Objects loaded, by id: each is loaded once (a reference met again, or a cycle, is not
+    /// followed again).
+    var loaded: [String: XCResultObject?] = [:]
+    /// Failing outcomes of actions with no failure recorded for them.
+    var actionFailures: [String] = []
+
+    init(path: String, load: @escaping XcodeTestResults.Loader) {
+        self.path = path
+        self.load = load
+    }
+
+    mutating func object(_ id: String) throws(TestResultsError) -> XCResultObject? {
+        if let known = loaded[id] { return known }
+        let object = try load(id)
+        loaded[id] = object
+        return object
+    }
+
+    mutating func warn(_ keyPath: String, _ message: String) {
+        warnings.append(.warning(file: path, at: .keyPath(keyPath), message))
+    }
+
+    mutating func readInvocationRecord(_ record: XCResultObject) throws(TestResultsError) {
+        var seen: Set<String> = []
+        for (index, action) in record.array("actions").enumerated() {
+            let keyPath = "actions[\(index)]"
+            guard action.isA("ActionRecord") else {
+                warn(keyPath, "skipped an object of type \(action.type), not an ActionRecord")
+                continue
+            }
+            let device = action["runDestination"]?.string("displayName")
+            for resultKey in ["buildResult", "actionResult"] {
+                guard let result = action[resultKey] else { continue }
+                let status = result.string("status") ?? ""
+                if ["failed", "cancelled", "errored", "interrupted"].contains(status) {
+                    let name = result.string("resultName") ?? resultKey
+                    let title = action.string("title").map { " (\($0))" } ?? ""
+                    actionFailures.append("Xcode's \(name) action\(title) ended: \(status)")
+                }
+            }
+            guard let id = action["actionResult"]?.reference("testsRef"), seen.insert(id).inserted else { continue }
+            guard let summaries = try object(id) else {
+                warn(
+                    keyPath + ".actionResult.testsRef",
+                    "the tests (object \(id)) are not in this input (Xcode 16 and later keep them in the bundle's "
+                        + "database): only the failures the invocation record names are read")
+                continue
+            }
+            readPlanRunSummaries(summaries, keyPath: keyPath + ".actionResult.testsRef", device: device)
+        }
+    }
+
+    mutating func readPlanRunSummaries(_ summaries: XCResultObject, keyPath: String, device: String?) {
+        guard summaries.isA("ActionTestPlanRunSummaries") else {
+            warn(keyPath, "skipped an object of type \(summaries.type), not ActionTestPlanRunSummaries")
+            return
+        }
+        for (index, plan) in summaries.array("summaries").enumerated() {
+            let planPath = keyPath + ".summaries[\(index)]"
+            guard plan.isA("ActionTestPlanRunSummary") else {
+                warn(planPath, "skipped an object of type \(plan.type), not an ActionTestPlanRunSummary")
+                continue
+            }
+            let label = XcodeRunBuilder.Label(configuration: plan.string("name"), device: device)
+            for (testableIndex, testable) in plan.array("testableSummaries").enumerated() {
+                let testablePath = planPath + ".testableSummaries[\(testableIndex)]"
+                guard testable.isA("ActionTestableSummary") else {
+                    warn(testablePath, "skipped an object of type \(testable.type), not an ActionTestableSummary")
+                    continue
+                }
+                var module = testable.string("targetName") ?? testable.string("name") ?? ""
+                if module.hasSuffix(".xctest") { module.removeLast(7) }
+                readTests(
+                    testable.array("tests"), keyPath: testablePath + ".tests", label: label, module: module,
+                    group: nil, depth: 0)
+            }
+        }
+    }
+
+    mutating func readTests(
+        _ tests: [XCResultObject], keyPath: String, label: XcodeRunBuilder.Label, module: String, group: String?,
+        depth: Int
+    ) {
+        guard depth < XCResultObject.maximumDepth else { return }  // deeper than any parser returns
+        for (index, test) in tests.enumerated() {
+            let testPath = keyPath + "[\(index)]"
+            if test.isA("ActionTestSummaryGroup") {
+                var name = test.string("name") ?? ""
+                // The wrappers Xcode puts around a bundle's classes are no class.
+                if name == "All tests" || name.hasSuffix(".xctest") { name = "" }
+                readTests(
+                    test.array("subtests"), keyPath: testPath + ".subtests", label: label, module: module,
+                    group: name.isEmpty ? group : name, depth: depth + 1)
+            } else if test.isA("ActionTestMetadata") || test.isA("ActionTestSummary") {
+                readTest(test, keyPath: testPath, label: label, module: module, group: group)
+            } else {
+                warn(testPath, "skipped an object of type \(test.type), not a test or a group of tests")
+            }
+        }
+    }
+
+    mutating func readTest(
+        _ test: XCResultObject, keyPath: String, label: XcodeRunBuilder.Label, module: String, group: String?
+    ) {
+        let identifier = test.string("identifier") ?? ""
+        var name = test.string("name") ?? ""
+        var className = group ?? ""
+        if let slash = identifier.lastIndex(of: "/") {
+            className = identifier[..<slash].split(separator: "/").joined(separator: ".")
+            if name.isEmpty { name = String(identifier[identifier.index(after: slash)...]) }
+        }
+        if name.isEmpty { name = identifier.isEmpty ? "(unnamed test)" : identifier }
+        var summary: XCResultObject? = test.isA("ActionTestSummary") ? test : nil
+        if summary == nil, let id = test.reference("summaryRef") {
+            do {
+                summary = try object(id)
+            } catch {
+                warn(keyPath + ".summaryRef", "the test's summary cannot be read: \(error.diagnostic.message)")
+            }
+            if let loaded = summary, !loaded.isA("ActionTestSummary") {
+                warn(keyPath + ".summaryRef", "skipped an object of type \(loaded.type), not an ActionTestSummary")
+                summary = nil
+            }
+        }
+        let statusText = test.string("testStatus") ?? summary?.string("testStatus") ?? ""
+        var testCase = TestRun.Case(
+            className: module.isEmpty ? className : className.isEmpty ? module : module + "." + className,
+            testName: name, status: .passed, duration: test.number("duration") ?? summary?.number("duration"))
+        var framework = TestRun.Framework.xctest
+        if let summary {
+            let arguments = summary.array("arguments").map { argument in
+                let value = argument["value"]?.string("description") ?? argument.string("identifier") ?? ""
+                guard let label = argument["parameter"]?.string("label"), !label.isEmpty else { return value }
+                return label + ": " + value
+            }
+            if !arguments.isEmpty {
+                testCase.arguments = arguments.joined(separator: ", ")
+                framework = .swiftTesting
+            }
+            for failure in summary.array("failureSummaries") {
+                testCase.issues.append(Self.issue(failure, kind: .failure))
+            }
+            for expected in summary.array("expectedFailures") {
+                let failure = expected["failureSummary"] ?? expected
+                var issue = Self.issue(failure, kind: .knownIssue)
+                if let reason = expected.string("failureReason"), !reason.isEmpty {
+                    issue.message = reason + (issue.message.isEmpty ? "" : ": " + issue.message)
+                }
+                testCase.issues.append(issue)
+            }
+            if let skip = summary["skipNoticeSummary"] {
+                testCase.skipReason = skip.string("message")
+                testCase.location = Self.location(of: skip)
+            }
+        }
+        switch statusText {
+        case "Success", "Expected Failure":
+            testCase.status = .passed
+        case "Skipped":
+            testCase.status = .skipped
+        case "Failure":
+            testCase.status = .failed
+        default:
+            // Never green: an outcome not known here is an error that says what it was.
+            testCase.status = .error
+            testCase.issues.append(
+                TestRun.Issue(
+                    kind: .error,
+                    message: statusText.isEmpty ? "Xcode gives no status" : "Xcode's status: \(statusText)"))
+        }
+        builder.add(
+            testCase, label: label, framework: framework, xcodeName: className + "." + name)
+    }
+
+    /// Failures the invocation record names: attached to a failing test that has none, a test
+    /// the input does not hold (its own case), and outside tests; errors (the build's) and failed
+    /// actions with no failure to show for them.
+    mutating func readIssues(of record: XCResultObject) {
+        let issues = record["issues"]
+        var sessionLevel: [TestRun.Issue] = []
+        // The record's issues gather its actions' (in the bundles of Xcode 14 and 15); where they
+        // are empty (Xcode 26), the actions' own.
+        var failures = issues?.array("testFailureSummaries") ?? []
+        if failures.isEmpty {
+            failures = record.array("actions").flatMap {
+                $0["actionResult"]?["issues"]?.array("testFailureSummaries") ?? []
+            }
+        }
+        for failure in failures {
+            let issue = Self.issue(failure, kind: .failure)
+            guard let testName = failure.string("testCaseName"), !testName.isEmpty else {
+                sessionLevel.append(issue)
+                continue
+            }
+            builder.attach(issue, toTestNamed: testName)
+        }
+        if !sessionLevel.isEmpty {
+            var testCase = TestRun.Case(
+                className: XcodeTestResults.sessionLevelSuite, testName: XcodeTestResults.sessionLevelTest,
+                status: .failed)
+            testCase.issues = sessionLevel
+            builder.addOutside(testCase)
+        }
+        var errors = (issues?.array("errorSummaries") ?? []).map { Self.issue($0, kind: .error) }
+        if errors.isEmpty {
+            for action in record.array("actions") {
+                for key in ["buildResult", "actionResult"] {
+                    errors += (action[key]?["issues"]?.array("errorSummaries") ?? []).map {
+                        Self.issue($0, kind: .error)
+                    }
+                }
+            }
+        }
+        let buildFailed = record.array("actions").contains { $0["buildResult"]?.string("status") == "failed" }
+        if !errors.isEmpty {
+            var testCase = TestRun.Case(
+                className: XcodeTestResults.xcodeSuite, testName: buildFailed ? "build" : "errors outside tests",
+                status: .error)
+            testCase.issues = errors
+            builder.addOutside(testCase)
+        } else if !actionFailures.isEmpty, !builder.hasFailures {
+            var testCase = TestRun.Case(className: XcodeTestResults.xcodeSuite, testName: "actions", status: .error)
+            testCase.issues = actionFailures.map {
+                TestRun.Issue(kind: .error, message: $0 + ", with no failure recorded")
+            }
+            builder.addOutside(testCase)
+        }
+    }
+
+    /// An `ActionTestFailureSummary` or `IssueSummary` as an issue.
+    static func issue(_ failure: XCResultObject, kind: TestRun.Issue.Kind) -> TestRun.Issue {
+        var kind = kind
+        if kind == .failure, let type = failure.string("issueType"),
+            type.contains("Thrown Error") || type.contains("Uncaught")
+        {
+            kind = .error
+        }
+        return TestRun.Issue(kind: kind, message: failure.string("message") ?? "", location: location(of: failure))
+    }
+
+    /// A failure's place: its own file and line (from 1), else its document location's URL.
+    static func location(of failure: XCResultObject) -> TestRun.SourceLocation? {
+        if let file = failure.string("fileName"), !file.isEmpty, let line = failure.number("lineNumber"), line >= 1,
+            line < Double(Int32.max)
+        {
+            return TestRun.SourceLocation(file: file, line: Int(line))
+        }
+        if let url = failure["documentLocationInCreatingWorkspace"]?.string("url") {
+            return XcodeTestResults.location(documentURL: url)
+        }
+        return nil
+    }
+}
+
+/// Collects Xcode's test cases (from the object graph or `xcresulttool`'s JSON) into suites: a
+/// test met again is a rerun of the first; suites per class and per configuration and device.
+struct XcodeRunBuilder {
+    /// A test-plan configuration and a run destination.
+    struct Label: Hashable {
+        var configuration: String?
+        var device: String?
+    }
+
+    private struct Entry {
+        var label: Label
+        var framework: TestRun.Framework
+        /// `Class.test()`, as the invocation record names a test.
+        var xcodeName: String
+        var testCase: TestRun.Case
+    }
+
+    private struct Key: Hashable {
+        var label: Label
+        var className: String
+        var name: String
+    }
+
+    private var entries: [Entry] = []
+    private var index: [Key: Int] = [:]
+    private var outside: [TestRun.Case] = []
+
+    /// Adds a test case; the same test again (same class, name and arguments, in the same
+    /// configuration and device) is a rerun: the case keeps the earlier as an attempt.
+    mutating func add(
+        _ testCase: TestRun.Case, label: Label, framework: TestRun.Framework, xcodeName: String
+    ) {
+        let key = Key(label: label, className: testCase.className, name: testCase.name)
+        if let position = index[key] {
+            entries[position].testCase.rerun(as: testCase)
+            return
+        }
+        index[key] = entries.count
+        entries.append(Entry(label: label, framework: framework, xcodeName: xcodeName, testCase: testCase))
+    }
+
+    /// Adds a case for failures outside any test.
+    mutating func addOutside(_ testCase: TestRun.Case) { outside.append(testCase) }
+
+    /// Whether any case read so far failed.
+    var hasFailures: Bool {
+        entries.contains { $0.testCase.status >= .failed } || outside.contains { $0.status >= .failed }
+    }
+
+    /// Attaches a failure the invocation record names (`Class.test()`) to the test: to its last
+    /// attempt or an earlier one that failed without saying why; to a case of its own when the
+    /// input does not hold the test.
+    mutating func attach(_ issue: TestRun.Issue, toTestNamed name: String) {
+        let matching = entries.indices.filter { entries[$0].xcodeName == name }
+        if matching.isEmpty {
+            let dot = name.lastIndex(of: ".")
+            let className = dot.map { String(name[..<$0]) } ?? name
+            let testName = dot.map { String(name[name.index(after: $0)...]) } ?? name
+            var testCase = TestRun.Case(className: className, testName: testName, status: .failed)
+            testCase.issues = [issue]
+            add(testCase, label: Label(), framework: .xctest, xcodeName: name)
+            return
+        }
+        for position in matching {
+            let testCase = entries[position].testCase
+            if !testCase.failingIssues.isEmpty
+                || testCase.attempts.contains(where: { $0.issues.contains(where: \.isFailing) })
+            {
+                return  // already said
+            }
+        }
+        for position in matching where entries[position].testCase.status >= .failed {
+            entries[position].testCase.issues.append(issue)
+            return
+        }
+        for position in matching {
+            if let attempt = entries[position].testCase.attempts.firstIndex(where: { $0.status >= .failed }) {
+                entries[position].testCase.attempts[attempt].issues.append(issue)
+                return
+            }
+        }
+    }
+
+    /// The run: suites in the order their first test came, XCTest before Swift Testing, named
+    /// with the configuration and device when there are several.
+    func finish(warnings: [Diagnostic]) -> TestRun {
+        let labels = Set(entries.map(\.label))
+        let configurations = Set(labels.map(\.configuration)).count > 1
+        let devices = Set(labels.map(\.device)).count > 1
+        var suites: [TestRun.Suite] = []
+        var suiteIndex: [String: Int] = [:]
+        for entry in entries {
+            var testCase = entry.testCase
+            if testCase.status >= .failed, testCase.failingIssues.isEmpty {
+                testCase.issues.append(
+                    TestRun.Issue(
+                        kind: testCase.status == .error ? .error : .failure,
+                        message: "failed (the result gives no failure message)"))
+            }
+            var parts: [String] = []
+            if configurations, let configuration = entry.label.configuration { parts.append(configuration) }
+            if devices, let device = entry.label.device { parts.append(device) }
+            let name = testCase.className + (parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")")
+            let key = entry.framework.rawValue + "\u{0}" + name
+            if let position = suiteIndex[key] {
+                suites[position].cases.append(testCase)
+            } else {
+                suiteIndex[key] = suites.count
+                var suite = TestRun.Suite(name: name, framework: entry.framework)
+                suite.cases = [testCase]
+                suites.append(suite)
+            }
+        }
+        for testCase in outside {
+            var suite = TestRun.Suite(name: testCase.className, framework: .xctest)
+            suite.cases = [testCase]
+            suites.append(suite)
+        }
+        var run = TestRun(
+            suites: suites.filter { $0.framework == .xctest } + suites.filter { $0.framework == .swiftTesting })
+        run.hasTestOutput = true
+        run.warnings = warnings
+        return run
+    }
+}
