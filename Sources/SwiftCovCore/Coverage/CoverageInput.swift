@@ -20,6 +20,11 @@ package enum CoverageInputError: DiagnosticConvertible, Equatable {
     case differentPackages(path: String, otherPath: String)
     /// Coverage data that would give `filename` more executable lines than any source file has.
     case implausibleLines(filename: String, count: Int)
+    /// Xcode's report (in `path`) has totals, and the line-level product asked for needs the
+    /// per-line counts of `filename`.
+    case noLineData(path: String, filename: String)
+    /// Xcode's coverage could not be read.
+    case xcode(XcodeInputError)
 
     package var diagnostic: Diagnostic {
         switch self {
@@ -52,6 +57,13 @@ package enum CoverageInputError: DiagnosticConvertible, Equatable {
                 file: path,
                 "not an export of the package \(otherPath) covers (they share no source file), so they cannot be merged"
             )
+        case .noLineData(let path, let filename):
+            return Diagnostic(
+                file: path,
+                "Xcode's report has each file's totals, not its per-line counts (needed for \(filename)): "
+                    + "give the output of `xcrun xccov view --archive --json BUNDLE` as well")
+        case .xcode(let error):
+            return error.diagnostic
         case .implausibleLines(let filename, let count):
             return Diagnostic(
                 file: filename,
@@ -71,6 +83,7 @@ package enum CoverageInput {
     package static func locateExport(_ path: String) throws(CoverageInputError) -> String {
         if path == "-" { return path }
         guard let kind = fileKind(path) else { throw .notFound(path: path) }
+        if kind == .directory && XCResultBundle.isBundle(path) { return path }
         guard kind == .directory else {
             let sibling = (path.lastIndex(of: "/").map { String(path[...$0]) } ?? "") + runExportName
             guard isSwiftCovReport(path) else { return path }
@@ -121,7 +134,12 @@ package enum CoverageInput {
         defer { fclose(file) }
         var head = [UInt8](repeating: 0, count: 32)
         let count = fread(&head, 1, head.count, file)
-        return head.prefix(count).starts(with: Array("{\n  \"schemaVersion\"".utf8))
+        return head.withUnsafeBytes { isSwiftCovReport(start: UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+    }
+
+    /// Whether a document starting with `start` is swiftcov's JSON report (the writer's first line).
+    package static func isSwiftCovReport(start: UnsafeRawBufferPointer) -> Bool {
+        start.starts(with: "{\n  \"schemaVersion\"".utf8)
     }
 
     /// Reads the export at `path` (already located). `keepMappings` keeps what merging needs;
@@ -129,20 +147,29 @@ package enum CoverageInput {
     package static func readExport(_ path: String, keepMappings: Bool, names: Bool = true) throws(CoverageInputError)
         -> LLVMCovExport
     {
-        let document: MappedFile
-        do {
-            document = try MappedFile(path: path)
-        } catch {
-            throw .unreadable(path: path, reason: error.message)
-        }
+        let document = try map(path)
         do {
             var export = try LLVMCovExportReader.read(document, keepMappings: keepMappings, names: names)
             export.path = path
             return export
         } catch {
-            let keyPath = document.withUnsafeBytes { JSONKeyPath.path(at: error.offset, in: $0) }
-            throw .malformed(path: path, offset: error.offset, keyPath: keyPath, message: error.message)
+            throw malformed(error, in: document, path: path)
         }
+    }
+
+    /// The file at `path`, mapped.
+    package static func map(_ path: String) throws(CoverageInputError) -> MappedFile {
+        do {
+            return try MappedFile(path: path)
+        } catch {
+            throw .unreadable(path: path, reason: error.message)
+        }
+    }
+
+    /// A JSON input's error at its byte offset, with the key path leading there.
+    package static func malformed(_ error: JSONError, in document: MappedFile, path: String) -> CoverageInputError {
+        let keyPath = document.withUnsafeBytes { JSONKeyPath.path(at: error.offset, in: $0) }
+        return .malformed(path: path, offset: error.offset, keyPath: keyPath, message: error.message)
     }
 
     /// The package root to use for `inputs` when none is given (see `inferRoot`).

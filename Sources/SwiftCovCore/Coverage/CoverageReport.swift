@@ -9,6 +9,21 @@ package struct CoverageReport: Sendable {
     package var totals: CoverageSummary
     /// The scope the report was built with.
     package var scope: CoverageScope
+    /// The metrics the inputs measure: all of them for llvm-cov; Xcode's reports have lines and
+    /// functions only, and a report made from them shows the others as absent (not as zero).
+    package var measured: Set<CoverageSummary.Kind> = Set(CoverageSummary.Kind.allCases)
+    /// Where the numbers come from, which decides how lines are counted.
+    package var origin: Origin = .llvmCov
+    /// What reading the inputs found worth a warning (a result bundle of a newer format).
+    package var warnings: [Diagnostic] = []
+
+    /// The tool whose numbers a report holds.
+    package enum Origin: String, Sendable {
+        /// llvm-cov's export: every number equal to llvm-cov's.
+        case llvmCov = "llvm-cov"
+        /// Xcode's report (a result bundle, or xccov's JSON): Xcode's executable lines.
+        case xcode = "xccov"
+    }
 }
 
 /// A module (SwiftPM target) and the sum of its files' numbers.
@@ -37,6 +52,8 @@ package struct FileCoverage: Sendable {
         /// Rebuilt from these regions (of a file merged from several exports) when asked for.
         case regions([CountedRegion])
         case rebuilt([CoverageSegment])
+        /// None: the input (named) has totals, not per-line counts.
+        case unavailable(input: String)
     }
 
     /// The file's segments, as in the export (or rebuilt from merged function records). Their
@@ -51,12 +68,19 @@ package struct FileCoverage: Sendable {
             builder.build(regions, into: &rebuilt)
             segments = rebuilt
         case .rebuilt(let rebuilt): segments = rebuilt
+        case .unavailable(let input): throw .noLineData(path: input, filename: displayPath)
         }
         let lines = LineCoverage.metric(of: segments).count
         guard lines <= LineCoverage.maximumExecutableLines else {
             throw .implausibleLines(filename: path, count: lines)
         }
         return segments
+    }
+
+    /// Whether the file's per-line counts are known.
+    package var hasLineData: Bool {
+        if case .unavailable = segmentSource { return false }
+        return true
     }
 
     /// A file with the given segments and nothing else (for tests of renderers).
@@ -69,6 +93,18 @@ package struct FileCoverage: Sendable {
     /// Executable lines and their counts: the *line view*, as `llvm-cov show` prints them.
     package func lineCounts() throws(CoverageInputError) -> [LineCount] {
         LineCoverage.lineCounts(of: try segments())
+    }
+}
+
+extension FileCoverage {
+    /// A file and its numbers, with `segments` (nil when `input` has no per-line counts).
+    package init(
+        path: String, displayPath: String, module: String, summary: CoverageSummary, functions: [FunctionCoverage],
+        segments: [CoverageSegment]?, input: String
+    ) {
+        self.init(
+            path: path, displayPath: displayPath, module: module, summary: summary, functions: functions,
+            segmentSource: segments.map { .rebuilt($0) } ?? .unavailable(input: input))
     }
 }
 

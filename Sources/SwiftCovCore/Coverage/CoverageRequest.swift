@@ -29,6 +29,18 @@ package struct CoverageRequest: Sendable {
     package func makeReport(workingDirectory: String) throws(CoverageInputError) -> CoverageReport {
         var located: [String] = []
         for input in inputs { located.append(try CoverageInput.locateExport(input)) }
+        let xcodeKinds = located.map(XcodeCoverageInput.kind(of:))
+        if let xcode = xcodeKinds.firstIndex(where: { $0 != nil }) {
+            guard let llvm = xcodeKinds.firstIndex(where: { $0 == nil }) else {
+                return try makeXcodeReport(
+                    Array(zip(located, xcodeKinds.map { $0! })), workingDirectory: workingDirectory)
+            }
+            throw .xcode(
+                XcodeInputError(
+                    path: located[llvm],
+                    "not Xcode's coverage, given with Xcode's (\(located[xcode])): llvm-cov's and Xcode's numbers "
+                        + "count lines differently and cannot be merged"))
+        }
         let merges = located.count > 1
         var merger = ExportMerger()
         var single: LLVMCovExport?
@@ -67,5 +79,23 @@ package struct CoverageRequest: Sendable {
         } catch {
             throw .cannotMerge(error)
         }
+    }
+
+    /// The report of Xcode's coverage inputs: a bundle or xccov's report, with any archives.
+    private func makeXcodeReport(
+        _ inputs: [(path: String, kind: XcodeCoverageInput.Kind)], workingDirectory: String
+    ) throws(CoverageInputError) -> CoverageReport {
+        let (coverage, workspace, warnings) = try XcodeCoverageInput.read(inputs)
+        let resolvedRoot =
+            root.map { CoverageScope.normalized($0.hasPrefix("/") ? $0 : workingDirectory + "/" + $0) }
+            ?? XcodeCoverageInput.inferRoot(coverage, workspace: workspace)
+            ?? CoverageScope.normalized(workingDirectory)
+        var scope = CoverageScope(root: resolvedRoot, includes: includes, excludes: excludes, allFiles: allFiles)
+        scope.rootWasGuessed = root == nil && workspace == nil && coverage.targets.contains { !$0.files.isEmpty }
+        let input = inputs.first { $0.kind == .bundle || $0.kind == .json(.report) || $0.kind == .json(.onlyTargets) }
+        var report = CoverageReport.build(
+            xcode: coverage, scope: scope, includeFunctions: includeFunctions, input: input?.path ?? inputs[0].path)
+        report.warnings = warnings
+        return report
     }
 }

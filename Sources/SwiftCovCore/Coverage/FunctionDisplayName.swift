@@ -14,6 +14,8 @@ extension SwiftDemangler {
     /// A name it cannot make sense of (not a Swift name, or hostile text) comes back as it is.
     /// Works on bytes, in one pass per level, never looks outside the text.
     package static func displayName(_ demangled: String) -> String {
+        // Xcode's report leaves some functions' names empty.
+        guard !demangled.isEmpty else { return "(unnamed)" }
         var bytes = Array(demangled.utf8)
         if let colon = privatePrefixEnd(bytes) { bytes.removeFirst(colon) }
         var output: [UInt8] = []

@@ -73,6 +73,8 @@ package struct ChangedLineCoverage: Equatable, Sendable {
     package var files: [File]
     /// Changed files that are not measured, by path.
     package var ignored: [IgnoredFile]
+    /// Whose per-line counts these are (llvm-cov's line view, or Xcode's archive).
+    package var origin: CoverageReport.Origin = .llvmCov
 
     /// All executable changed lines, and how many of them ran.
     package var totals: Metric {
@@ -137,7 +139,9 @@ package struct ChangedLineCoverage: Equatable, Sendable {
         files.sort { $0.path < $1.path }
         ignored.sort { $0.path < $1.path }
         ignored += outside
-        return ChangedLineCoverage(files: files, ignored: ignored)
+        var result = ChangedLineCoverage(files: files, ignored: ignored)
+        result.origin = report.origin
+        return result
     }
 
     /// The executable lines among `changed` (ascending) and the ranges of those that did not run.

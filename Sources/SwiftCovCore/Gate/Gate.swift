@@ -26,6 +26,8 @@ package struct GateResult: Equatable, Sendable {
     package var failures: [Failure] = []
     /// How many rules were checked, met or not.
     package var rulesChecked = 0
+    /// Whose numbers were checked (the note under failures on lines says which lines they count).
+    package var origin: CoverageReport.Origin = .llvmCov
 
     /// Whether every rule was met.
     package var passed: Bool { failures.isEmpty }
@@ -76,6 +78,8 @@ package struct CoverageBaseline: Equatable, Sendable {
     private static func summary(_ value: JSONValue?) -> CoverageSummary? {
         guard let value else { return nil }
         func metric(_ key: String) -> Metric? {
+            // A metric Xcode's reports do not measure is null: nothing to ratchet against.
+            if case .null? = value[key] { return Metric() }
             guard let count = value[key]?["count"]?.numberValue, let covered = value[key]?["covered"]?.numberValue
             else {
                 return nil
@@ -111,6 +115,25 @@ package struct FailedTest: Equatable, Sendable {
 
 /// Evaluates a gate: thresholds at every level, the ratchet, and failed tests.
 package enum Gate {
+    /// A rule of `configuration` on a metric `report`'s inputs do not measure (regions of Xcode's
+    /// coverage): the metric and where the rule is ("total", "module App", "files Sources/**").
+    /// Such a rule can be neither met nor failed; the caller stops with an input error.
+    package static func unmeasuredRule(
+        in configuration: GateConfiguration, for report: CoverageReport
+    ) -> (metric: CoverageSummary.Kind, rule: String)? {
+        let rules =
+            [("total", configuration.totals)]
+            + configuration.modules.sorted { $0.key < $1.key }.map { ("module \($0.key)", $0.value) }
+            + configuration.files.map { ("files \($0.pattern.pattern)", $0.minimums) }
+        for (rule, minimums) in rules {
+            for kind in GateConfiguration.Minimums.kinds where minimums[kind] != nil && !report.measured.contains(kind)
+            {
+                return (kind, rule)
+            }
+        }
+        return nil
+    }
+
     /// Checks `report` against `configuration` (and `baseline` when its ratchet is on). When the
     /// tests' results are given, "all tests pass" is a rule too, and each failed test fails it.
     package static func evaluate(
@@ -118,6 +141,7 @@ package enum Gate {
         failedTests: [FailedTest]? = nil
     ) -> GateResult {
         var result = GateResult()
+        result.origin = report.origin
         check(report.totals, against: configuration.totals, level: .total, name: "TOTAL", into: &result)
         for module in report.modules {
             guard let minimums = configuration.modules[module.name] else { continue }

@@ -87,6 +87,8 @@ extension CoverageReport {
                     index += 1
                     nameIndex += 1
                 }
+                // Xcode leaves some names empty; readers need one.
+                if function.name.isEmpty { function.name = "(unnamed)" }
                 // Two functions of one file with the same name would be merged into one by
                 // readers that key functions by name (genhtml does).
                 if !seen.insert(function.name).inserted {

@@ -25,8 +25,18 @@ package enum CoverageJSONReport {
     ) throws(CoverageInputError) {
         json.beginObject(.block)
         json.member("schemaVersion", schemaVersion)
+        if report.origin != .llvmCov {
+            // Xcode's numbers: the metrics it does not measure are null in every summary.
+            json.member("source", report.origin.rawValue)
+            json.key("measured")
+            json.beginArray()
+            for kind in CoverageSummary.Kind.allCases where report.measured.contains(kind) {
+                json.string(kind.rawValue)
+            }
+            json.endArray()
+        }
         json.key("totals")
-        write(report.totals, to: &json)
+        write(report.totals, report, to: &json)
         json.key("modules")
         json.beginArray(.block)
         for module in report.modules(sortedBy: options.sort) {
@@ -34,7 +44,7 @@ package enum CoverageJSONReport {
             json.member("name", module.name)
             json.member("fileCount", module.fileCount)
             json.key("summary")
-            write(module.summary, to: &json)
+            write(module.summary, report, to: &json)
             json.endObject()
         }
         json.endArray()
@@ -49,7 +59,7 @@ package enum CoverageJSONReport {
             json.member("path", file.path)
             json.member("module", file.module)
             json.key("summary", .newLine)
-            write(file.summary, to: &json)
+            write(file.summary, report, to: &json)
             if options.showFunctions {
                 json.key("functions", .newLine)
                 json.beginArray(.block)
@@ -63,7 +73,7 @@ package enum CoverageJSONReport {
                     json.member("column", function.column)
                     json.member("count", function.executionCount)
                     json.key("summary")
-                    write(function.summary, to: &json)
+                    write(function.summary, report, to: &json)
                     json.endObject()
                 }
                 json.endArray()
@@ -160,11 +170,11 @@ package enum CoverageJSONReport {
         json.endArray()
     }
 
-    private static func write(_ summary: CoverageSummary, to json: inout JSONWriter) {
+    private static func write(_ summary: CoverageSummary, _ report: CoverageReport, to json: inout JSONWriter) {
         json.beginObject()
         for kind in CoverageSummary.Kind.allCases {
             json.key(kind.rawValue)
-            json.metric(summary[kind])
+            if report.measured.contains(kind) { json.metric(summary[kind]) } else { json.null() }
         }
         json.endObject()
     }

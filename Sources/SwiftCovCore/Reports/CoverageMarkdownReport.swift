@@ -6,22 +6,24 @@ package enum CoverageMarkdownReport {
         var text = "### Coverage: \(report.totals.lines.formattedPercent) of lines\n\n"
         text += "| Module | Lines | Functions | Regions |\n|:--|--:|--:|--:|\n"
         for module in report.modules(sortedBy: options.sort) {
-            text += "| \(escape(module.name)) | \(cells(module.summary)) |\n"
+            text += "| \(escape(module.name)) | \(cells(module.summary, report)) |\n"
         }
-        text += "| **Total** | \(cells(report.totals, bold: true)) |\n"
+        text += "| **Total** | \(cells(report.totals, report, bold: true)) |\n"
         guard !report.files.isEmpty else { return text }
-        text += "\n" + LineView.markdown(LineView.summaryNote)
+        text += "\n" + LineView.markdown(LineView.summaryNote(for: report))
         text += "\n<details><summary>\(report.files.count) files</summary>\n\n"
         text += "| File | Lines | Functions | Regions |\n|:--|--:|--:|--:|\n"
         for file in report.files(sortedBy: options.sort) {
-            text += "| \(escape(file.displayPath)) | \(cells(file.summary)) |\n"
+            text += "| \(escape(file.displayPath)) | \(cells(file.summary, report)) |\n"
         }
         text += "\n</details>\n"
         return text
     }
 
-    private static func cells(_ summary: CoverageSummary, bold: Bool = false) -> String {
-        [summary.lines, summary.functions, summary.regions].map { metric in
+    private static func cells(_ summary: CoverageSummary, _ report: CoverageReport, bold: Bool = false) -> String {
+        [CoverageSummary.Kind.lines, .functions, .regions].map { kind in
+            guard report.measured.contains(kind) else { return "—" }
+            let metric = summary[kind]
             let value = "\(metric.formattedPercent) (\(metric.covered)/\(metric.count))"
             return bold ? "**\(value)**" : value
         }.joined(separator: " | ")

@@ -10,39 +10,34 @@ package enum CoverageTableReport {
             TextTable.Column("Functions"), TextTable.Column("Missed"), TextTable.Column("Executed"),
             TextTable.Column("Lines"), TextTable.Column("Missed"), TextTable.Column("Cover"),
         ]
-        let hasBranches = report.totals.branches.count > 0
+        let hasBranches = report.totals.branches.count > 0 && report.measured.contains(.branches)
         if hasBranches {
             columns += [TextTable.Column("Branches"), TextTable.Column("Missed"), TextTable.Column("Cover")]
         }
         var table = TextTable(columns: columns)
         let paint = Painter(enabled: options.colors)
 
+        /// Count, missed and percent; a dash for each when the inputs do not measure the metric.
+        func metricCells(_ summary: CoverageSummary, _ kind: CoverageSummary.Kind) -> [TextTable.Cell] {
+            guard report.measured.contains(kind) else { return ["—", "—", "—"] }
+            let metric = summary[kind]
+            return [TextTable.Cell(String(metric.count)), TextTable.Cell(String(metric.missed)), paint.percent(metric)]
+        }
+
         func row(_ name: String, count: String?, _ summary: CoverageSummary, isFunction: Bool = false) -> [TextTable
             .Cell]
         {
             var cells: [TextTable.Cell] = [TextTable.Cell(name)]
             if options.showFunctions { cells.append(TextTable.Cell(count ?? "")) }
-            cells += [
-                TextTable.Cell(String(summary.regions.count)), TextTable.Cell(String(summary.regions.missed)),
-                paint.percent(summary.regions),
-            ]
+            cells += metricCells(summary, .regions)
             if isFunction {
                 cells += ["", "", ""]
             } else {
-                cells += [
-                    TextTable.Cell(String(summary.functions.count)), TextTable.Cell(String(summary.functions.missed)),
-                    paint.percent(summary.functions),
-                ]
+                cells += metricCells(summary, .functions)
             }
-            cells += [
-                TextTable.Cell(String(summary.lines.count)), TextTable.Cell(String(summary.lines.missed)),
-                paint.percent(summary.lines),
-            ]
+            cells += metricCells(summary, .lines)
             if hasBranches {
-                cells += [
-                    TextTable.Cell(String(summary.branches.count)), TextTable.Cell(String(summary.branches.missed)),
-                    paint.percent(summary.branches),
-                ]
+                cells += metricCells(summary, .branches)
             }
             return cells
         }
@@ -62,10 +57,12 @@ package enum CoverageTableReport {
         table.addSeparator()
         table.add(row("TOTAL", count: nil, report.totals))
         var text = table.render(maxWidth: options.width)
-        if report.files.isEmpty {
+        if report.files.isEmpty && report.origin == .xcode && !report.modules.isEmpty {
+            text += "Targets only (as `xccov view --only-targets`): no files or functions.\n"
+        } else if report.files.isEmpty {
             text += "No source files in scope. Use --all-files or --include GLOB to widen it.\n"
         } else {
-            text += LineView.summaryNote + "\n"
+            text += LineView.summaryNote(for: report) + "\n"
         }
         return text
     }

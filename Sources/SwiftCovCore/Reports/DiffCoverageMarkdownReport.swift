@@ -30,7 +30,11 @@ package enum DiffCoverageMarkdownReport {
                 text += file.uncoveredText + " |\n"
             }
             text += "| **Total** | **\(coverage.changedLines)** | **\(totals.count)** | **\(cell(totals))** | |\n"
-            if totals.count > 0 { text += "\n" + LineView.markdown(LineView.lineViewNote) }
+            if totals.count > 0 {
+                text +=
+                    "\n"
+                    + LineView.markdown((coverage.origin == .xcode ? LineView.xcodeLineNote : LineView.lineViewNote))
+            }
         }
         if !coverage.ignored.isEmpty {
             let count = coverage.ignored.count

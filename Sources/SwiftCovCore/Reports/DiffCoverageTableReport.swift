@@ -49,7 +49,9 @@ package enum DiffCoverageTableReport {
             }
         }
         text += "\n" + verdict(coverage, options: options) + "\n"
-        if coverage.totals.count > 0 { text += LineView.lineViewNote + "\n" }
+        if coverage.totals.count > 0 {
+            text += (coverage.origin == .xcode ? LineView.xcodeLineNote : LineView.lineViewNote) + "\n"
+        }
         return text
     }
 

@@ -16,7 +16,9 @@ package enum GateReport {
         let rows =
             result.failures.isEmpty
             ? "" : table.render().split(separator: "\n").dropFirst(2).joined(separator: "\n") + "\n"
-        let note = result.failures.contains { $0.metric == .lines } ? LineView.gateNote + "\n" : ""
+        let note =
+            result.failures.contains { $0.metric == .lines }
+            ? (result.origin == .xcode ? LineView.xcodeGateNote : LineView.gateNote) + "\n" : ""
         // The verdict stays the last line (scripts read it).
         return rows + note + verdict(result) + "\n"
     }

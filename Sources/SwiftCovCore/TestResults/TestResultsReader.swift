@@ -33,6 +33,8 @@ package enum TestResultsReader {
     /// Reads one file, or all of standard input for "-", in pieces: memory holds the tests, not
     /// the file.
     package static func read(path: String, utcOffset: Int) throws(TestResultsError) -> Input {
+        // An Xcode result bundle is a folder of objects.
+        if path != "-", XCResultBundle.isBundle(path) { return .xcode(try XCResultBundle.testRun(path: path)) }
         let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
         defer { if descriptor != 0 { close(descriptor) } }

@@ -78,6 +78,12 @@ enum CheckCommand {
         }
 
         let (report, _) = try options.coverage.makeReport(terminal, configuration: configuration)
+        if let (metric, rule) = Gate.unmeasuredRule(in: configuration, for: report) {
+            throw Diagnostic(
+                file: options.coverage.inputs.joined(separator: ", "),
+                "a \(rule) rule on \(metric.rawValue), which Xcode's coverage does not measure "
+                    + "(it has \(report.measured.map(\.rawValue).sorted().joined(separator: " and ")))")
+        }
         tests?.resolve(with: TestLogInput.sourceIndex(report: report, workingDirectory: terminal.workingDirectory))
         let warnings = configuration.warnings(for: report, path: options.gate.configPath ?? ".swiftcov.json")
         for warning in warnings { terminal.emit(warning.diagnostic) }

@@ -81,7 +81,8 @@ struct CoverageInputOptions {
     static let coverage = ValueOption<String>(
         ["--coverage", "-c"], value: "PATH", repeatable: true,
         help:
-            "An llvm-cov JSON export, or a folder to find one in (package root, .build, codecov); '-' reads stdin. Several are merged."
+            "An llvm-cov JSON export, or a folder to find one in (package root, .build, codecov); '-' reads stdin. Several are merged. "
+            + "Or Xcode's: a result bundle (.xcresult), `xccov view --report --json` and `--archive --json` output."
     )
     static let specs = [coverage.spec] + ScopeOptions.specs + [RootOption.option.spec]
 
@@ -201,10 +202,13 @@ extension CoverageInputOptions {
         defer { progress.finish() }
         let report = try request.makeReport(workingDirectory: terminal.workingDirectory)
         KeptUntilExit.keep(report)
+        for warning in report.warnings { terminal.emit(warning) }
         if report.scope.rootWasGuessed, let root = report.scope.root {
             terminal.emit(
                 .note(
-                    "package root \(terminal.displayPath(root)) inferred from the export's paths; "
+                    (report.origin == .xcode
+                        ? "project root \(terminal.displayPath(root)) inferred from the paths in Xcode's report; "
+                        : "package root \(terminal.displayPath(root)) inferred from the export's paths; ")
                         + "give --root DIR to choose another"))
         }
         return (report, request)

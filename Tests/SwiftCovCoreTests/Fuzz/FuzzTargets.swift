@@ -26,6 +26,8 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
     case zstd
     case xcresultObjects = "xcresult-objects"
     case xcresulttoolJSON = "xcresulttool-json"
+    case keyedArchive = "keyed-archive"
+    case xccovJSON = "xccov-json"
 
     /// Runs `bytes` through the target. Parse errors are fine; only broken invariants throw.
     /// The gate and diff targets evaluate against `sampleReport` (the trivia package's report).
@@ -46,6 +48,8 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         case .zstd: try FuzzTarget.zstd(bytes)
         case .xcresultObjects: try FuzzTarget.xcresultObjects(bytes)
         case .xcresulttoolJSON: try FuzzTarget.xcresulttoolJSON(bytes)
+        case .keyedArchive: try FuzzTarget.keyedArchive(bytes)
+        case .xccovJSON: try FuzzTarget.xccovJSON(bytes)
         }
     }
 
@@ -102,6 +106,62 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
                 file, functionNames: file.functions.map(\.name), segments: segments,
                 source: .missing(path: file.path), options: HTMLReport.Options())
         }
+    }
+
+    /// A binary property list taken for an Xcode coverage report (`NSKeyedArchiver`): the list,
+    /// the archive's object graph walked along the report's schema (cycles included), the report
+    /// and every renderer.
+    private static func keyedArchive(_ bytes: [UInt8]) throws(FuzzInvariantFailure) {
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(XcodeInputError) in try XcodeCoverage.readReportArchive(buffer, path: "report") }
+        }
+        if case .failure(let error) = result {
+            _ = error.diagnostic.formatted()
+        }
+        if let list = try? bytes.withUnsafeBytes({ try BinaryPropertyList($0) }) {
+            guard list.top < list.objects.count else {
+                throw FuzzInvariantFailure(description: "top object outside the list")
+            }
+        }
+        guard case .success(let coverage) = result else { return }
+        try render(
+            CoverageReport.build(xcode: coverage, scope: CoverageScope(root: "/", allFiles: true), input: "report"))
+    }
+
+    /// xccov's JSON: a report (`--report`, `--only-targets`) or an archive (`--archive`, given
+    /// with a report of its files made from its own lines), and every renderer of the report.
+    private static func xccovJSON(_ bytes: [UInt8]) throws(FuzzInvariantFailure) {
+        guard let value = try? JSONValue.parse(bytes) else { return }
+        var coverage: XcodeCoverage
+        switch XcodeCoverage.jsonKind(of: value) {
+        case .report?, .onlyTargets?:
+            guard let report = try? XcodeCoverage.readReportJSON(value, path: "report.json") else { return }
+            coverage = report
+        case .archive?:
+            guard let lines = try? XcodeCoverage.readArchiveJSON(value, path: "archive.json") else { return }
+            for fileLines in lines.values {
+                guard zip(fileLines, fileLines.dropFirst()).allSatisfy({ $0.line < $1.line }) else {
+                    throw FuzzInvariantFailure(description: "archive lines out of order were accepted")
+                }
+            }
+            let files = lines.keys.sorted().map { path in
+                let executable = lines[path]!.compactMap(\.executionCount)
+                return XcodeCoverage.File(
+                    name: path, path: path, executableLines: executable.count,
+                    coveredLines: executable.filter { $0 > 0 }.count,
+                    functions: [.init(name: "", lineNumber: 1, executionCount: 1, executableLines: 2, coveredLines: 1)])
+            }
+            coverage = XcodeCoverage(
+                targets: [
+                    .init(name: "Fuzz.framework", productPath: nil, executableLines: 0, coveredLines: 0, files: files)
+                ],
+                lines: lines)
+        case nil:
+            return
+        }
+        try render(
+            CoverageReport.build(xcode: coverage, scope: CoverageScope(root: "/", allFiles: true), input: "report.json")
+        )
     }
 
     /// `swift test` output, parsed whole and in chunks whose sizes come from the input itself (a

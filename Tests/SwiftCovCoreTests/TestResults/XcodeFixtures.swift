@@ -20,28 +20,17 @@ enum XcodeFixtures {
 
     /// The root object's id: `rootId.hash` in the bundle's `Info.plist`.
     static func rootID(bundle: String) throws -> String {
-        let plist = try String(contentsOfFile: bundlePath(bundle) + "/Info.plist", encoding: .utf8)
-        guard let root = plist.range(of: "<key>rootId</key>"),
-            let hash = plist.range(of: "<key>hash</key>", range: root.upperBound..<plist.endIndex),
-            let open = plist.range(of: "<string>", range: hash.upperBound..<plist.endIndex),
-            let close = plist.range(of: "</string>", range: open.upperBound..<plist.endIndex)
-        else { throw TestResultsError.unreadable(path: bundle, reason: "no rootId in Info.plist") }
-        return String(plist[open.upperBound..<close.lowerBound])
+        try XCResultBundle(path: bundlePath(bundle)).rootID
     }
 
     /// The decompressed bytes of object `id`, nil when the bundle does not hold it.
     static func objectBytes(bundle: String, id: String) throws(TestResultsError) -> [UInt8]? {
-        let file = bundlePath(bundle) + "/Data/data." + id
-        guard FileManager.default.fileExists(atPath: file) else { return nil }
-        // Replaced by Zstd.decompress when the decoder lands.
-        let result: Subprocess.Result
-        do {
-            result = try Subprocess.capture("/usr/bin/zstd", ["-dc", file])
+        guard FileManager.default.fileExists(atPath: bundlePath(bundle) + "/Data/data." + id) else { return nil }
+        do throws(XcodeInputError) {
+            return try XCResultBundle(path: bundlePath(bundle)).object(id)
         } catch {
-            throw .unreadable(path: file, reason: "cannot run /usr/bin/zstd: \(error)")
+            throw .unreadable(path: error.path, reason: error.message)
         }
-        guard result.status == 0 else { throw .unreadable(path: file, reason: "zstd: \(result.errorText)") }
-        return result.output
     }
 
     /// Object `id` of `bundle`, nil when the bundle does not hold it.

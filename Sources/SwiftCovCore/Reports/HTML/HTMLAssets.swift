@@ -75,6 +75,7 @@ package enum HTMLAssets {
         kbd { border: 1px solid var(--border); border-radius: 4px; padding: 0 4px; background: var(--head); }
         .tree-head, .tree .row { display: grid; grid-template-columns: minmax(0, 1fr) repeat(3, 216px); gap: 0 8px;
           align-items: center; }
+        .two-metrics.tree-head, .two-metrics .row { grid-template-columns: minmax(0, 1fr) repeat(2, 216px); }
         .tree-head { color: var(--muted); border-bottom: 1px solid var(--border); padding: 4px 8px; font-weight: 600; }
         .tree, .tree ul { list-style: none; margin: 0; padding: 0; }
         .tree ul { padding-left: 16px; }
@@ -168,6 +169,7 @@ package enum HTMLAssets {
           header, main { padding: 0 10px; }
           footer { padding: 16px 10px; }
           .tree-head, .tree .row { grid-template-columns: repeat(3, minmax(0, 1fr)); }
+          .two-metrics.tree-head, .two-metrics .row { grid-template-columns: repeat(2, minmax(0, 1fr)); }
           .tree-head span:first-child { display: none; }
           .tree .row .name { grid-column: 1 / -1; }
           .tree .metric .bar, td.metric .bar { display: none; }

@@ -26,7 +26,7 @@ extension HTMLReport {
         html.append(escapingHTML: title)
         html.append("</h1>\n</header>\n<main>\n")
         html.append("<section aria-labelledby=\"totals\">\n<h2 id=\"totals\">Totals</h2>\n")
-        summaryList(&html, report.totals)
+        summaryList(&html, report.totals, options: options)
         if let perTest = annotations.perTest { perTestNote(&html, perTest) }
         html.append("</section>\n")
         let pages = linking ?? Set(report.files.map(\.displayPath))
@@ -43,12 +43,19 @@ extension HTMLReport {
             html.append("<p class=\"filter\"><label for=\"filter\">Filter files </label>")
             html.append(
                 "<input id=\"filter\" type=\"search\" placeholder=\"Path or module\" autocomplete=\"off\"></p>\n")
-            html.append("<div class=\"tree-head\" aria-hidden=\"true\"><span>Folder or file</span>")
-            html.append("<span>Lines</span><span>Functions</span><span>Regions</span></div>\n")
-            html.append("<ul class=\"tree\" id=\"tree\">\n")
-            appendFolder(&html, tree.root, tree: tree, depth: 0)
+            if options.showsRegions {
+                html.append("<div class=\"tree-head\" aria-hidden=\"true\"><span>Folder or file</span>")
+                html.append("<span>Lines</span><span>Functions</span><span>Regions</span></div>\n")
+                html.append("<ul class=\"tree\" id=\"tree\">\n")
+            } else {
+                html.append("<div class=\"tree-head two-metrics\" aria-hidden=\"true\"><span>Folder or file</span>")
+                html.append("<span>Lines</span><span>Functions</span></div>\n")
+                html.append("<ul class=\"tree two-metrics\" id=\"tree\">\n")
+            }
+            appendFolder(&html, tree.root, tree: tree, depth: 0, regions: options.showsRegions)
             html.append("</ul>\n")
-            html.append(unescaped: "<p><small>" + LineView.htmlSummaryNote + "</small></p>\n")
+            let note = report.origin == .xcode ? LineView.htmlXcodeNote : LineView.htmlSummaryNote
+            html.append(unescaped: "<p><small>" + note + "</small></p>\n")
         }
         html.append("</section>\n")
         if !report.files.isEmpty { treemap(&html, tree) }
@@ -59,7 +66,7 @@ extension HTMLReport {
         html.append(
             "<thead><tr><th scope=\"col\" data-sort=\"text\">Module</th><th scope=\"col\" data-sort=\"number\">Files</th>"
         )
-        metricHeaders(&html)
+        metricHeaders(&html, options: options)
         html.append("</tr></thead>\n<tbody>\n")
         for module in report.modules {
             html.append("<tr id=\"module-")
@@ -71,7 +78,7 @@ extension HTMLReport {
             html.append("\">")
             html.append(decimal: UInt64(module.fileCount))
             html.append("</td>")
-            metricCells(&html, module.summary)
+            metricCells(&html, module.summary, options: options)
             html.append("</tr>\n")
         }
         html.append("</tbody>\n</table></div>\n</section>\n")
@@ -84,17 +91,23 @@ extension HTMLReport {
             html.append(
                 "<thead><tr><th scope=\"col\" data-sort=\"text\">File</th><th scope=\"col\" data-sort=\"text\">Module</th>"
             )
-            metricHeaders(&html)
+            metricHeaders(&html, options: options)
             html.append("</tr></thead>\n<tbody>\n")
             for file in report.files {
-                html.append("<tr><th scope=\"row\"><a href=\"")
-                html.append(escapingHTML: pageName(for: file.displayPath))
-                html.append("\">")
-                html.append(escapingHTML: file.displayPath)
-                html.append("</a></th><td>")
+                html.append("<tr><th scope=\"row\">")
+                if file.hasLineData {
+                    html.append("<a href=\"")
+                    html.append(escapingHTML: pageName(for: file.displayPath))
+                    html.append("\">")
+                    html.append(escapingHTML: file.displayPath)
+                    html.append("</a>")
+                } else {
+                    html.append(escapingHTML: file.displayPath)
+                }
+                html.append("</th><td>")
                 html.append(escapingHTML: file.module)
                 html.append("</td>")
-                metricCells(&html, file.summary)
+                metricCells(&html, file.summary, options: options)
                 html.append("</tr>\n")
             }
             html.append("</tbody>\n</table></div>\n</details>\n</section>\n")
@@ -106,7 +119,9 @@ extension HTMLReport {
 
     /// A folder of the tree: a `<details>` whose summary is the folder with its totals, open
     /// for the two top levels; its folders, then its files.
-    private static func appendFolder(_ html: inout OutputBuffer, _ index: Int, tree: FolderTree, depth: Int) {
+    private static func appendFolder(
+        _ html: inout OutputBuffer, _ index: Int, tree: FolderTree, depth: Int, regions: Bool
+    ) {
         let folder = tree.folders[index]
         for child in folder.folders {
             let node = tree.folders[child]
@@ -116,31 +131,35 @@ extension HTMLReport {
             html.append("<summary class=\"row\"><span class=\"name\">")
             html.append(escapingHTML: node.name)
             html.append("/</span>")
-            treeMetrics(&html, node.summary)
+            treeMetrics(&html, node.summary, regions: regions)
             html.append("</summary>\n<ul>\n")
-            appendFolder(&html, child, tree: tree, depth: depth + 1)
+            appendFolder(&html, child, tree: tree, depth: depth + 1, regions: regions)
             html.append("</ul></details></li>\n")
         }
         for file in folder.files {
             let coverage = tree.files[file]
-            html.append("<li class=\"file\"><div class=\"row\"><a class=\"name\" href=\"")
-            html.append(escapingHTML: pageName(for: coverage.displayPath))
-            html.append("\" title=\"")
+            // A file without per-line counts (Xcode's totals only) has no page to link.
+            if coverage.hasLineData {
+                html.append("<li class=\"file\"><div class=\"row\"><a class=\"name\" href=\"")
+                html.append(escapingHTML: pageName(for: coverage.displayPath))
+                html.append("\" title=\"")
+            } else {
+                html.append("<li class=\"file\"><div class=\"row\"><span class=\"name\" title=\"")
+            }
             html.append(escapingHTML: coverage.displayPath)
             html.append(" (")
             html.append(escapingHTML: coverage.module)
             html.append(")\">")
             html.append(escapingHTML: coverage.displayPath.split(separator: "/").last.map(String.init) ?? "")
-            html.append("</a>")
-            treeMetrics(&html, coverage.summary)
+            html.append(coverage.hasLineData ? "</a>" : "</span>")
+            treeMetrics(&html, coverage.summary, regions: regions)
             html.append("</div></li>\n")
         }
     }
 
-    private static func treeMetrics(_ html: inout OutputBuffer, _ summary: CoverageSummary) {
-        let metrics: [(Metric, StaticString)] = [
-            (summary.lines, "lines"), (summary.functions, "functions"), (summary.regions, "regions"),
-        ]
+    private static func treeMetrics(_ html: inout OutputBuffer, _ summary: CoverageSummary, regions: Bool) {
+        var metrics: [(Metric, StaticString)] = [(summary.lines, "lines"), (summary.functions, "functions")]
+        if regions { metrics.append((summary.regions, "regions")) }
         for (metric, noun) in metrics {
             html.append("<span class=\"metric\">")
             bar(&html, metric, noun: noun)
@@ -165,9 +184,13 @@ extension HTMLReport {
             let rect = tile.rect
             if let file = tile.file {
                 let coverage = tree.files[file]
-                html.append("<a href=\"")
-                html.append(escapingHTML: pageName(for: coverage.displayPath))
-                html.append("\" tabindex=\"-1\"><title>")
+                if coverage.hasLineData {
+                    html.append("<a href=\"")
+                    html.append(escapingHTML: pageName(for: coverage.displayPath))
+                    html.append("\" tabindex=\"-1\"><title>")
+                } else {
+                    html.append("<g><title>")
+                }
                 html.append(escapingHTML: coverage.displayPath)
                 html.append(": ")
                 html.append(unescaped: coverage.summary.lines.formattedPercent)
@@ -188,7 +211,7 @@ extension HTMLReport {
                     html.append(escapingHTML: name)
                     html.append("</text>")
                 }
-                html.append("</a>\n")
+                html.append(coverage.hasLineData ? "</a>\n" : "</g>\n")
             } else {
                 html.append("<rect class=\"folder\" x=\"")
                 appendCoordinates(&html, rect)

@@ -10,6 +10,10 @@ package enum HTMLReport {
         package var generatedAt: String?
         /// The package's name, in the index's title (`HTMLSite` reads it from `Package.swift`).
         package var packageName: String?
+        /// Whether the numbers have regions (Xcode's have not: no Regions column then).
+        package var showsRegions = true
+        /// The tool whose numbers the pages show (`HTMLSite` sets it from the report).
+        package var origin: CoverageReport.Origin = .llvmCov
 
         package init(version: String = SwiftCov.version, generatedAt: String? = nil, packageName: String? = nil) {
             self.version = version
@@ -89,7 +93,7 @@ package enum HTMLReport {
         html.append("</li></ol></nav>\n<h1>")
         html.append(escapingHTML: file.displayPath)
         html.append("</h1>\n</header>\n<main>\n")
-        summaryList(&html, file.summary)
+        summaryList(&html, file.summary, options: options)
 
         var sourceText: SourceText?
         switch source {
@@ -281,7 +285,7 @@ package enum HTMLReport {
             for note in unplaced { appendNote(&html, note) }
         }
         html.append("</section>\n")
-        if !file.functions.isEmpty { functionTable(&html, file, names: functionNames) }
+        if !file.functions.isEmpty { functionTable(&html, file, names: functionNames, options: options) }
         if let lineTests { testTable(&html, lineTests) }
         html.append("</main>\n")
         footer(&html, options: options, assetPrefix: "../")
@@ -306,7 +310,9 @@ package enum HTMLReport {
     }
 
     /// The functions of a file page: short names (the full one on hover), line, count, coverage.
-    private static func functionTable(_ html: inout OutputBuffer, _ file: FileCoverage, names: [String]) {
+    private static func functionTable(
+        _ html: inout OutputBuffer, _ file: FileCoverage, names: [String], options: Options
+    ) {
         html.append("<section aria-labelledby=\"functions\">\n<h2 id=\"functions\">Functions ")
         html.append("<a class=\"aside\" href=\"#source\">↑ source</a></h2>\n")
         html.append("<div class=\"wide\"><table class=\"sortable functions\">\n")
@@ -314,8 +320,8 @@ package enum HTMLReport {
         html.append("<thead><tr><th scope=\"col\" data-sort=\"text\">Function</th>")
         html.append(
             "<th scope=\"col\" data-sort=\"number\">Line</th><th scope=\"col\" data-sort=\"number\">Executions</th>")
-        html.append(
-            "<th scope=\"col\" data-sort=\"number\">Lines</th><th scope=\"col\" data-sort=\"number\">Regions</th>")
+        html.append("<th scope=\"col\" data-sort=\"number\">Lines</th>")
+        if options.showsRegions { html.append("<th scope=\"col\" data-sort=\"number\">Regions</th>") }
         html.append("</tr></thead>\n<tbody>\n")
         for (index, function) in file.functions.enumerated() {
             let name = index < names.count ? names[index] : function.mangledName
@@ -339,7 +345,7 @@ package enum HTMLReport {
             html.append(unescaped: compactCount(function.executionCount))
             html.append("</td>")
             metricCell(&html, function.summary.lines, noun: "lines")
-            metricCell(&html, function.summary.regions, noun: "regions")
+            if options.showsRegions { metricCell(&html, function.summary.regions, noun: "regions") }
             html.append("</tr>\n")
         }
         html.append("</tbody>\n</table></div>\n</section>\n")
@@ -574,17 +580,20 @@ package enum HTMLReport {
             html.append(" on ")
             html.append(escapingHTML: generatedAt)
         }
-        html.append(". Counts and percentages are llvm-cov&#39;s.</footer>\n<script src=\"")
+        html.append(
+            options.origin == .xcode
+                ? ". Counts and percentages are Xcode&#39;s (xccov).</footer>\n<script src=\""
+                : ". Counts and percentages are llvm-cov&#39;s.</footer>\n<script src=\"")
         html.append(assetPrefix)
         html.append("swiftcov.js\"></script>\n</body>\n</html>\n")
     }
 
-    static func summaryList(_ html: inout OutputBuffer, _ summary: CoverageSummary) {
+    static func summaryList(_ html: inout OutputBuffer, _ summary: CoverageSummary, options: Options) {
         html.append("<dl class=\"summary\">\n")
-        let metrics: [(StaticString, Metric, StaticString)] = [
+        var metrics: [(StaticString, Metric, StaticString)] = [
             ("Lines", summary.lines, "lines"), ("Functions", summary.functions, "functions"),
-            ("Regions", summary.regions, "regions"),
         ]
+        if options.showsRegions { metrics.append(("Regions", summary.regions, "regions")) }
         for (label, metric, noun) in metrics {
             html.append("<div><dt>")
             html.append(label)
@@ -600,16 +609,16 @@ package enum HTMLReport {
         html.append("</dl>\n")
     }
 
-    static func metricHeaders(_ html: inout OutputBuffer) {
+    static func metricHeaders(_ html: inout OutputBuffer, options: Options) {
         html.append(
             "<th scope=\"col\" data-sort=\"number\">Lines</th><th scope=\"col\" data-sort=\"number\">Functions</th>")
-        html.append("<th scope=\"col\" data-sort=\"number\">Regions</th>")
+        if options.showsRegions { html.append("<th scope=\"col\" data-sort=\"number\">Regions</th>") }
     }
 
-    static func metricCells(_ html: inout OutputBuffer, _ summary: CoverageSummary) {
+    static func metricCells(_ html: inout OutputBuffer, _ summary: CoverageSummary, options: Options) {
         metricCell(&html, summary.lines, noun: "lines")
         metricCell(&html, summary.functions, noun: "functions")
-        metricCell(&html, summary.regions, noun: "regions")
+        if options.showsRegions { metricCell(&html, summary.regions, noun: "regions") }
     }
 
     static func metricCell(_ html: inout OutputBuffer, _ metric: Metric, noun: StaticString) {

@@ -87,6 +87,9 @@ package final class HTMLSite {
         /// Display paths of the files whose per-test data has other executable lines than their
         /// coverage (data of another run), in page order: their pages show no tests.
         package var mismatchedTests: [String] = []
+        /// Display paths of the files the inputs have no per-line counts for (Xcode's report
+        /// without its archive): listed in the index, without a page.
+        package var withoutLineData: [String] = []
 
         /// What the user should hear about: one warning naming the first missing source, one
         /// naming the first file whose per-test data does not match.
@@ -108,6 +111,14 @@ package final class HTMLSite {
                         "the per-test data has other executable lines than the coverage for \(count) "
                             + "file\(count == 1 ? "" : "s") (recorded in another run?); their pages show no tests, "
                             + "first this one"))
+            }
+            if let first = withoutLineData.first {
+                let count = withoutLineData.count
+                warnings.append(
+                    .warning(
+                        file: first,
+                        "no per-line counts for \(count) file\(count == 1 ? "" : "s") (Xcode's report has totals only): "
+                            + "listed without a page; give `xcrun xccov view --archive --json` output for the pages"))
             }
             return warnings
         }
@@ -232,9 +243,12 @@ package final class HTMLSite {
         _ report: CoverageReport, tests: TestRun?, extraFiles: [FileCoverage],
         annotations: HTMLReport.SiteAnnotations, in directory: String, options: HTMLReport.Options
     ) throws(Failure) -> Written {
-        let pageFiles = report.files + extraFiles
+        let listed = report.files.filter(\.hasLineData)
+        let pageFiles = listed + extraFiles
         var named = options
         if named.packageName == nil { named.packageName = PackageManifest.name(inPackageAt: report.scope.root ?? ".") }
+        named.showsRegions = report.measured.contains(.regions)
+        named.origin = report.origin
         let options = named
         let notes = tests.map { lineNotes(of: $0) } ?? [:]
         try makeDirectory(directory + "/files")
@@ -287,7 +301,7 @@ package final class HTMLSite {
                     let functionNames = Array(names[firstName[index]..<firstName[index] + file.functions.count])
                     let page = HTMLReport.filePageBuffer(
                         file, functionNames: functionNames, segments: segments, source: source,
-                        notes: notes[file.displayPath] ?? [], listedInIndex: index < report.files.count,
+                        notes: notes[file.displayPath] ?? [], listedInIndex: index < listed.count,
                         annotations: fileAnnotations,
                         options: options)
                     try write(page, to: directory + "/" + HTMLReport.pageName(for: file.displayPath), durable: false)
@@ -304,7 +318,9 @@ package final class HTMLSite {
                 options: options),
             to: directory + "/index.html",
             durable: true)
-        return Written(missingSources: missing.inPageOrder, mismatchedTests: mismatched.inPageOrder)
+        return Written(
+            missingSources: missing.inPageOrder, mismatchedTests: mismatched.inPageOrder,
+            withoutLineData: report.files.filter { !$0.hasLineData }.map(\.displayPath))
     }
 
     /// The test run's failures by the file (as the log names it) and line they were recorded at.

@@ -1,0 +1,112 @@
+/// The bundle's object graph: its root (an `ActionsInvocationRecord`), the objects it refers to,
+/// and what coverage and tests are read from them.
+extension XCResultBundle {
+    /// The object `id`, read from its typed encoding.
+    package func graphObject(_ id: String) throws(XcodeInputError) -> XCResultObject {
+        let bytes = try object(id)
+        do throws(TestResultsError) {
+            return try bytes.withUnsafeBytes { buffer in
+                Result { () throws(TestResultsError) in
+                    try XCResultObject.parseTypedEncoding(buffer, path: path + "/Data/data." + id)
+                }
+            }.get()
+        } catch {
+            let diagnostic = error.diagnostic
+            throw XcodeInputError(path: diagnostic.file ?? path, diagnostic.message)
+        }
+    }
+
+    /// The root object.
+    package func invocationRecord() throws(XcodeInputError) -> XCResultObject {
+        let root = try graphObject(rootID)
+        guard root.isA("ActionsInvocationRecord") else {
+            throw XcodeInputError(path: path, "the root object is a \(root.type), not an ActionsInvocationRecord")
+        }
+        return root
+    }
+
+    /// The coverage report of the bundle's test actions (`actions[].actionResult.coverage.reportRef`),
+    /// and the project root from the record's metadata. Several actions with the same numbers
+    /// (a test repeated) give one report; different reports cannot be added up.
+    package func coverage() throws(XcodeInputError) -> (coverage: XcodeCoverage, workspace: String?) {
+        let record = try invocationRecord()
+        var reports: [(id: String, coverage: XcodeCoverage)] = []
+        for action in record.array("actions") {
+            guard let id = action["actionResult"]?["coverage"]?.reference("reportRef"),
+                !reports.contains(where: { $0.id == id })
+            else { continue }
+            let bytes = try object(id)
+            let coverage = try bytes.withUnsafeBytes { buffer in
+                Result { () throws(XcodeInputError) in
+                    try XcodeCoverage.readReportArchive(buffer, path: path + "/Data/data." + id)
+                }
+            }.get()
+            reports.append((id, coverage))
+        }
+        guard let first = reports.first else {
+            throw XcodeInputError(
+                path: path,
+                "no coverage in this bundle: run the tests with code coverage on (`-enableCodeCoverage YES`, "
+                    + "or the scheme's test plan option)")
+        }
+        if reports.contains(where: { $0.coverage != first.coverage }) {
+            throw XcodeInputError(
+                path: path,
+                "\(reports.count) coverage reports (one per test action) with different numbers: totals cannot "
+                    + "be added up; give one action's report (`xcrun xccov view --report --json`) and its archive")
+        }
+        return (first.coverage, workspaceFolder(of: record))
+    }
+
+    /// The project root: the folder the tests ran from (`metadataRef` →
+    /// `creatingWorkspaceFilePath`): a package's folder, or the folder holding the `.xcodeproj` or
+    /// `.xcworkspace`.
+    func workspaceFolder(of record: XCResultObject) -> String? {
+        guard let id = record.reference("metadataRef"), let metadata = try? graphObject(id),
+            let workspace = metadata.string("creatingWorkspaceFilePath"), workspace.hasPrefix("/")
+        else { return nil }
+        var folder: [Substring] = []
+        for component in workspace.split(separator: "/") {
+            if component.hasSuffix(".xcodeproj") || component.hasSuffix(".xcworkspace") || component == ".swiftpm" {
+                return "/" + folder.joined(separator: "/")
+            }
+            folder.append(component)
+        }
+        // A package opened in Xcode: the package's folder itself.
+        return "/" + folder.joined(separator: "/")
+    }
+}
+
+extension XCResultBundle {
+    /// The tests of the bundle at `path`: every test action's results, with the objects they
+    /// refer to loaded from the bundle (an object the bundle does not hold is absent, not an error:
+    /// the reader says what it could not read).
+    package static func testRun(path: String) throws(TestResultsError) -> TestRun {
+        let bundle: XCResultBundle
+        let record: XCResultObject
+        do throws(XcodeInputError) {
+            bundle = try XCResultBundle(path: path)
+            record = try bundle.invocationRecord()
+        } catch {
+            throw error.testResultsError
+        }
+        let load: XcodeTestResults.Loader = { (id) throws(TestResultsError) -> XCResultObject? in
+            guard isObjectID(id), CoverageInput.fileKind(path + "/Data/data." + id) == .file else { return nil }
+            do throws(XcodeInputError) {
+                return try bundle.graphObject(id)
+            } catch {
+                throw error.testResultsError
+            }
+        }
+        var run = try XcodeTestResults.testRun(object: record, load: load, path: path)
+        if let warning = bundle.versionWarning { run.warnings.insert(warning, at: 0) }
+        return run
+    }
+}
+
+extension XcodeInputError {
+    /// The same error, for the test readers.
+    var testResultsError: TestResultsError {
+        .malformedXcodeResult(path: path, offset: nil, keyPath: location, message: message)
+    }
+}
