@@ -93,3 +93,59 @@ struct XcodeCoverageCommandTests {
         #expect(bad.stderr == "bad.json: error: targets[0].executableLines: expected a whole number from 0\n")
     }
 }
+
+/// Result bundles, read without Xcode, through the commands.
+@Suite("Xcode result bundles on the command line", .removingTemporaryFolders)
+struct XcodeBundleCommandTests {
+    static let fixtures = "Tests/SwiftCovCoreTests/Fixtures/xcode/"
+
+    @Test("report, check and junit on one bundle: Xcode's numbers, the failed test, exit codes")
+    func bundle() throws {
+        // A copy outside this package, whose .swiftcov.json (found above a bundle) has rules on regions.
+        let directory = try temporaryDirectory()
+        let bundle = directory + "/test.xcresult"
+        try FileManager.default.copyItem(atPath: packageRoot + "/" + Self.fixtures + "test.xcresult", toPath: bundle)
+        let report = try swiftcov(["report", bundle, "--show", "functions"], in: directory)
+        #expect(report.status == 0)
+        #expect(report.stderr.isEmpty)
+        #expect(report.stdout == (try golden("xcresult-test.txt")))
+
+        let json = try swiftcov(["report", bundle, "--all-files", "-f", "json"], in: directory)
+        let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let totals = document?["totals"] as? [String: Any]
+        // xcresultparser's Cobertura of this bundle: lines-covered="1530" lines-valid="3108".
+        #expect((totals?["lines"] as? [String: Any])?["count"] as? Int == 3108)
+        #expect((totals?["lines"] as? [String: Any])?["covered"] as? Int == 1530)
+        #expect(totals?["regions"] is NSNull)
+
+        let gate = try swiftcov(["check", bundle, "--min-lines", "46", "--tests", bundle], in: directory)
+        #expect(gate.status == 1)
+        #expect(gate.stdout.contains("testCoverageConverter()"))
+        #expect(gate.stdout.contains("Gate failed: 1 test failed; coverage: 1 rule met."))
+
+        let junit = try swiftcov(["junit", bundle, "-o", directory + "/junit.xml"], in: directory)
+        #expect(junit.status == 1)
+        #expect(junit.stderr.hasSuffix("6 passed, 1 failed (7 tests in 4.325 s)\n"))
+    }
+
+    @Test("a damaged bundle: one line naming the object, exit 2, nothing written")
+    func damaged() throws {
+        let directory = try temporaryDirectory()
+        let copy = directory + "/R.xcresult"
+        try FileManager.default.copyItem(atPath: packageRoot + "/" + Self.fixtures + "test.xcresult", toPath: copy)
+        let data = try FileManager.default.contentsOfDirectory(atPath: copy + "/Data")
+        for file in data {
+            let url = URL(fileURLWithPath: copy + "/Data/" + file)
+            let bytes = try Data(contentsOf: url)
+            try bytes.prefix(bytes.count - 3).write(to: url)
+        }
+        let report = try swiftcov(["report", "R.xcresult"], in: directory)
+        #expect(report.status == 2)
+        #expect(report.stdout.isEmpty)
+        #expect(report.stderr.split(separator: "\n").count == 1)
+        #expect(report.stderr.hasPrefix("R.xcresult/Data/data.0~"))
+        let junit = try swiftcov(["junit", "R.xcresult", "-o", "junit.xml"], in: directory)
+        #expect(junit.status == 2)
+        #expect(!FileManager.default.fileExists(atPath: directory + "/junit.xml"))
+    }
+}
