@@ -78,7 +78,8 @@ package enum CoverageJSONReport {
                 }
                 json.endArray()
             }
-            if options.showLines {
+            // A file of Xcode's report without its archive has no per-line counts to list.
+            if options.showLines && file.hasLineData {
                 let lineCounts = try file.lineCounts()
                 json.key("lineCounts", .newLine)
                 json.beginArray()

@@ -110,8 +110,14 @@ package struct KeyedArchive: Sendable {
         case nil: return nil
         case .string(let text)?: return text
         case .dictionary?:
-            let nested = try self.object(key, in: object)
-            return try nested.flatMap { (nested) throws(DecodeError) in try string("NS.string", in: nested) }
+            // An archived NSString: its text one level down, never further (an archive whose
+            // NS.string refers back to its object would otherwise be followed without end).
+            guard let nested = try self.object(key, in: object) else { return nil }
+            switch try value("NS.string", in: nested) {
+            case nil: return nil
+            case .string(let text)?: return text
+            default: throw DecodeError(path: nested.path + ".NS.string", message: "not a string")
+            }
         default: throw DecodeError(path: object.path + "." + key, message: "not a string")
         }
     }
@@ -122,8 +128,13 @@ package struct KeyedArchive: Sendable {
         case nil: return nil
         case .data(let bytes)?: return bytes
         case .dictionary?:
-            let nested = try self.object(key, in: object)
-            return try nested.flatMap { (nested) throws(DecodeError) in try data("NS.data", in: nested) }
+            // An archived NSData: its bytes one level down, never further.
+            guard let nested = try self.object(key, in: object) else { return nil }
+            switch try value("NS.data", in: nested) {
+            case nil: return nil
+            case .data(let bytes)?: return bytes
+            default: throw DecodeError(path: nested.path + ".NS.data", message: "not data")
+            }
         default: throw DecodeError(path: object.path + "." + key, message: "not data")
         }
     }

@@ -107,6 +107,16 @@ struct BinaryPropertyListTests {
         #expect(list.objects == [.array([0])])
     }
 
+    @Test("an archived NSData whose bytes refer back to itself is refused, not followed without end")
+    func selfReferringData() throws {
+        // Found by the keyed-archive fuzzer: it grew a path of ".NS.data" past 2 GB.
+        let bytes = try [UInt8](
+            Data(contentsOf: URL(fileURLWithPath: Fixture(name: "fuzz").path("keyed-archive-self-referring-data"))))
+        #expect(throws: XcodeInputError.self) {
+            try bytes.withUnsafeBytes { try XcodeCoverage.readReportArchive($0, path: "report") }
+        }
+    }
+
     private func bigEndian(_ value: UInt64) -> [UInt8] {
         (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) }
     }

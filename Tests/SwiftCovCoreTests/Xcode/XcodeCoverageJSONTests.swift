@@ -154,6 +154,19 @@ struct XcodeCoverageJSONTests {
         #expect(document["totals"]?["lines"]?["count"] == .number(419))
     }
 
+    @Test("--show lines: each file the archive has lists its lines; the others have none to list")
+    func jsonLines() throws {
+        let report = try Self.report(["xccov-report.json", "xccov-archive.json"])
+        let json = try CoverageJSONReport.render(report, options: CoverageReportOptions(showLines: true))
+        guard case .array(let files)? = try foundationJSON(json)["files"] else {
+            Issue.record("no files")
+            return
+        }
+        let withLines = files.filter { $0["lineCounts"] != nil }.compactMap { $0["path"]?.stringValue }
+        #expect(withLines.sorted() == report.files.filter(\.hasLineData).map(\.path).sorted())
+        #expect(withLines.count == 2)
+    }
+
     @Test("line-level outputs from the archive: lcov and Cobertura")
     func lineOutputs() throws {
         var request = CoverageRequest(
