@@ -164,8 +164,8 @@ private struct GraphReader {
             guard let summaries = try object(id) else {
                 warn(
                     keyPath + ".actionResult.testsRef",
-                    "the tests (object \(id)) are not in this input (Xcode 16 and later keep them in the bundle's "
-                        + "database): only the failures the invocation record names are read")
+                    "the tests (object \(id)) are not in this input (a bundle missing objects, or the root's JSON "
+                        + "alone): only the failures the invocation record names are read")
                 continue
             }
             readPlanRunSummaries(summaries, keyPath: keyPath + ".actionResult.testsRef", device: device)
