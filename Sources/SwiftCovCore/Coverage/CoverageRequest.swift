@@ -29,11 +29,11 @@ package struct CoverageRequest: Sendable {
     package func makeReport(workingDirectory: String) throws(CoverageInputError) -> CoverageReport {
         var located: [String] = []
         for input in inputs { located.append(try CoverageInput.locateExport(input)) }
-        let xcodeKinds = located.map(XcodeCoverageInput.kind(of:))
-        if let xcode = xcodeKinds.firstIndex(where: { $0 != nil }) {
-            guard let llvm = xcodeKinds.firstIndex(where: { $0 == nil }) else {
+        let xcodeInputs = located.map(XcodeCoverageInput.recognize)
+        if let xcode = xcodeInputs.firstIndex(where: { $0 != nil }) {
+            guard let llvm = xcodeInputs.firstIndex(where: { $0 == nil }) else {
                 return try makeXcodeReport(
-                    Array(zip(located, xcodeKinds.map { $0! })), workingDirectory: workingDirectory)
+                    xcodeInputs.map { $0! }, workingDirectory: workingDirectory)
             }
             throw .xcode(
                 XcodeInputError(
@@ -83,7 +83,7 @@ package struct CoverageRequest: Sendable {
 
     /// The report of Xcode's coverage inputs: a bundle or xccov's report, with any archives.
     private func makeXcodeReport(
-        _ inputs: [(path: String, kind: XcodeCoverageInput.Kind)], workingDirectory: String
+        _ inputs: [XcodeCoverageInput.Input], workingDirectory: String
     ) throws(CoverageInputError) -> CoverageReport {
         let (coverage, workspace, warnings) = try XcodeCoverageInput.read(inputs)
         let resolvedRoot =
@@ -92,7 +92,7 @@ package struct CoverageRequest: Sendable {
             ?? CoverageScope.normalized(workingDirectory)
         var scope = CoverageScope(root: resolvedRoot, includes: includes, excludes: excludes, allFiles: allFiles)
         scope.rootWasGuessed = root == nil && workspace == nil && coverage.targets.contains { !$0.files.isEmpty }
-        let input = inputs.first { $0.kind == .bundle || $0.kind == .json(.report) || $0.kind == .json(.onlyTargets) }
+        let input = inputs.first(where: \.isReport)
         var report = CoverageReport.build(
             xcode: coverage, scope: scope, includeFunctions: includeFunctions, input: input?.path ?? inputs[0].path)
         report.warnings = warnings

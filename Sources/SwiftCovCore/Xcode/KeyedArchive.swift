@@ -106,37 +106,35 @@ package struct KeyedArchive: Sendable {
 
     /// The string field `key` (a plain string or an archived `NSString`); nil when absent.
     package func string(_ key: String, in object: Instance) throws(DecodeError) -> String? {
-        switch try value(key, in: object) {
-        case nil: return nil
-        case .string(let text)?: return text
-        case .dictionary?:
-            // An archived NSString: its text one level down, never further (an archive whose
-            // NS.string refers back to its object would otherwise be followed without end).
-            guard let nested = try self.object(key, in: object) else { return nil }
-            switch try value("NS.string", in: nested) {
-            case nil: return nil
-            case .string(let text)?: return text
-            default: throw DecodeError(path: nested.path + ".NS.string", message: "not a string")
-            }
-        default: throw DecodeError(path: object.path + "." + key, message: "not a string")
+        try scalar(key, in: object, wrappedIn: "NS.string", noun: "a string") {
+            if case .string(let text) = $0 { return text } else { return nil }
         }
     }
 
     /// The data field `key` (plain data or an archived `NSData`); nil when absent.
     package func data(_ key: String, in object: Instance) throws(DecodeError) -> [UInt8]? {
-        switch try value(key, in: object) {
-        case nil: return nil
-        case .data(let bytes)?: return bytes
-        case .dictionary?:
-            // An archived NSData: its bytes one level down, never further.
-            guard let nested = try self.object(key, in: object) else { return nil }
-            switch try value("NS.data", in: nested) {
-            case nil: return nil
-            case .data(let bytes)?: return bytes
-            default: throw DecodeError(path: nested.path + ".NS.data", message: "not data")
-            }
-        default: throw DecodeError(path: object.path + "." + key, message: "not data")
+        try scalar(key, in: object, wrappedIn: "NS.data", noun: "data") {
+            if case .data(let bytes) = $0 { return bytes } else { return nil }
         }
+    }
+
+    /// The value of field `key` as `extract` takes it, stored plainly or in an archived object's
+    /// field `wrapper` (an `NSString`, an `NSData`): one level down, never further, so that an
+    /// archive whose wrapper refers back to its object is not followed without end.
+    private func scalar<T>(
+        _ key: String, in object: Instance, wrappedIn wrapper: String, noun: String,
+        _ extract: (BinaryPropertyList.Object) -> T?
+    ) throws(DecodeError) -> T? {
+        guard let found = try value(key, in: object) else { return nil }
+        if let value = extract(found) { return value }
+        guard case .dictionary = found, let nested = try self.object(key, in: object) else {
+            throw DecodeError(path: object.path + "." + key, message: "not \(noun)")
+        }
+        guard let inner = try value(wrapper, in: nested) else { return nil }
+        guard let value = extract(inner) else {
+            throw DecodeError(path: nested.path + "." + wrapper, message: "not \(noun)")
+        }
+        return value
     }
 
     /// The archived object in field `key`; nil when absent or `$null`.

@@ -9,46 +9,54 @@ package enum XcodeCoverageInput {
         case json(XcodeCoverage.JSONKind)
     }
 
-    /// The kind of Xcode input at `path`, or nil when it is not one (an llvm-cov export, or
-    /// nothing swiftcov reads: the llvm-cov reader then says what is wrong with it).
-    package static func kind(of path: String) -> Kind? {
-        if path != "-", CoverageInput.fileKind(path) == .directory {
-            return XCResultBundle.isBundle(path) ? .bundle : nil
-        }
-        guard path != "-", let document = try? MappedFile(path: path) else { return nil }
-        return document.withUnsafeBytes { bytes -> Kind? in
-            guard let kind = jsonKind(bytes) else { return nil }
-            return .json(kind)
-        }
+    /// An input recognized as Xcode's; a JSON document is kept as it was parsed to tell its kind.
+    package struct Input: Sendable {
+        package var path: String
+        package var kind: Kind
+        fileprivate var document: JSONValue?
+
+        /// Whether it holds a report (totals), not only per-line counts.
+        package var isReport: Bool { kind != .json(.archive) }
     }
 
-    /// Which of xccov's JSON documents `bytes` is. An llvm-cov export names its type in its
-    /// last bytes; anything else that parses as JSON is asked its shape.
-    private static func jsonKind(_ bytes: UnsafeRawBufferPointer) -> XcodeCoverage.JSONKind? {
+    /// The Xcode input at `path`, or nil when it is not one (an llvm-cov export, or nothing
+    /// swiftcov reads: the llvm-cov reader then says what is wrong with it).
+    package static func recognize(_ path: String) -> Input? {
+        if path != "-", CoverageInput.fileKind(path) == .directory {
+            return XCResultBundle.isBundle(path) ? Input(path: path, kind: .bundle) : nil
+        }
+        guard path != "-", let file = try? MappedFile(path: path),
+            let document = file.withUnsafeBytes(parseUnlessExport), let kind = XcodeCoverage.jsonKind(of: document)
+        else { return nil }
+        return Input(path: path, kind: .json(kind), document: document)
+    }
+
+    /// `bytes` parsed as JSON, unless they are an llvm-cov export (which names its type in its
+    /// last bytes) or swiftcov's own report, or are not JSON at all.
+    private static func parseUnlessExport(_ bytes: UnsafeRawBufferPointer) -> JSONValue? {
         let start = bytes.firstIndex {
             $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF
         }
         guard let start, bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[") else { return nil }
         let tail = UnsafeRawBufferPointer(rebasing: bytes[max(0, bytes.count - 256)...])
         if tail.firstRange(of: Array("llvm.coverage.json.export".utf8)) != nil { return nil }
-        // swiftcov's own report is not Xcode's.
         if CoverageInput.isSwiftCovReport(start: bytes) { return nil }
-        guard let value = try? JSONValue.parse(bytes) else { return nil }
-        return XcodeCoverage.jsonKind(of: value)
+        return try? JSONValue.parse(bytes)
     }
 
-    /// Reads the inputs (their kinds from `kind(of:)`): one report (a bundle or xccov's report
-    /// JSON) and any number of archives, whose per-line counts are added up.
-    package static func read(_ inputs: [(path: String, kind: Kind)]) throws(CoverageInputError) -> (
+    /// Reads the inputs (from `recognize`): one report (a bundle or xccov's report JSON) and any
+    /// number of archives, whose per-line counts are added up.
+    package static func read(_ inputs: [Input]) throws(CoverageInputError) -> (
         coverage: XcodeCoverage, workspace: String?, warnings: [Diagnostic]
     ) {
         var report: (path: String, coverage: XcodeCoverage)?
         var workspace: String?
         var warnings: [Diagnostic] = []
         var archives: [(path: String, lines: [String: [XcodeCoverage.Line]])] = []
-        for (path, kind) in inputs {
+        for input in inputs {
+            let path = input.path
             var coverage: XcodeCoverage
-            switch kind {
+            switch input.kind {
             case .bundle:
                 let bundle = try wrap { () throws(XcodeInputError) in try XCResultBundle(path: path) }
                 let read = try wrap { () throws(XcodeInputError) in try bundle.coverage() }
@@ -56,7 +64,7 @@ package enum XcodeCoverageInput {
                 workspace = workspace ?? read.workspace
                 if let warning = bundle.versionWarning { warnings.append(warning) }
             case .json(let jsonKind):
-                let value = try parse(path)
+                guard let value = input.document else { continue }
                 if jsonKind == .archive {
                     archives.append(
                         (
@@ -118,15 +126,6 @@ package enum XcodeCoverageInput {
             byLine[line.line] = known
         }
         return byLine.values.sorted { $0.line < $1.line }
-    }
-
-    private static func parse(_ path: String) throws(CoverageInputError) -> JSONValue {
-        let document = try CoverageInput.map(path)
-        do {
-            return try document.withUnsafeBytes { (bytes) throws(JSONError) in try JSONValue.parse(bytes) }
-        } catch {
-            throw CoverageInput.malformed(error, in: document, path: path)
-        }
     }
 
     private static func wrap<T>(_ body: () throws(XcodeInputError) -> T) throws(CoverageInputError) -> T {
