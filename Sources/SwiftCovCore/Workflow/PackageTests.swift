@@ -17,11 +17,14 @@ package struct PackageTests: Sendable {
     /// A folder of swiftcov's where the listing's profile goes (listing runs the instrumented
     /// test executable, which would otherwise leave a `default.profraw` in the package root).
     package var scratch: String
+    /// What starts the `swift` commands and lists the build's folder.
+    package var system: any System
 
-    package init(root: String, arguments: SwiftTestArguments, scratch: String) {
+    package init(root: String, arguments: SwiftTestArguments, scratch: String, system: any System = LiveSystem()) {
         self.root = root
         self.arguments = arguments
         self.scratch = scratch
+        self.system = system
     }
 
     /// A bad `--filter` or `--skip` pattern.
@@ -33,17 +36,17 @@ package struct PackageTests: Sendable {
     /// Builds the tests with coverage, as `swift test` builds them (`SwiftTestArguments.buildTestsCommand`),
     /// its output handed to `body` as it comes; returns the exit status.
     package func build(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws -> Int32 {
-        try Subprocess.stream("swift", arguments.buildTestsCommand, in: root, body)
+        try system.stream(Command("swift", arguments.buildTestsCommand, in: root), body)
     }
 
     /// The tests of the build (`swift test list`): every one, and those the user's `--filter`
     /// and `--skip` choose, as `swift test` would.
     package func list() throws -> (all: [TestID], chosen: [TestID]) {
-        try AtomicFile.makeDirectory(scratch)
+        try system.makeDirectory(scratch)
         let profile = scratch + "/list-tests.profraw"
-        defer { unlink(profile) }
-        let listed = try Subprocess.capture(
-            "swift", arguments.listCommand, in: root, environment: ["LLVM_PROFILE_FILE": profile])
+        defer { system.remove(profile) }
+        let listed = try system.capture(
+            Command("swift", arguments.listCommand, in: root, environment: ["LLVM_PROFILE_FILE": profile]))
         guard listed.status == 0 else {
             throw Diagnostic(
                 "`swift test list` exited with status \(listed.status): \(String(listed.errorText.suffix(2000)).terminalSafe)"
@@ -55,14 +58,14 @@ package struct PackageTests: Sendable {
 
     /// `shard`'s share of `tests` (balanced by `timings` when given), written one a line to
     /// `OUTPUT/shard-tests.txt`; with the plan.
-    package static func selectShard(
+    package func selectShard(
         _ shard: Shard, of tests: [TestID], timings: TestTimings?, output: String
     ) throws -> (tests: [TestID], plan: ShardPlan) {
         let plan = ShardPlan(tests: tests.map(\.id), count: shard.count, timings: timings)
         let chosen = Set(plan.tests(of: shard))
         let selected = tests.filter { chosen.contains($0.id) }
-        try AtomicFile.makeDirectory(output)
-        try AtomicFile.write(selected.map { $0.id + "\n" }.joined(), to: output + "/shard-tests.txt")
+        try system.makeDirectory(output)
+        try system.write(selected.map { $0.id + "\n" }.joined(), to: output + "/shard-tests.txt")
         return (selected, plan)
     }
 
@@ -94,7 +97,7 @@ package struct PackageTests: Sendable {
     }
 
     private func lastLine(of command: [String]) throws -> String {
-        let result = try Subprocess.capture("swift", command, in: root)
+        let result = try system.capture(Command("swift", command, in: root))
         guard result.status == 0, let line = result.outputText.split(separator: "\n").last else {
             throw Diagnostic(
                 "`swift \(command.joined(separator: " "))` exited with status \(result.status): "
@@ -105,21 +108,13 @@ package struct PackageTests: Sendable {
 
     /// The test executable SwiftPM built in `binPath` (`NAMEPackageTests.xctest`; on macOS the
     /// binary inside that bundle).
-    package static func testBinary(in binPath: String) throws -> String {
-        guard let directory = opendir(binPath) else { throw CoverageInputError.notFound(path: binPath) }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            if name.hasSuffix("PackageTests.xctest") { names.append(name) }
-        }
-        guard let name = names.sorted().first else {
+    package func testBinary(in binPath: String) throws -> String {
+        guard let entries = system.entries(of: binPath) else { throw CoverageInputError.notFound(path: binPath) }
+        guard let name = entries.filter({ $0.hasSuffix("PackageTests.xctest") }).sorted().first else {
             throw CoverageInputError.notFound(path: binPath + "/*PackageTests.xctest")
         }
         let bundle = binPath + "/" + name
         let inner = bundle + "/Contents/MacOS/" + String(name.dropLast(".xctest".count))
-        return access(inner, X_OK) == 0 ? inner : bundle
+        return system.isExecutable(inner) ? inner : bundle
     }
 }

@@ -86,7 +86,7 @@ package struct PerTestRunner: Sendable {
     /// Runs `tests`, `jobs` at a time; `finished` hears of each as it ends (one at a time).
     /// Returns the results in the order of `tests`.
     package func run(_ tests: [TestID], finished: @Sendable (Result) -> Void = { _ in }) throws -> [Result] {
-        try AtomicFile.makeDirectory(scratch)
+        try toolchain.system.makeDirectory(scratch)
         let state = Locked((next: 0, results: [Result?](repeating: nil, count: tests.count)))
         let workers = min(jobs, max(1, tests.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
@@ -124,18 +124,22 @@ package struct PerTestRunner: Sendable {
         let base = scratch + "/test-\(number)"
         let profraw = base + ".profraw"
         let eventsPath = base + ".events.jsonl"
-        unlink(profraw)
-        unlink(eventsPath)
+        let system = toolchain.system
+        system.remove(profraw)
+        system.remove(eventsPath)
         var result = Result(
             test: test, outcome: .failed, milliseconds: 0, output: [], events: [], executed: [:], profile: nil)
         let start = Subprocess.monotonicSeconds()
         let process: Subprocess.Result
         do {
-            process = try Subprocess.capture(
-                binary, Self.arguments(for: test, events: eventsPath), environment: ["LLVM_PROFILE_FILE": profraw],
-                mergingErrors: true, timeout: timeout, outputLimit: outputLimit)
+            process = try system.capture(
+                Command(
+                    binary, Self.arguments(for: test, events: eventsPath), environment: ["LLVM_PROFILE_FILE": profraw],
+                    mergingErrors: true, timeout: timeout, outputLimit: outputLimit))
         } catch {
-            result.problem = "cannot run \(error.program): \(error.reason)"
+            result.problem =
+                (error as? Subprocess.LaunchError).map { "cannot run \($0.program): \($0.reason)" }
+                ?? "cannot run \(binary): \(error)"
             result.output = Array("error: \(result.problem!)\n".utf8)
             return result
         }
@@ -147,7 +151,7 @@ package struct PerTestRunner: Sendable {
                 kept.append(bytes.assumingMemoryBound(to: UInt8.self))
                 return kept.lines
             }
-            unlink(eventsPath)
+            system.remove(eventsPath)
         }
         let signal = process.status > 128 ? process.status - 128 : 0
         if process.timedOut {
@@ -175,8 +179,7 @@ package struct PerTestRunner: Sendable {
 
     /// Reads the test's raw profile into `result`: its lines, and the profile to merge.
     private func attribute(_ profraw: String, to result: inout Result) {
-        var info = stat()
-        guard stat(profraw, &info) == 0, info.st_size > 0 else {
+        guard let size = toolchain.system.fileSize(profraw), size > 0 else {
             if result.problem == nil { result.problem = "its process wrote no profile" }
             result.problem! += "; no coverage recorded"
             return
@@ -188,10 +191,10 @@ package struct PerTestRunner: Sendable {
                 result.profile = profraw
             } catch {
                 result.problem = "reading its raw profile: \(error)"
-                unlink(profraw)
+                toolchain.system.remove(profraw)
             }
         case .llvmCov(let sources):
-            defer { unlink(profraw) }
+            defer { toolchain.system.remove(profraw) }
             exportLines(profraw, sources: sources, to: &result)
         }
     }
@@ -210,7 +213,7 @@ package struct PerTestRunner: Sendable {
                 "export", "-skip-functions", "-skip-expansions", "-num-threads=1", "-instr-profile", profdata, binary,
             ]
             arguments += ["-sources"] + sources
-            let exported = try Subprocess.capture(toolchain.llvmCov, arguments)
+            let exported = try toolchain.cov(arguments)
             guard exported.status == 0 else {
                 result.problem = "llvm-cov: " + exported.errorText.terminalSafe
                 return

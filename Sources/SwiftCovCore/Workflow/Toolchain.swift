@@ -11,6 +11,14 @@
 package struct Toolchain: Sendable {
     package var llvmProfdata: String
     package var llvmCov: String
+    /// What starts them.
+    package var system: any System = LiveSystem()
+
+    package init(llvmProfdata: String, llvmCov: String, system: any System = LiveSystem()) {
+        self.llvmProfdata = llvmProfdata
+        self.llvmCov = llvmCov
+        self.system = system
+    }
 
     /// Why the tools could not be found.
     package struct NotFound: DiagnosticConvertible, Equatable {
@@ -63,9 +71,14 @@ package struct Toolchain: Sendable {
         }
     #endif
 
+    /// `llvm-cov ARGUMENTS`.
+    package func cov(_ arguments: [String]) throws -> Subprocess.Result {
+        try system.capture(Command(llvmCov, arguments))
+    }
+
     /// Merges raw profiles into `profdata` (`llvm-profdata merge -sparse`).
     package func merge(_ profraws: [String], into profdata: String) throws -> Subprocess.Result {
-        try Subprocess.capture(llvmProfdata, ["merge", "-sparse"] + profraws + ["-o", profdata])
+        try system.capture(Command(llvmProfdata, ["merge", "-sparse"] + profraws + ["-o", profdata]))
     }
 
     /// The JSON export for `binaries` (`llvm-cov export -instr-profile PROFDATA BINARY -object …`).
@@ -77,6 +90,6 @@ package struct Toolchain: Sendable {
             if index > 0 { arguments.append("-object") }
             arguments.append(binary)
         }
-        return try Subprocess.capture(llvmCov, arguments)
+        return try system.capture(Command(llvmCov, arguments))
     }
 }

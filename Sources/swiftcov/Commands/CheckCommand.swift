@@ -93,7 +93,7 @@ enum CheckCommand {
 
         let result = Gate.evaluate(
             report, configuration: configuration, baseline: baseline,
-            failedTests: tests.map(CoverageRun.failedTests(of:)))
+            failedTests: tests.map(FailedTest.all(of:)))
         try terminal.out(GateReport.text(result))
         terminal.github.publishGate(report: report, result: result, tests: tests)
         return result.passed ? .success : .gateFailed

@@ -123,11 +123,11 @@ enum HTMLCommand {
     private static func runTestResults(_ inputs: [String], _ terminal: Terminal) throws -> [String] {
         var folders: [String] = []
         for input in inputs {
-            guard input != "-", let folder = CoverageRun.outputFolder(ofExport: try CoverageInput.locateExport(input))
+            guard input != "-", let folder = RunWorkflow.outputFolder(ofExport: try CoverageInput.locateExport(input))
             else { return [] }
             if !folders.contains(folder) { folders.append(folder) }
         }
-        let logs = folders.flatMap(CoverageRun.testResults(in:))
+        let logs = folders.flatMap(RunWorkflow.testResults(in:))
         guard !logs.isEmpty else { return [] }
         terminal.emit(
             .note(

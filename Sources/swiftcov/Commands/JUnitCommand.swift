@@ -47,7 +47,7 @@ enum JUnitCommand {
             inputs = try arguments.values(JUnitCommand.tests) + arguments.positionals
             if inputs.isEmpty, let package = PackageManifest.root(around: Terminal.currentDirectory) {
                 // What `swiftcov run` left in the package around the working directory.
-                inputs = CoverageRun.testResults(in: package + "/.build/swiftcov")
+                inputs = RunWorkflow.testResults(in: package + "/.build/swiftcov")
             }
             guard !inputs.isEmpty else {
                 throw UsageError(

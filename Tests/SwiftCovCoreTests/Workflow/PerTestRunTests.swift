@@ -50,23 +50,27 @@ struct PerTestRunTests {
     @Test("each test's lines are exactly those its own run counts; impacted tests of a real change")
     func attribution() throws {
         let toolchain = try Toolchain.locate()
-        var run = PerTestRun(root: package, output: package + "/.build/swiftcov", testArguments: [])
+        var run = RunWorkflow(
+            root: package, output: package + "/.build/swiftcov", testArguments: [],
+            strategy: .eachTestAlone(timeout: RunWorkflow.Strategy.defaultTimeout))
         run.mergeBatch = 2  // profiles merged in batches as tests end, then once
-        var buildLog: [UInt8] = []
-        let built = try run.build { buildLog.append(contentsOf: $0) }
-        try #require(built == 0, "\(String(decoding: buildLog, as: UTF8.self))")
-        let tests = try run.listTests()
+        let sink = CollectingSink()
+        let outcome = try run.run(
+            toolchain: toolchain, clock: Clock(secondsSince1970: 1_795_392_000, utcOffset: 0), sink: sink)
+        let results = sink.results
+        let tests = results.map(\.test).sorted { $0.id < $1.id }
         #expect(
-            tests.map(\.id).sorted() == [
+            results.map(\.test.id).sorted() == [
                 "TinyTests.DescribeTests/testMisbehaving", "TinyTests.DescribeTests/testPositive",
                 "TinyTests.DescribeTests/testZero",
                 "TinyTests.SignTests/minusOne()", "TinyTests.negative()",
             ])
-        let binary = try run.testBinary()
-        let recording = PerTestRun.recording(root: package, date: "2026-11-23T00:00:00Z")
+        let binary = try run.tests.testBinary(in: try run.tests.binPath())
+        let recording = run.recording(date: "2026-11-23T00:00:00Z")
         let status = try git(["status", "--porcelain"])
         #expect(recording.commit.count == 40 && !recording.dirty, "\(status)")
-        let (results, coverage) = try run.run(tests, toolchain: toolchain, binary: binary, recording: recording)
+        let coverage = try #require(outcome.perTest)
+        #expect(coverage.recording.commit == recording.commit)
         #expect(results.allSatisfy { $0.outcome == .passed && $0.problem == nil }, "\(results.map(\.problem))")
         #expect(try PerTestStore.read(path: run.storePath) == coverage)
         // The merged export (from batches) counts every line some test executed, and no other.

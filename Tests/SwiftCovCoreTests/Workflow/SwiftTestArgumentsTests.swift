@@ -80,17 +80,17 @@ struct SwiftTestArgumentsTests {
 
     @Test("the run's event stream: swiftcov's own, or the user's and no second")
     func eventStream() {
-        let own = CoverageRun(root: "/p", output: "/p/out", testArguments: [])
+        let own = RunWorkflow(root: "/p", output: "/p/out", testArguments: [])
         #expect(own.eventStream.path == "/p/out/swift-testing-events.jsonl")
-        #expect(has(own.swiftTestArguments, ["--experimental-event-stream-output", own.eventStream.path]))
+        #expect(has(own.swiftTestArguments(), ["--experimental-event-stream-output", own.eventStream.path]))
         for (given, path) in [
             (["--experimental-event-stream-output=a.jsonl"], "a.jsonl"),
             (["--event-stream-output-path", "b.jsonl"], "b.jsonl"),
         ] {
-            let user = CoverageRun(root: "/p", output: "/p/out", testArguments: given)
+            let user = RunWorkflow(root: "/p", output: "/p/out", testArguments: given)
             #expect(user.eventStream.path == path && user.eventStream.arguments.isEmpty)
-            #expect(!user.swiftTestArguments.contains(own.eventStream.path))
-            #expect(has(user.swiftTestArguments, given))
+            #expect(!user.swiftTestArguments().contains(own.eventStream.path))
+            #expect(has(user.swiftTestArguments(), given))
         }
     }
 }

@@ -111,6 +111,17 @@ package struct FailedTest: Equatable, Sendable {
         self.line = line
         self.message = message
     }
+
+    /// The failed tests of `run`.
+    package static func all(of run: TestRun) -> [FailedTest] {
+        run.failingCases.map { test in
+            FailedTest(
+                name: test.className == TestLogParser.swiftTestingSuiteName
+                    ? test.name : "\(test.className).\(test.name)",
+                file: test.primaryLocation?.file, line: test.primaryLocation?.line,
+                message: test.failingIssues.first?.message ?? test.status.rawValue)
+        }
+    }
 }
 
 /// Evaluates a gate: thresholds at every level, the ratchet, and failed tests.

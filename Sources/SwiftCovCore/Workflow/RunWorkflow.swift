@@ -1,0 +1,311 @@
+/// `swiftcov run`, from a package root: one workflow for a plain run, a shard and `--per-test`.
+///
+/// 1. **Build** the tests with coverage, as `swift test --enable-code-coverage` builds them (when
+///    they must be listed first: a shard, or each test alone; otherwise `swift test` builds).
+/// 2. **Select**: list them (`swift test list`), chosen by the user's `--filter` and `--skip`,
+///    and take the shard's share.
+/// 3. **Execute**, by the strategy: the whole suite in one `swift test`, or each test alone.
+/// 4. **Collect**: the log, Swift Testing's event stream, the profiles and their export, kept in
+///    the output folder for CI; the results stay in memory.
+///
+/// Every `swift` command carries the user's `swift test` arguments (`SwiftTestArguments`); every
+/// process and file goes through `system`; what happens is told to a `DiagnosticSink`.
+package struct RunWorkflow: Sendable {
+    /// How the selected tests are executed.
+    package enum Strategy: Sendable, Equatable {
+        /// `swift test` runs them together, as it would.
+        case wholeSuite
+        /// Each test runs alone, on every core, and its lines are recorded (`run --per-test`);
+        /// a test still running after `timeout` seconds is killed.
+        case eachTestAlone(timeout: Double)
+
+        /// Long enough for any unit test, short enough that a hung one does not stall CI for long.
+        package static let defaultTimeout: Double = 300
+    }
+
+    /// The package root (absolute).
+    package var root: String
+    /// Where the outputs go (`.build/swiftcov`).
+    package var output: String
+    /// The package's tests with the user's `swift test` arguments.
+    package var tests: PackageTests
+    package var strategy: Strategy
+    /// Only this shard's share of the tests.
+    package var shard: Shard?
+    /// The tests' times from an earlier run, to balance the shards.
+    package var timings: TestTimings?
+    /// How many tests run at once when each runs alone.
+    package var jobs = PerTestRunner.cores
+    /// How many tests' profiles are merged into one while the tests run alone.
+    package var mergeBatch = 128
+
+    package init(
+        root: String, output: String, testArguments: [String], scratchPath: String? = nil,
+        strategy: Strategy = .wholeSuite, shard: Shard? = nil, timings: TestTimings? = nil,
+        system: any System = LiveSystem()
+    ) {
+        self.root = root
+        self.output = output
+        self.strategy = strategy
+        self.shard = shard
+        self.timings = timings
+        tests = PackageTests(
+            root: root, arguments: SwiftTestArguments(testArguments, scratchPath: scratchPath), scratch: output,
+            system: system)
+    }
+
+    /// What starts the processes and writes the files.
+    package var system: any System { tests.system }
+
+    /// What the run found, in memory: nothing is written to be read back.
+    package struct Outcome: Sendable {
+        /// The coverage export, kept in the output folder (`CoverageInput.runExportName`).
+        package var exportPath: String
+        /// Whether every test passed or was skipped (`swift test`'s exit status 0).
+        package var testsPassed: Bool
+        /// The tests' results, from the log and the event stream.
+        package var results: TestRun
+        /// Each test's lines, when each test ran alone.
+        package var perTest: PerTestCoverage?
+    }
+
+    // MARK: What a run leaves in its output folder
+
+    /// The names of what a run keeps in its output folder.
+    package static let logName = "swift-test.log"
+    package static let eventStreamName = "swift-testing-events.jsonl"
+
+    package var logPath: String { output + "/" + Self.logName }
+    package var exportPath: String { output + "/" + CoverageInput.runExportName }
+    package var storePath: String { output + "/" + PerTestStore.fileName }
+
+    /// Where Swift Testing's event stream goes, and the `swift test` arguments that write it there:
+    /// none when the user's arguments already ask for one (then it is read from their path).
+    package var eventStream: (path: String, arguments: [String]) {
+        for option in ["--experimental-event-stream-output", "--event-stream-output-path"] {
+            if let path = tests.arguments.runValue(of: option) { return (path, []) }
+        }
+        let path = output + "/" + Self.eventStreamName
+        return (path, ["--experimental-event-stream-output", path, "--experimental-event-stream-version", "0"])
+    }
+
+    // MARK: The workflow
+
+    /// Runs the workflow: build, select, execute, collect.
+    package func run(toolchain: Toolchain, clock: Clock, sink: some DiagnosticSink) throws -> Outcome {
+        try system.makeDirectory(output)
+        switch strategy {
+        case .wholeSuite:
+            // An earlier `run --per-test`'s data would not match this run's coverage.
+            if system.remove(storePath) {
+                sink.note(
+                    "removed \(storePath) of an earlier `run --per-test`: it would not match this run's coverage")
+            }
+            var selection: Selection?
+            if let shard {
+                sink.stage("building and listing the tests for shard \(shard)")
+                selection = try select(build: try build(sink), sink: sink)
+            }
+            return try runWholeSuite(selection, toolchain: toolchain, clock: clock, sink: sink)
+        case .eachTestAlone(let timeout):
+            sink.stage("building the tests with coverage")
+            let selection = try select(build: try build(sink), sink: sink)
+            return try runEachTestAlone(
+                selection.tests, timeout: timeout, toolchain: toolchain, clock: clock, sink: sink)
+        }
+    }
+
+    /// The tests chosen to run, and the `--filter` arguments that make `swift test` run them.
+    struct Selection {
+        var tests: [TestID]
+        var filter: [String]
+        var buildFailed = false
+    }
+
+    /// Step 1: builds the tests as `swift test --enable-code-coverage` builds them, the output
+    /// to the sink; returns the exit status.
+    private func build(_ sink: some DiagnosticSink) throws -> Int32 {
+        var kept = BoundedBytes(limit: 1 << 20)
+        let status = try tests.build { chunk in
+            sink.output(chunk)
+            kept.append(chunk)
+        }
+        // A whole-suite shard runs `swift test` anyway, which builds again and shows why.
+        let shown = status != 0 && strategy != .wholeSuite
+        sink.outputEnded(errors: shown ? Self.errors(in: String(decoding: kept.lines, as: UTF8.self)) : nil)
+        return status
+    }
+
+    /// Step 2: lists the tests the build has, those the user's `--filter` and `--skip` choose,
+    /// and the shard's share of them (written to `OUTPUT/shard-tests.txt`).
+    private func select(build status: Int32, sink: some DiagnosticSink) throws -> Selection {
+        guard status == 0 else {
+            guard strategy == .wholeSuite else {
+                throw Diagnostic("`swift build --build-tests` exited with status \(status)")
+            }
+            // `swift test` runs no test then, but shows the build's errors in the log.
+            return Selection(tests: [], filter: ShardPlan.filterArguments(selecting: [], of: []), buildFailed: true)
+        }
+        let (all, chosen) = try tests.list()
+        if strategy != .wholeSuite && chosen.isEmpty {
+            throw Diagnostic("`swift test list` lists no tests to run")
+        }
+        guard let shard else {
+            return Selection(tests: chosen, filter: [])
+        }
+        let (selected, plan) = try tests.selectShard(shard, of: chosen, timings: timings, output: output)
+        var note = "shard \(shard): \(selected.count) of \(chosen.count) tests"
+        if timings != nil, !chosen.isEmpty {
+            note += ", about \(JUnitReport.seconds(plan.expectedSeconds[shard.index - 1])) s by the timings"
+        }
+        // A shard with no share (more shards than tests) still writes its outputs, every count
+        // zero, so that a CI matrix of a fixed size passes and merges.
+        sink.note(note + " (listed in \(output)/shard-tests.txt)")
+        return Selection(
+            tests: selected, filter: ShardPlan.filterArguments(selecting: selected.map(\.id), of: all.map(\.id)))
+    }
+
+    /// The full `swift` command line of a whole-suite run of `selection` (all tests when nil).
+    package func swiftTestArguments(selection: [String]? = nil, built: Bool = false) -> [String] {
+        tests.arguments.testCommand(selection: selection, skipBuild: built, extra: eventStream.arguments)
+    }
+
+    /// Steps 3 and 4 for the whole suite: one `swift test`, its log written to its file as it
+    /// comes (a long run's log is never held in memory), then the results and the export.
+    private func runWholeSuite(
+        _ selection: Selection?, toolchain: Toolchain, clock: Clock, sink: some DiagnosticSink
+    ) throws -> Outcome {
+        let command = swiftTestArguments(
+            selection: selection?.filter, built: selection.map { !$0.buildFailed } ?? false)
+        let shown = command.prefix(command.count - (selection?.filter.count ?? 0))
+        sink.stage(
+            "running swift \(shown.joined(separator: " "))"
+                + (selection == nil ? "" : " (and a --filter for the shard's tests)"))
+        if !eventStream.arguments.isEmpty { system.remove(eventStream.path) }  // never read a stale one
+        let log = try AtomicFile.Destination(logPath, durable: false)
+        var failure: Int32 = 0
+        let status = try system.stream(Command("swift", command, in: root)) { chunk in
+            if failure == 0 { failure = FileDescriptor.write(chunk, to: log.descriptor) }
+            sink.output(chunk)
+        }
+        guard failure == 0 else { throw AtomicFile.WriteError(path: logPath, errno: failure) }
+        try log.finish(writing: "")
+
+        let results = try readResults(utcOffset: clock.utcOffset)
+        guard results.hasTestOutput else {
+            // The build failed (usually): its errors may have been hidden behind a progress line.
+            sink.outputEnded(errors: buildErrors())
+            throw Diagnostic(file: logPath, "`swift test` exited with status \(status) before running any test")
+        }
+        sink.outputEnded(errors: nil)
+        return Outcome(
+            exportPath: try coverageExport(toolchain: toolchain, sink: sink), testsPassed: status == 0,
+            results: results, perTest: nil)
+    }
+
+    /// The results of a whole-suite run: the log, and the event stream when `swift test` wrote one.
+    private func readResults(utcOffset: Int) throws -> TestRun {
+        var inputs = [try TestResultsReader.read(path: logPath, utcOffset: utcOffset)]
+        if let size = system.fileSize(eventStream.path), size > 0 {
+            inputs.append(try TestResultsReader.read(path: eventStream.path, utcOffset: utcOffset))
+        }
+        return TestResultsReader.combine(inputs)
+    }
+
+    /// The compiler's errors in the log of a run that ended before any test ran.
+    private func buildErrors() -> String {
+        guard let file = try? MappedFile(path: logPath) else { return "" }
+        return Self.errors(in: file.withUnsafeBytes { String(decoding: $0, as: UTF8.self) })
+    }
+
+    /// From the first line of `text` that reports an error, at most `limit` lines.
+    static func errors(in text: String, limit: Int = 200) -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let first = lines.firstIndex(where: { $0.contains("error:") }) else { return "" }
+        return lines[first...].prefix(limit).joined(separator: "\n")
+    }
+
+    /// Step 4 for the whole suite: the export, kept in the output folder (what merging this run
+    /// with others, shards, needs): SwiftPM's own when it wrote one during the run, else one made
+    /// here from the `.profraw` files (SwiftPM writes none when a test failed).
+    private func coverageExport(toolchain: Toolchain, sink: some DiagnosticSink) throws -> String {
+        let codecovJSON = try tests.codecovPath()
+        let codecov = String(codecovJSON[..<(codecovJSON.lastIndex(of: "/") ?? codecovJSON.startIndex)])
+        let profraws = system.files(in: codecov, withSuffix: ".profraw")
+        guard !profraws.isEmpty else {
+            guard system.fileSize(codecovJSON) ?? 0 > 0 else {
+                throw CoverageInputError.noExport(directory: codecov, profrawCount: 0)
+            }
+            let export = try MappedFile(path: codecovJSON)
+            try export.withUnsafeBytes { try system.write($0.assumingMemoryBound(to: UInt8.self), to: exportPath) }
+            return exportPath
+        }
+        let profdata = output + "/coverage.profdata"
+        let merged = try toolchain.merge(profraws, into: profdata)
+        guard merged.status == 0 else {
+            throw CoverageInputError.unreadable(
+                path: codecov, reason: "llvm-profdata: " + merged.errorText.terminalSafe)
+        }
+        // The build's folder holds the codecov folder (`.build/debug/codecov`, or `release` with
+        // `-c release`).
+        let binPath =
+            codecov.hasSuffix("/codecov") ? String(codecov.dropLast("/codecov".count)) : try tests.binPath()
+        let binary = try tests.testBinary(in: binPath)
+        try export(profdata: profdata, binary: binary, toolchain: toolchain)
+        sink.note("made the coverage from \(profraws.count) raw profile(s) with llvm-profdata and llvm-cov")
+        return exportPath
+    }
+
+    /// Writes `llvm-cov export` of `binary` with `profdata`'s counts (none: every count zero) to
+    /// `exportPath`.
+    func export(profdata: String?, binary: String, toolchain: Toolchain) throws {
+        let exported = try toolchain.export(profdata: profdata, binaries: [binary])
+        guard exported.status == 0 else {
+            throw CoverageInputError.unreadable(
+                path: profdata ?? binary, reason: "llvm-cov: " + exported.errorText.terminalSafe)
+        }
+        try system.write(exported.output, to: exportPath)
+    }
+}
+
+extension RunWorkflow {
+    /// Writes what CI keeps: the HTML site, `junit.xml` and `coverage.json` (the coverage with
+    /// every function, and the test summary). Returns the paths written and what to warn about.
+    /// With `perTest`, the site's pages show the tests that ran each line.
+    package func writeOutputs(
+        report: CoverageReport, tests: TestRun, request: CoverageRequest, clock: Clock, hostname: String,
+        perTest: PerTestCoverage? = nil
+    ) throws -> (paths: [String], warnings: [Diagnostic]) {
+        let site = try HTMLSite.write(
+            report, tests: tests, extraFiles: request.failureFiles(of: tests, report: report),
+            to: output + "/html", annotations: HTMLReport.SiteAnnotations(perTest: perTest),
+            options: HTMLReport.Options(generatedAt: clock.utcTimestamp))
+        let junit = JUnitReport.render(
+            tests, options: JUnitReport.Options(hostname: hostname, timestamp: clock.localTimestamp))
+        try system.write(junit, to: output + "/junit.xml")
+        var json = JSONWriter()
+        try CoverageJSONReport.write(
+            report, options: CoverageReportOptions(showFunctions: true), tests: tests, to: &json)
+        try system.write(json.output, to: output + "/coverage.json")
+        return ([output + "/html/index.html", output + "/junit.xml", output + "/coverage.json"], site.warnings)
+    }
+
+    /// The test results a run left in its output `folder`: its log and, when there is one, its
+    /// event stream (read together, as the run read them); none when there is no log.
+    package static func testResults(in folder: String) -> [String] {
+        let log = folder + "/" + logName
+        guard CoverageInput.fileKind(log) == .file else { return [] }
+        let stream = folder + "/" + eventStreamName
+        return CoverageInput.fileKind(stream) == .file ? [log, stream] : [log]
+    }
+
+    /// The output folder of the run that wrote the export at `exportPath`: the folder of a
+    /// `CoverageInput.runExportName` that has a run's log beside it; nil for any other export.
+    package static func outputFolder(ofExport exportPath: String) -> String? {
+        guard exportPath == CoverageInput.runExportName || exportPath.hasSuffix("/" + CoverageInput.runExportName)
+        else { return nil }
+        var folder = String(exportPath.dropLast(CoverageInput.runExportName.count + 1))
+        if folder.isEmpty { folder = exportPath.hasPrefix("/") ? "/" : "." }
+        return testResults(in: folder).isEmpty ? nil : folder
+    }
+}
