@@ -10,8 +10,9 @@ package protocol DiagnosticSink: Sendable {
     /// The output of the program running now (the build, `swift test`), as it comes.
     func output(_ bytes: UnsafeBufferPointer<UInt8>)
     /// That program's output is over. `errors`: what to show of it when it failed before doing
-    /// its work (a build's errors), in case the output was not shown as it came.
-    func outputEnded(errors: String?)
+    /// its work (a build's errors), in case the output was not shown as it came; worked out only
+    /// when asked for (it may read a long log).
+    func outputEnded(errors: @autoclosure () -> String?)
     /// A test run alone has ended: `count` tests have ended so far, of `total`.
     func testEnded(_ result: PerTestRunner.Result, count: Int, of total: Int)
 }
@@ -29,6 +30,6 @@ package struct SilentSink: DiagnosticSink {
     package func emit(_ diagnostic: Diagnostic) {}
     package func stage(_ description: String) {}
     package func output(_ bytes: UnsafeBufferPointer<UInt8>) {}
-    package func outputEnded(errors: String?) {}
+    package func outputEnded(errors: @autoclosure () -> String?) {}
     package func testEnded(_ result: PerTestRunner.Result, count: Int, of total: Int) {}
 }

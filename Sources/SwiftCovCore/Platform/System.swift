@@ -110,25 +110,14 @@ package struct LiveSystem: System {
     }
 
     package func entries(of folder: String) -> [String]? {
-        guard let directory = opendir(folder) else { return nil }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
+        FileSystem.entries(of: folder)
     }
 
     package func fileSize(_ path: String) -> Int? {
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Int(info.st_size)
+        FileSystem.size(of: path)
     }
 
     package func isExecutable(_ path: String) -> Bool {
-        access(path, X_OK) == 0
+        FileSystem.isExecutable(path)
     }
 }

@@ -136,6 +136,7 @@ extension RunWorkflow {
     /// The absolute paths of the package's own files the test executable has coverage mapping for
     /// (the files of an export of an empty profile).
     func ownSources(toolchain: Toolchain, binary: String, scratch: String) throws -> [String] {
+        try system.makeDirectory(scratch)
         let empty = scratch + "/empty.proftext"
         let profdata = scratch + "/empty.profdata"
         try system.write("", to: empty)  // an empty (text) profile: every count 0

@@ -294,9 +294,9 @@ extension RunWorkflow {
     /// event stream (read together, as the run read them); none when there is no log.
     package static func testResults(in folder: String) -> [String] {
         let log = folder + "/" + logName
-        guard CoverageInput.fileKind(log) == .file else { return [] }
+        guard FileSystem.kind(of: log) == .file else { return [] }
         let stream = folder + "/" + eventStreamName
-        return CoverageInput.fileKind(stream) == .file ? [log, stream] : [log]
+        return FileSystem.kind(of: stream) == .file ? [log, stream] : [log]
     }
 
     /// The output folder of the run that wrote the export at `exportPath`: the folder of a

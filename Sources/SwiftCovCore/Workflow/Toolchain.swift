@@ -33,7 +33,7 @@ package struct Toolchain: Sendable {
             let folder = String(real[..<(real.lastIndex(of: "/") ?? real.startIndex)])
             let profdata = folder + "/llvm-profdata"
             let cov = folder + "/llvm-cov"
-            if access(profdata, X_OK) == 0 && access(cov, X_OK) == 0 {
+            if FileSystem.isExecutable(profdata) && FileSystem.isExecutable(cov) {
                 return Toolchain(llvmProfdata: profdata, llvmCov: cov)
             }
         }
@@ -50,7 +50,7 @@ package struct Toolchain: Sendable {
         guard let path = getenv("PATH").map({ String(cString: $0) }) else { return nil }
         for folder in path.split(separator: ":") where !folder.isEmpty {
             let candidate = "\(folder)/\(program)"
-            if access(candidate, X_OK) == 0 { return candidate }
+            if FileSystem.isExecutable(candidate) { return candidate }
         }
         return nil
     }

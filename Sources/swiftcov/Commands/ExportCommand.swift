@@ -2,11 +2,6 @@ import SwiftCovCore
 
 /// `swiftcov export`: the coverage in the formats CI services and other tools read.
 enum ExportCommand {
-    static let format = ValueOption<CoverageExportFormat>(
-        ["--format", "-f"], value: "FORMAT", help: "The format to write (required).")
-    static let output = ValueOption<String>(
-        ["--output", "-o"], value: "FILE", help: "Write to FILE (atomically) instead of stdout.")
-
     static let spec = CommandSpec(
         name: "export",
         abstract: "Write coverage as Cobertura XML, lcov or SonarQube XML for CI services and other tools.",
@@ -18,21 +13,6 @@ enum ExportCommand {
             "swiftcov export --coverage . --format lcov -o coverage.lcov",
             "swiftcov export --coverage . --format sonarqube -o sonarqube-coverage.xml",
         ])
-
-    struct Options {
-        var coverage: CoverageInputOptions
-        var format: CoverageExportFormat
-        var output: String?
-
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            guard let format = try arguments.value(ExportCommand.format) else {
-                throw UsageError("choose a format with --format cobertura, lcov or sonarqube")
-            }
-            self.format = format
-            coverage = try CoverageInputOptions(arguments)
-            output = try arguments.value(ExportCommand.output)
-        }
-    }
 
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
         let options = try Options(arguments)

@@ -2,18 +2,6 @@ import SwiftCovCore
 
 /// `swiftcov html`: a static site to browse coverage down to every line's execution count.
 enum HTMLCommand {
-    static let output = ValueOption<String>(
-        ["--output", "-o"], value: "DIR",
-        help:
-            "The folder to write the site into, replaced whole: it must be new, empty or an earlier site. Default: .build/swiftcov/html in the package."
-    )
-    static let timestamp = FlagOption(
-        ["--timestamp"], help: "Show the time of generation in the footer (pages are otherwise reproducible).")
-    static let tests = TestsOption.option(
-        help:
-            "`swift test` output, a Swift Testing event stream or JUnit XML (shards' files merge) to summarize, failures linked to their lines. Default: the test results of the `swiftcov run` whose output is read."
-    )
-
     static let spec = CommandSpec(
         name: "html",
         abstract: "Write an HTML report: modules, files, and every line with its execution count.",
@@ -30,41 +18,6 @@ enum HTMLCommand {
             "swiftcov html . --baseline main-coverage.json --base origin/main",
             "swiftcov run --per-test && swiftcov html .build/swiftcov",
         ])
-
-    /// `--baseline` and where the change comes from.
-    struct Differential {
-        var baseline: String
-        var change: ChangeInput.Source
-    }
-
-    struct Options {
-        var coverage: CoverageInputOptions
-        var output: String
-        var timestamp: Bool
-        var testLogs: [String]
-        var differential: Differential?
-
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            coverage = try CoverageInputOptions(arguments)
-            output = try arguments.value(HTMLCommand.output) ?? HTMLCommand.defaultOutput(coverage)
-            timestamp = arguments.has(HTMLCommand.timestamp)
-            testLogs = try arguments.values(HTMLCommand.tests)
-            if testLogs.contains("-") && coverage.readsStandardInput {
-                throw UsageError("standard input ('-') can be read only once")
-            }
-            let change = try ChangeInput.Source(arguments, base: ChangeInput.base, diff: ChangeInput.diff)
-            if let baseline = try arguments.value(ChangeInput.baseline) {
-                differential = Differential(baseline: baseline, change: change)
-                if case .file("-") = change, coverage.readsStandardInput || testLogs.contains("-") {
-                    throw UsageError("standard input ('-') can be read only once")
-                }
-            } else if try arguments.value(ChangeInput.base) != nil {
-                throw UsageError("--base and --diff say what changed since a baseline: give --baseline FILE")
-            } else if try arguments.value(ChangeInput.diff) != nil {
-                throw UsageError("--base and --diff say what changed since a baseline: give --baseline FILE")
-            }
-        }
-    }
 
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
         let options = try Options(arguments)

@@ -3,33 +3,6 @@ import SwiftCovCore
 /// `swiftcov impacted`: the tests that executed a line a change touches, by the per-test data
 /// `swiftcov run --per-test` records.
 enum ImpactedCommand {
-    /// How the impacted tests are printed.
-    enum Format: String, CaseIterable, Sendable {
-        /// One test ID a line.
-        case list
-        /// One regular expression for `swift test --filter`.
-        case filter
-    }
-
-    static let base = ValueOption<String>(
-        ["--base"], value: "REF",
-        help:
-            "The changes since git ref REF (git diff from the merge base of REF and HEAD to the working tree). Default: HEAD, the uncommitted changes."
-    )
-    static let diff = ValueOption<String>(
-        ["--diff"], value: "FILE",
-        help: "Read a unified diff (git diff --relative, diff -u) from FILE, '-' for stdin, instead of running git.")
-    static let recordedAt = ValueOption<ImpactedTests.Side>(
-        ["--recorded-at"], value: "SIDE",
-        help:
-            "The side of the diff the per-test data was recorded at. Default: base when recorded on a clean tree at the diff's base commit (with --diff: on any clean tree), else changed."
-    )
-    static let format = ValueOption<Format>(
-        ["--format", "-f"], value: "FORMAT",
-        help: "list: one test ID a line; filter: one regular expression for `swift test --filter`. Default: list.")
-    static let output = ValueOption<String>(
-        ["--output", "-o"], value: "FILE", help: "Write the list to FILE (atomically) instead of stdout.")
-
     static let spec = CommandSpec(
         name: "impacted",
         abstract: "List the tests that executed a line a change touches (per-test data of `swiftcov run --per-test`).",
@@ -44,22 +17,6 @@ enum ImpactedCommand {
             "swiftcov impacted shard-1 shard-2 shard-3 --base origin/main",
         ])
 
-    struct Options {
-        var stores: [String]
-        var change: ChangeInput.Source
-        var recordedAt: ImpactedTests.Side?
-        var format: Format
-        var output: String?
-
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            stores = arguments.positionals
-            change = try ChangeInput.Source(arguments, base: ImpactedCommand.base, diff: ImpactedCommand.diff)
-            recordedAt = try arguments.value(ImpactedCommand.recordedAt)
-            format = try arguments.value(ImpactedCommand.format) ?? .list
-            output = try arguments.value(ImpactedCommand.output)
-        }
-    }
-
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
         let options = try Options(arguments)
         let destination = try terminal.output(options.output)
@@ -73,7 +30,7 @@ enum ImpactedCommand {
         let coverage = try PerTestData.load(
             stores, command: "impacted", terminal: terminal,
             ownFiles: PerTestData.OwnFiles("this package (\(root == cwd ? "the current folder" : root)) or the diff") {
-                changed.contains($0) || Terminal.isFile($0.hasPrefix("/") ? $0 : root + "/" + $0)
+                changed.contains($0) || FileSystem.kind(of: $0.hasPrefix("/") ? $0 : root + "/" + $0) == .file
             })
 
         var baseCommit: String?

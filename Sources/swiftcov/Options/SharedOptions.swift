@@ -69,7 +69,7 @@ enum RootOption {
         -> String?
     {
         guard let root = try arguments.value(option) else { return nil }
-        guard Terminal.isDirectory(root) else { throw UsageError("--root '\(root)' is not a folder") }
+        guard FileSystem.kind(of: root) == .directory else { throw UsageError("--root '\(root)' is not a folder") }
         return root
     }
 }
@@ -130,7 +130,9 @@ struct CoverageInputOptions {
             {
                 return String(path[..<build.lowerBound])
             }
-            if Terminal.isDirectory(path), let package = PackageManifest.root(around: path) { return package }
+            if FileSystem.kind(of: path) == .directory, let package = PackageManifest.root(around: path) {
+                return package
+            }
         }
         return PackageManifest.root(around: cwd)
     }
@@ -176,7 +178,7 @@ struct GateOptions {
     /// The configuration at `path`, or `.swiftcov.json` in `root` when there is one, or none.
     static func configuration(at path: String? = nil, root: String) throws -> GateConfiguration {
         let file = path ?? root + "/.swiftcov.json"
-        guard path != nil || Terminal.fileSize(file) > 0 else { return GateConfiguration() }
+        guard path != nil || (FileSystem.size(of: file) ?? 0) > 0 else { return GateConfiguration() }
         let name = path ?? (root == Terminal.currentDirectory || root == "." ? ".swiftcov.json" : file)
         return try GateConfiguration.parse(try Terminal.readFile(file, name: name), path: name)
     }

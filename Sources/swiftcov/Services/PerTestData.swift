@@ -25,8 +25,8 @@ enum PerTestData {
     {
         var stores: [PerTestCoverage] = []
         for path in paths {
-            let file = Terminal.fileSize(path) > 0 ? path : path + "/" + PerTestStore.fileName
-            guard Terminal.fileSize(file) > 0 else {
+            let file = (FileSystem.size(of: path) ?? 0) > 0 ? path : path + "/" + PerTestStore.fileName
+            guard (FileSystem.size(of: file) ?? 0) > 0 else {
                 throw Diagnostic(
                     file: file, "no per-test data; record it with `swiftcov run --per-test` in the package root")
             }
@@ -68,11 +68,11 @@ enum PerTestData {
             return folder.isEmpty ? "." : folder
         }
         for input in inputs where input != "-" {
-            var folders = [Terminal.fileSize(input) > 0 ? folder(of: input) : input]
+            var folders = [(FileSystem.size(of: input) ?? 0) > 0 ? folder(of: input) : input]
             if let located = try? CoverageInput.locateExport(input) { folders.append(folder(of: located)) }
             for folder in folders {
                 let store = folder + "/" + PerTestStore.fileName
-                if Terminal.fileSize(store) > 0 && !found.contains(store) {
+                if (FileSystem.size(of: store) ?? 0) > 0 && !found.contains(store) {
                     found.append(store)
                     break
                 }

@@ -1,3 +1,5 @@
+import SwiftCovCore
+
 /// "Reading coverage.json (512 MB)…" on a terminal while a large export is read.
 struct Progress {
     private let terminal: Terminal
@@ -5,7 +7,7 @@ struct Progress {
 
     init(terminal: Terminal, inputs: [String]) {
         self.terminal = terminal
-        let bytes = inputs.map { Terminal.fileSize($0) }.reduce(0, +)
+        let bytes = inputs.map { FileSystem.size(of: $0) ?? 0 }.reduce(0, +)
         shown = terminal.stderrIsTerminal && bytes >= 32 << 20
         if shown {
             let names = inputs.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.joined(separator: ", ")

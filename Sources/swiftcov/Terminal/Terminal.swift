@@ -51,19 +51,6 @@ struct Terminal {
         getenv(name).map { String(cString: $0) }
     }
 
-    /// The size of a regular file, 0 for anything else.
-    static func fileSize(_ path: String) -> Int {
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return 0 }
-        return Int(info.st_size)
-    }
-
-    /// Whether `path` is a regular file (of any size).
-    static func isFile(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
-    }
-
     /// The current working directory.
     var workingDirectory: String { Terminal.currentDirectory }
 
@@ -88,12 +75,6 @@ struct Terminal {
         var size = winsize()
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)
-    }
-
-    /// Whether `path` is a folder.
-    static func isDirectory(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// The bytes of a small input file (a configuration, a baseline); `name` is how errors name it.

@@ -30,13 +30,13 @@ final class TerminalSink: DiagnosticSink, @unchecked Sendable {
         }
     }
 
-    func outputEnded(errors: String?) {
+    func outputEnded(errors: @autoclosure () -> String?) {
         lock.withLock { _ in
             progress?.finish()
             progress = nil
         }
         // Piped, the output was shown as it came; on a terminal the errors were behind the status line.
-        if live, let errors, !errors.isEmpty { terminal.error(errors.terminalSafeKeepingLines + "\n") }
+        if live, let errors = errors(), !errors.isEmpty { terminal.error(errors.terminalSafeKeepingLines + "\n") }
     }
 
     func testEnded(_ result: PerTestRunner.Result, count: Int, of total: Int) {

@@ -101,7 +101,10 @@ final class CollectingSink: DiagnosticSink, @unchecked Sendable {
     func emit(_ diagnostic: Diagnostic) { state.withLock { $0.diagnostics.append(diagnostic) } }
     func stage(_ description: String) { state.withLock { $0.stages.append(description) } }
     func output(_ bytes: UnsafeBufferPointer<UInt8>) { state.withLock { $0.output.append(contentsOf: bytes) } }
-    func outputEnded(errors: String?) { state.withLock { $0.ended.append(errors) } }
+    func outputEnded(errors: @autoclosure () -> String?) {
+        let errors = errors()
+        state.withLock { $0.ended.append(errors) }
+    }
     func testEnded(_ result: PerTestRunner.Result, count: Int, of total: Int) {
         state.withLock { $0.results.append(result) }
     }

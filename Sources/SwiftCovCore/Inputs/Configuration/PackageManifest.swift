@@ -6,7 +6,7 @@ package enum PackageManifest {
     package static func root(around directory: String) -> String? {
         var folder = CoverageScope.normalized(directory)
         while true {
-            if CoverageInput.fileKind(folder == "/" ? "/Package.swift" : folder + "/Package.swift") == .file {
+            if FileSystem.kind(of: folder == "/" ? "/Package.swift" : folder + "/Package.swift") == .file {
                 return folder
             }
             guard folder != "/", let slash = folder.lastIndex(of: "/") else { return nil }

@@ -82,12 +82,12 @@ package enum CoverageInput {
     /// that report, or the folder, stands for the export.
     package static func locateExport(_ path: String) throws(CoverageInputError) -> String {
         if path == "-" { return path }
-        guard let kind = fileKind(path) else { throw .notFound(path: path) }
+        guard let kind = FileSystem.kind(of: path) else { throw .notFound(path: path) }
         if kind == .directory && XCResultBundle.isBundle(path) { return path }
         guard kind == .directory else {
             let sibling = (path.lastIndex(of: "/").map { String(path[...$0]) } ?? "") + runExportName
             guard isSwiftCovReport(path) else { return path }
-            if path.hasSuffix("coverage.json"), fileKind(sibling) == .file { return sibling }
+            if path.hasSuffix("coverage.json"), FileSystem.kind(of: sibling) == .file { return sibling }
             throw .reportWithoutExport(path: path, export: path.hasSuffix("coverage.json") ? sibling : nil)
         }
         let patterns = [
@@ -100,8 +100,10 @@ package enum CoverageInput {
             // "*.json" only counts inside a codecov folder: a package root has other JSON files.
             if pattern == "*.json" && !path.split(separator: "/").last.map({ $0 == "codecov" }).isTrue { continue }
             for match in glob(path + "/" + pattern) {
-                guard let real = realPath(match), seen.insert(real).inserted, fileKind(match) == .file else { continue }
-                candidates.append((match, modificationTime(match)))
+                guard let real = realPath(match), seen.insert(real).inserted, FileSystem.kind(of: match) == .file else {
+                    continue
+                }
+                candidates.append((match, FileSystem.modificationTime(of: match)))
             }
         }
         guard
@@ -115,7 +117,7 @@ package enum CoverageInput {
             ]
             .flatMap { glob(path + "/" + $0) }
             // A folder inside a package that holds no export stands for its package.
-            if let folder = realPath(path), fileKind(folder + "/Package.swift") != .file,
+            if let folder = realPath(path), FileSystem.kind(of: folder + "/Package.swift") != .file,
                 let package = PackageManifest.root(around: folder)
             {
                 return try locateExport(package)
@@ -189,14 +191,14 @@ package enum CoverageInput {
         let absolutePaths = exportPaths.filter { $0.hasPrefix("/") }
         for input in inputs where input != "-" {
             let absolute = CoverageScope.normalized(input.hasPrefix("/") ? input : workingDirectory + "/" + input)
-            if fileKind(absolute + "/Package.swift") == .file { return (absolute, false) }
+            if FileSystem.kind(of: absolute + "/Package.swift") == .file { return (absolute, false) }
             if let range = absolute.firstRange(of: "/.build/")
                 ?? (absolute.hasSuffix("/.build") ? absolute.firstRange(of: "/.build") : nil)
             {
                 return (String(absolute[..<range.lowerBound]), false)
             }
             // A folder inside a package: that package, when the export is of it.
-            if fileKind(absolute) == .directory, let package = PackageManifest.root(around: absolute),
+            if FileSystem.kind(of: absolute) == .directory, let package = PackageManifest.root(around: absolute),
                 absolutePaths.isEmpty || absolutePaths.contains(where: { $0.hasPrefix(package + "/") })
             {
                 return (package, false)
@@ -206,31 +208,6 @@ package enum CoverageInput {
         guard !absolutePaths.isEmpty else { return (cwd, false) }
         if let inferred = CoverageScope.inferredRoot(from: absolutePaths) { return (inferred, inferred != cwd) }
         return (cwd, false)
-    }
-
-    /// What is at a path.
-    package enum FileKind { case file, directory, other }
-
-    /// What is at `path` (following links); nil when nothing is.
-    package static func fileKind(_ path: String) -> FileKind? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        switch info.st_mode & S_IFMT {
-        case S_IFDIR: return .directory
-        case S_IFREG: return .file
-        default: return .other
-        }
-    }
-
-    /// In nanoseconds: `run` copies SwiftPM's export within the same second, and its copy is the newer.
-    private static func modificationTime(_ path: String) -> Int {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return 0 }
-        #if canImport(Darwin)
-            return Int(info.st_mtimespec.tv_sec) &* 1_000_000_000 &+ Int(info.st_mtimespec.tv_nsec)
-        #else
-            return Int(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int(info.st_mtim.tv_nsec)
-        #endif
     }
 
     private static func realPath(_ path: String) -> String? {

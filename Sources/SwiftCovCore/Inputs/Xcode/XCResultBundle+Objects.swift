@@ -91,7 +91,7 @@ extension XCResultBundle {
             throw error.testResultsError
         }
         let load: XcodeTestResults.Loader = { (id) throws(TestResultsError) -> XCResultObject? in
-            guard isObjectID(id), CoverageInput.fileKind(path + "/Data/data." + id) == .file else { return nil }
+            guard isObjectID(id), FileSystem.kind(of: path + "/Data/data." + id) == .file else { return nil }
             do throws(XcodeInputError) {
                 return try bundle.graphObject(id)
             } catch {

@@ -27,7 +27,7 @@ package struct XCResultBundle: Sendable {
 
     /// Whether `path` is a result bundle: a folder with an `Info.plist` and a `Data` folder.
     package static func isBundle(_ path: String) -> Bool {
-        CoverageInput.fileKind(path + "/Info.plist") == .file && CoverageInput.fileKind(path + "/Data") == .directory
+        FileSystem.kind(of: path + "/Info.plist") == .file && FileSystem.kind(of: path + "/Data") == .directory
     }
 
     /// Opens the bundle at `path`: reads its `Info.plist`.
@@ -82,7 +82,7 @@ package struct XCResultBundle: Sendable {
             throw XcodeInputError(path: path, "a reference to `\(id)`, not an object id")
         }
         let file = path + "/Data/data." + id
-        guard CoverageInput.fileKind(file) == .file else {
+        guard FileSystem.kind(of: file) == .file else {
             throw XcodeInputError(path: path, "the object \(id) is missing (Data/data.\(id))")
         }
         let compressed = try Self.readFile(file, limit: Self.maximumObjectSize)

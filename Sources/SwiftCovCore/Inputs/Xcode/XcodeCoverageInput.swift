@@ -22,7 +22,7 @@ package enum XcodeCoverageInput {
     /// The Xcode input at `path`, or nil when it is not one (an llvm-cov export, or nothing
     /// swiftcov reads: the llvm-cov reader then says what is wrong with it).
     package static func recognize(_ path: String) -> Input? {
-        if path != "-", CoverageInput.fileKind(path) == .directory {
+        if path != "-", FileSystem.kind(of: path) == .directory {
             return XCResultBundle.isBundle(path) ? Input(path: path, kind: .bundle) : nil
         }
         guard path != "-", let file = try? MappedFile(path: path),

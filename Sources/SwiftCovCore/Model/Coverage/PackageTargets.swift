@@ -107,7 +107,7 @@ package struct PackageDescriber: Sendable {
         }
         // A cache that cannot be written (a read-only checkout) only costs the next run the same time;
         // none is made in a package that builds elsewhere (`--scratch-path`) and has no `.build`.
-        if CoverageInput.fileKind(root + "/.build") == .directory,
+        if FileSystem.kind(of: root + "/.build") == .directory,
             (try? AtomicFile.makeDirectory(root + "/.build/swiftcov")) != nil
         {
             _ = described.withUnsafeBufferPointer { try? AtomicFile.write(bytes: $0, to: cache, durable: false) }

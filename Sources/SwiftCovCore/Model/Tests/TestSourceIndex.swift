@@ -119,22 +119,13 @@ package struct TestSourceIndex: Sendable, Equatable {
     }
 
     private static func collectSwiftFiles(in directory: String, depth: Int, into files: inout [String]) {
-        guard depth < 16, let handle = opendir(directory) else { return }
-        defer { closedir(handle) }
-        var entries: [String] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            if !name.hasPrefix(".") { entries.append(name) }
-        }
-        for name in entries.sorted() {
+        guard depth < 16, let entries = FileSystem.entries(of: directory) else { return }
+        for name in entries.sorted() where !name.hasPrefix(".") {
             let path = directory + "/" + name
-            var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
-            if (info.st_mode & S_IFMT) == S_IFDIR {
+            let kind = FileSystem.kind(of: path, followingLinks: false)
+            if kind == .directory {
                 collectSwiftFiles(in: path, depth: depth + 1, into: &files)
-            } else if (info.st_mode & S_IFMT) == S_IFREG, name.hasSuffix(".swift") {
+            } else if kind == .file, name.hasSuffix(".swift") {
                 files.append(path)
             }
         }

@@ -197,19 +197,10 @@ package final class HTMLSite {
     /// Whether `path` is an empty folder, one holding `markerName`, or a site an earlier swiftcov
     /// wrote (exactly its files, `index.html` and `swiftcov.css` among them).
     private static func isEmptyOrSite(_ path: String) -> Bool {
-        var info = stat()
-        if lstat(path + "/" + markerName, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG { return true }
-        guard let folder = opendir(path) else { return false }
-        defer { closedir(folder) }
-        var names: Set<String> = []
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            guard name != "." && name != ".." else { continue }
-            guard unmarkedSiteEntries.contains(name) else { return false }
-            names.insert(name)
-        }
+        if FileSystem.kind(of: path + "/" + markerName, followingLinks: false) == .file { return true }
+        guard let entries = FileSystem.entries(of: path) else { return false }
+        let names = Set(entries)
+        guard names.isSubset(of: unmarkedSiteEntries) else { return false }
         return names.isEmpty || (names.contains("index.html") && names.contains("swiftcov.css"))
     }
 
