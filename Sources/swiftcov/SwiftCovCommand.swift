@@ -1,13 +1,5 @@
 import SwiftCovCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The tool's entry point: picks the command, runs it, maps the outcome to an exit code.
 enum SwiftCovCommand {
     static let tool = "swiftcov"

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// UTF-8 output built by appending bytes: what the report writers (JSON, XML, HTML) build their
 /// text in. A large report appends millions of small pieces, so it manages its own memory (one
 /// growing allocation, appends that are a bounds check and a copy) and cannot be copied.

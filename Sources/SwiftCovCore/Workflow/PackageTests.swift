@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A package's tests as SwiftPM builds, lists and finds them, with the user's `swift test`
 /// arguments: the steps `run`, `run --per-test` and `run --shard` share (build, then select:
 /// list, filter, shard). Every `swift` command line comes from `SwiftTestArguments`.

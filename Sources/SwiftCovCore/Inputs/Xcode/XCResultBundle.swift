@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// An Xcode result bundle (`.xcresult`), read without Xcode: its `Info.plist` (format version and
 /// the root object's id) and its objects, each a zstd-compressed file `Data/data.<id>`.
 /// Nothing outside `Data/` is read, whatever an id says: ids are checked to be file names.

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// What a package's files tell that a test log leaves out: the full path of a file the log names
 /// only by its base name (Swift Testing's issue locations), and the test module of an XCTest class
 /// (XCTest on Linux prints `Class.method`, without the module).
