@@ -82,7 +82,8 @@ extension RunWorkflow {
         try export(profdata: remaining.isEmpty ? nil : profdata, binary: binary, toolchain: toolchain)
         for profile in remaining { system.remove(profile) }
 
-        let export = try CoverageInput.readExport(exportPath, keepMappings: false, names: false)
+        // Read once, with the names the report lists: the report is made from it too.
+        let export = try CoverageInput.readExport(exportPath, keepMappings: false, names: true)
         var coverage = PerTestCoverage(
             recording: recording(date: clock.utcTimestamp),
             files: try LineAttribution.executableFiles(of: export, root: root))
@@ -99,7 +100,7 @@ extension RunWorkflow {
         return Outcome(
             exportPath: exportPath,
             testsPassed: results.allSatisfy { $0.outcome == .passed || $0.outcome == .skipped },
-            results: try testRun(of: results, utcOffset: clock.utcOffset), perTest: coverage)
+            results: try testRun(of: results, utcOffset: clock.utcOffset), perTest: coverage, export: export)
     }
 
     /// The results as one plain run's: each process's output (and event stream) read on its

@@ -67,6 +67,9 @@ package struct RunWorkflow: Sendable {
         package var results: TestRun
         /// Each test's lines, when each test ran alone.
         package var perTest: PerTestCoverage?
+        /// The export, when the run read it (each test alone): the report is made from it
+        /// without reading it again.
+        package var export: LLVMCovExport?
     }
 
     // MARK: What a run leaves in its output folder
@@ -200,7 +203,7 @@ package struct RunWorkflow: Sendable {
         sink.outputEnded(errors: nil)
         return Outcome(
             exportPath: try coverageExport(toolchain: toolchain, sink: sink), testsPassed: status == 0,
-            results: results, perTest: nil)
+            results: results, perTest: nil, export: nil)
     }
 
     /// The results of a whole-suite run: the log, and the event stream when `swift test` wrote one.

@@ -56,7 +56,7 @@ enum RunCommand {
         // Coverage: the run's export, in the scope and with the rules of the package.
         var request = options.scope.request(inputs: [outcome.exportPath], root: root)
         request.adopt(configuration)
-        let report = try request.makeReport(workingDirectory: root)
+        let report = try request.makeReport(workingDirectory: root, read: outcome.export)
         let tests = outcome.results.resolving(with: TestLogInput.sourceIndex(report: report, workingDirectory: root))
 
         // What a person reads: the coverage table and the test summary.

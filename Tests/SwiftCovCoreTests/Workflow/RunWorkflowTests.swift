@@ -230,6 +230,15 @@ struct RunWorkflowTests {
             kept.contains("testCorrectAnswerOffersNextQuestion' passed")
                 && kept.contains("testEndOfInputExitsCleanly' failed"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: outcome.exportPath)) == Data(export))
+        // The export is read once: the report is made from the run's reading, not the file again.
+        let read = try #require(outcome.export)
+        try Data("not an export".utf8).write(to: URL(fileURLWithPath: outcome.exportPath))
+        let report = try CoverageRequest(inputs: [outcome.exportPath], root: root)
+            .makeReport(workingDirectory: root, read: read)
+        #expect(report.files.count == coverage.files.count && !report.files.isEmpty)
+        #expect(throws: CoverageInputError.self) {
+            try CoverageRequest(inputs: [outcome.exportPath], root: root).makeReport(workingDirectory: root)
+        }
         #expect(sink.results.count == 3)
         #expect(sink.stages.last?.hasPrefix("recorded the lines of 3 tests") == true)
     }

@@ -26,7 +26,10 @@ package struct CoverageRequest: Sendable {
 
     /// Locates and reads the exports, settles the package root and builds the report. Several
     /// exports are merged as they are read, so that one of them at a time is held beside the sum.
-    package func makeReport(workingDirectory: String) throws(CoverageInputError) -> CoverageReport {
+    /// An export already read (`read`, with its names when functions are listed) is not read again.
+    package func makeReport(
+        workingDirectory: String, read: LLVMCovExport? = nil
+    ) throws(CoverageInputError) -> CoverageReport {
         var located: [String] = []
         for input in inputs { located.append(try CoverageInput.locateExport(input)) }
         let xcodeInputs = located.map(XcodeCoverageInput.recognize)
@@ -48,7 +51,12 @@ package struct CoverageRequest: Sendable {
         var resolvedRoot = ""
         var guessed = false
         for (index, path) in located.enumerated() {
-            var export = try CoverageInput.readExport(path, keepMappings: merges, names: includeFunctions)
+            var export: LLVMCovExport
+            if let read, read.path == path, !merges {
+                export = read
+            } else {
+                export = try CoverageInput.readExport(path, keepMappings: merges, names: includeFunctions)
+            }
             if index == 0 {
                 if let root {
                     resolvedRoot = CoverageScope.normalized(root.hasPrefix("/") ? root : workingDirectory + "/" + root)
