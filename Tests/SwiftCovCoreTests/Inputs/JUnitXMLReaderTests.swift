@@ -12,6 +12,8 @@ struct JUnitXMLReaderTests {
     static let ownFiles = [
         "junit-linux.xml", "junit-parallel-crash.xml", "junit-swift-testing-events.xml", "junit-hostile.xml",
         "junit-truncated-xctest.xml", "junit-truncated-swift-testing.xml", "junit-windows.xml",
+        // Retries, as Maven Surefire writes them: flakyFailure (passed in the end), rerunFailure.
+        "junit-xcode-Test-FlakyFixture.xml", "junit-xcode-test_repeated.xml", "junit-xcode-tests-json.xml",
     ]
 
     static func read(_ path: String) throws -> TestRun {
@@ -20,6 +22,27 @@ struct JUnitXMLReaderTests {
 
     static func options() -> JUnitReport.Options {
         JUnitReport.Options(hostname: "ci-host", timestamp: "2026-11-22T14:03:53")
+    }
+
+    @Test("retries read back: flaky when it passed in the end, failed when a rerunFailure says so, whatever else")
+    func retries() throws {
+        let flaky = try Self.read(Self.goldenDirectory + "/junit-xcode-Test-FlakyFixture.xml")
+        #expect(flaky.totals.flaky == 1 && flaky.totals.failed == 0)
+        let xml = """
+            <testsuites><testsuite name="S">
+            <testcase classname="S" name="rerunOnly"><rerunFailure message="boom" type="failure"/></testcase>
+            <testcase classname="S" name="twice"><failure message="first"/><rerunFailure message="second"/></testcase>
+            <testcase classname="S" name="flaky"><flakyError message="crashed" type="crash"/></testcase>
+            </testsuite></testsuites>
+            """
+        let run = try JUnitXMLReader.read(Array(xml.utf8), path: "r.xml")
+        let cases = Dictionary(uniqueKeysWithValues: run.suites.flatMap(\.cases).map { ($0.name, $0) })
+        // A rerunFailure without a failure beside it is still a failure: never a pass.
+        #expect(cases["rerunOnly"]?.status == .failed && cases["rerunOnly"]?.issues.first?.message == "boom")
+        #expect(cases["twice"]?.status == .failed && cases["twice"]?.issues.first?.message == "second")
+        #expect(cases["twice"]?.attempts.map { $0.issues.first?.message } == ["first"])
+        #expect(cases["flaky"]?.isFlaky == true && cases["flaky"]?.attempts.first?.status == .error)
+        #expect(run.totals.failed == 2 && run.totals.flaky == 1)
     }
 
     @Test("bytes that are not UTF-8 are an error naming where they are, not a trap in FoundationXML")

@@ -211,6 +211,12 @@ package enum JUnitXMLReader {
         private var openSuites: [OpenSuite] = []
         private var openCase: TestRun.Case?
         private var outcome: Outcome?
+        /// The open test case's runs that failed before or beside its outcome, as Maven Surefire
+        /// writes them: `flakyFailure`/`flakyError` (it passed in the end), `rerunFailure`/`rerunError`.
+        private var reruns: [(run: TestRun.Case.Attempt, failedInTheEnd: Bool)] = []
+
+        /// Maven Surefire's elements for the runs of a test that was run again.
+        private static let rerunElements: Set<String> = ["flakyFailure", "flakyError", "rerunFailure", "rerunError"]
         /// The text of the `system-out`/`system-err` element being read.
         private var captured: String?
         /// What the open test case (or the suite's own `failure` or `error`) keeps of its
@@ -233,7 +239,8 @@ package enum JUnitXMLReader {
                 if element == "testsuites" { root = (attributes["name"] ?? "", attributes.claimedFailing) }
             }
             switch element {
-            case "testsuite", "testcase", "failure", "error", "skipped":
+            case "testsuite", "testcase", "failure", "error", "skipped", "flakyFailure", "flakyError", "rerunFailure",
+                "rerunError":
                 // One inside another would hide the outer one's outcome.
                 let isTest = element == "testcase" || element == "testsuite"
                 if let outer = outcome?.element ?? (isTest && openCase != nil ? "testcase" : nil) {
@@ -273,6 +280,7 @@ package enum JUnitXMLReader {
                     testCase.location = TestRun.SourceLocation(file: file, line: line)
                 }
                 openCase = testCase
+                reruns = []
                 issueBudget = TextBudget()
                 caseOutputBudget = TextBudget()
             case "failure", "error", "skipped":
@@ -285,6 +293,11 @@ package enum JUnitXMLReader {
                 // A suite's own failure or error (its set-up failed) is kept as a test case of its own.
                 if openCase == nil { issueBudget = TextBudget() }
                 if openCase != nil || element != "skipped" {
+                    outcome = Outcome(element: element, message: attributes["message"], type: attributes["type"])
+                }
+            case "flakyFailure", "flakyError", "rerunFailure", "rerunError":
+                // A run of the test case: outside one, nothing to attach it to.
+                if openCase != nil {
                     outcome = Outcome(element: element, message: attributes["message"], type: attributes["type"])
                 }
             case "system-out", "system-err":
@@ -334,11 +347,21 @@ package enum JUnitXMLReader {
                 suites += Self.suites(of: suite)
             case "testcase":
                 if var testCase = openCase, !openSuites.isEmpty {
+                    Self.attach(reruns, to: &testCase)
                     if caseOutputBudget.isExhausted { testCase.output.appendLines(TextBudget.outputLeftOut) }
                     Self.noteLeftOut(issueBudget, in: &testCase)
                     openSuites[openSuites.count - 1].cases.append(testCase)
                 }
                 openCase = nil
+            case "flakyFailure", "flakyError", "rerunFailure", "rerunError":
+                guard var outcome else { return }
+                self.outcome = nil
+                outcome.text += issueBudget.endElement()
+                let failedInTheEnd = outcome.element.hasPrefix("rerun")
+                outcome.element = outcome.element.hasSuffix("Error") ? "error" : "failure"
+                var run = TestRun.Case(className: "", testName: "", status: .passed)
+                apply(outcome, to: &run)
+                reruns.append((TestRun.Case.Attempt(status: run.status, issues: run.issues), failedInTheEnd))
             case "failure", "error", "skipped":
                 guard var outcome else { return }
                 self.outcome = nil
@@ -368,6 +391,28 @@ package enum JUnitXMLReader {
             default:
                 break
             }
+        }
+
+        /// Gives `testCase` the runs `reruns` read, as `JUnitReport` writes them: a test that passed
+        /// in the end has its failed runs in `flakyFailure`/`flakyError`; one that failed has its
+        /// first failed run in `failure`/`error` and the later ones in `rerunFailure`/`rerunError`,
+        /// the last of them its outcome.
+        private static func attach(
+            _ reruns: [(run: TestRun.Case.Attempt, failedInTheEnd: Bool)], to testCase: inout TestRun.Case
+        ) {
+            guard !reruns.isEmpty, testCase.status != .skipped else { return }
+            // A `rerunFailure` says the test failed in the end, with or without a `failure` beside it.
+            guard testCase.status != .passed || reruns.contains(where: \.failedInTheEnd) else {
+                testCase.attempts = reruns.map(\.run)
+                return
+            }
+            var runs = reruns.map(\.run)
+            if testCase.status != .passed {
+                runs.insert(TestRun.Case.Attempt(status: testCase.status, issues: testCase.issues), at: 0)
+            }
+            testCase.attempts = Array(runs.dropLast())
+            testCase.status = runs.last!.status
+            testCase.issues = runs.last!.issues
         }
 
         /// After the document: failures the root's attributes count and no element shows.
