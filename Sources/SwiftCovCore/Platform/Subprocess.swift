@@ -58,13 +58,7 @@ package enum Subprocess {
     ) throws(LaunchError) -> Result {
         let limit = outputLimit ?? Int.max
         var results = [BoundedBytes(limit: limit), BoundedBytes(limit: limit)]
-        var options = Options(mergeErrors: mergingErrors, timeout: timeout)
-        if !environment.isEmpty {
-            options.environment =
-                currentEnvironment().filter { entry in
-                    !environment.keys.contains { entry.hasPrefix($0 + "=") }
-                } + environment.map { "\($0.key)=\($0.value)" }.sorted()
-        }
+        let options = Options(mergeErrors: mergingErrors, timeout: timeout, adding: environment)
         let ending = try run(program, arguments, in: directory, options) { stream, bytes in
             results[stream].append(bytes)
         }
@@ -76,10 +70,11 @@ package enum Subprocess {
     /// Runs `program` with its standard error merged into its standard output (as a terminal
     /// shows them), calling `body` with each chunk as it arrives; returns the exit status.
     package static func stream(
-        _ program: String, _ arguments: [String], in directory: String? = nil,
-        _ body: (UnsafeBufferPointer<UInt8>) -> Void
+        _ program: String, _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:],
+        timeout: Double? = nil, _ body: (UnsafeBufferPointer<UInt8>) -> Void
     ) throws(LaunchError) -> Int32 {
-        try run(program, arguments, in: directory, Options(mergeErrors: true)) { _, bytes in body(bytes) }.status
+        let options = Options(mergeErrors: true, timeout: timeout, adding: environment)
+        return try run(program, arguments, in: directory, options) { _, bytes in body(bytes) }.status
     }
 
     /// Makes swiftcov the parent of every process its children leave behind when they end
@@ -132,6 +127,17 @@ package enum Subprocess {
         var timeout: Double?
         /// The whole environment ("NAME=value"); nil for swiftcov's own.
         var environment: [String]?
+
+        /// Swiftcov's own environment with `added` (replacing any of the same names).
+        init(mergeErrors: Bool, timeout: Double?, adding added: [String: String] = [:]) {
+            self.mergeErrors = mergeErrors
+            self.timeout = timeout
+            guard !added.isEmpty else { return }
+            environment =
+                Subprocess.currentEnvironment().filter { entry in
+                    !added.keys.contains { entry.hasPrefix($0 + "=") }
+                } + added.map { "\($0.key)=\($0.value)" }.sorted()
+        }
     }
 
     /// The programs running, and whether swiftcov adopts orphans or is ending.

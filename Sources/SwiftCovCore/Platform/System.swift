@@ -46,8 +46,9 @@ package struct Command: Sendable, Equatable, CustomStringConvertible {
 package protocol System: Sendable {
     /// Runs `command` to its end, capturing its output.
     func capture(_ command: Command) throws -> Subprocess.Result
-    /// Runs `command` with its standard error merged into its standard output, handing each chunk
-    /// to `body` as it comes; returns its exit status.
+    /// Runs `command` with its standard error merged into its standard output (whatever its
+    /// `mergingErrors`; its `outputLimit` does not apply), handing each chunk to `body` as it
+    /// comes; returns its exit status.
     func stream(_ command: Command, _ body: (UnsafeBufferPointer<UInt8>) -> Void) throws -> Int32
     /// Replaces the file at `path` with `bytes`, all at once (never half-written).
     func write(_ bytes: UnsafeBufferPointer<UInt8>, to path: String) throws
@@ -93,7 +94,9 @@ package struct LiveSystem: System {
     }
 
     package func stream(_ command: Command, _ body: (UnsafeBufferPointer<UInt8>) -> Void) throws -> Int32 {
-        try Subprocess.stream(command.program, command.arguments, in: command.directory, body)
+        try Subprocess.stream(
+            command.program, command.arguments, in: command.directory, environment: command.environment,
+            timeout: command.timeout, body)
     }
 
     package func write(_ bytes: UnsafeBufferPointer<UInt8>, to path: String) throws {
