@@ -131,9 +131,15 @@ struct LineText {
     func lastFind(_ needle: StaticString) -> Int? {
         let length = needle.utf8CodeUnitCount
         guard length > 0, count >= length, let text = bytes.baseAddress else { return nil }
+        let first = needle.utf8Start.pointee
         var start = count - length
         while start >= 0 {
-            if memcmp(text + start, needle.utf8Start, length) == 0 { return start }
+            // The first byte, then the rest.
+            if text.load(fromByteOffset: start, as: UInt8.self) == first,
+                memcmp(text + start, needle.utf8Start, length) == 0
+            {
+                return start
+            }
             start -= 1
         }
         return nil
