@@ -92,7 +92,16 @@ package enum JUnitReport {
         xml.append("    <testcase classname=\"")
         xml.append(escapingXMLAttribute: testCase.className)
         xml.append("\" name=\"")
-        xml.append(escapingXMLAttribute: testCase.arguments == nil ? testCase.testName : testCase.name)
+        if let arguments = testCase.arguments, !testCase.testName.utf8.contains(0x1B), !arguments.utf8.contains(0x1B) {
+            // `Case.name`, written in pieces: escaping goes character by character (but for
+            // ANSI codes, removed from the whole text).
+            xml.append(escapingXMLAttribute: testCase.testName)
+            xml.append(" (")
+            xml.append(escapingXMLAttribute: arguments)
+            xml.append(")")
+        } else {
+            xml.append(escapingXMLAttribute: testCase.arguments == nil ? testCase.testName : testCase.name)
+        }
         xml.append("\"")
         if let duration = testCase.duration {
             xml.append(" time=\"")

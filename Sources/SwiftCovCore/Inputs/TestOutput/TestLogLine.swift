@@ -435,11 +435,12 @@ package enum TestLogLine: Sendable, Equatable {
         } else {
             return nil
         }
-        if let issue = parseIssue(rest) { return issue }
+        // Every marker of an issue starts with " recorded a": most lines are looked through once.
+        if rest.find(" recorded a") != nil, let issue = parseIssue(rest) { return issue }
         if rest.hasSuffix(" skipped.") {
             return .skipped(isSuite: isSuite, name: rest.dropLast(9), reason: nil)
         }
-        if let marker = rest.find(" skipped: \""), rest.hasSuffix("\"") {
+        if rest.hasSuffix("\""), let marker = rest.find(" skipped: \"") {
             let reason = rest[marker + 11, max(marker + 11, rest.count - 1)]
             return .skipped(isSuite: isSuite, name: rest.prefix(marker), reason: reason)
         }
@@ -508,7 +509,9 @@ package enum TestLogLine: Sendable, Equatable {
         guard rest.hasSuffix(".") else { return nil }
         let body = rest.dropLast()
         let passedAt = body.lastFind(" passed after ")
-        let failedAt = body.lastFind(" failed after ")
+        // Only a later one matters.
+        let failedFrom = passedAt.map { $0 + 1 } ?? 0
+        let failedAt = body.suffix(from: failedFrom).lastFind(" failed after ").map { $0 + failedFrom }
         let start: Int
         let passed: Bool
         switch (passedAt, failedAt) {

@@ -220,6 +220,15 @@ extension TestLogParser {
         of test: ConsoleTest, testName: String, className: String, to cases: inout [TestRun.Case]
     ) {
         let status = test.status ?? .passed
+        guard test.hasDetails else {
+            // Most tests: no skip reason, cases, issues or output.
+            var single = TestRun.Case(className: className, testName: testName, status: status, duration: test.duration)
+            if status == .failed {
+                single.issues = [TestRun.Issue(kind: .failure, message: "The test failed; the log shows no issue for it.")]
+            }
+            cases.append(single)
+            return
+        }
         guard !test.cases.isEmpty else {
             var single = TestRun.Case(className: className, testName: testName, status: status)
             single.duration = test.duration

@@ -145,6 +145,8 @@ package struct TestLogParser {
 
         /// The number of the test's name in the parser's `swiftTestNames`.
         var name: Int { Int(nameNumber) }
+        /// Whether it has a skip reason, cases, issues or output.
+        var hasDetails: Bool { details != nil }
 
         init(name: Int, status: TestRun.Status? = nil, skipReason: String? = nil) {
             self.nameNumber = Int32(truncatingIfNeeded: name)
