@@ -81,7 +81,9 @@ struct NameTable {
         let length = starts[id + 1] - start
         guard length == text.count else { return false }
         guard length > 0 else { return true }
-        return bytes.withUnsafeBytes { stored in memcmp(stored.baseAddress! + start, text.bytes.baseAddress!, length) == 0 }
+        return bytes.withUnsafeBytes { stored in
+            memcmp(stored.baseAddress! + start, text.bytes.baseAddress!, length) == 0
+        }
     }
 
     private mutating func grow() {

@@ -210,7 +210,8 @@ extension TestLogParser {
         for index in ordered {
             let name = swiftTests[index].name
             if unquotedNames[name] == nil { unquotedNames[name] = Self.unquoted(names[name]) }
-            Self.appendCases(of: swiftTests[index], testName: unquotedNames[name]!, className: className, to: &suite.cases)
+            Self.appendCases(
+                of: swiftTests[index], testName: unquotedNames[name]!, className: className, to: &suite.cases)
         }
         return suite
     }
@@ -224,7 +225,9 @@ extension TestLogParser {
             // Most tests: no skip reason, cases, issues or output.
             var single = TestRun.Case(className: className, testName: testName, status: status, duration: test.duration)
             if status == .failed {
-                single.issues = [TestRun.Issue(kind: .failure, message: "The test failed; the log shows no issue for it.")]
+                single.issues = [
+                    TestRun.Issue(kind: .failure, message: "The test failed; the log shows no issue for it.")
+                ]
             }
             cases.append(single)
             return
