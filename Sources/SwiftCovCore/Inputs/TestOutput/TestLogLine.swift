@@ -200,7 +200,9 @@ package enum TestLogLine: Sendable, Equatable {
     /// Linux form the class is what comes before the first dot when the name has a space, and
     /// before the last dot otherwise; but when the name starts with `openClass` (the open
     /// suite's name, which may hold dots) and a dot, the class is `openClass` and the method the
-    /// rest (`openClass` itself is kept: the tests of a class share its name's storage).
+    /// rest (`openClass` itself is kept: the tests of a class share its name's storage). The
+    /// names kept (module, class, method) are made by `string`; the printed name, which is not
+    /// kept past its test, is made directly.
     static func parseXCTestName(
         _ text: LineText, openClass: String? = nil, string: (LineText) -> String = { $0.string }
     ) -> XCTestName? {
@@ -214,10 +216,10 @@ package enum TestLogLine: Sendable, Equatable {
             if let dot = qualified.firstIndex(of: UInt8(ascii: ".")) {
                 return XCTestName(
                     module: string(qualified.prefix(dot)), className: string(qualified.suffix(from: dot + 1)),
-                    method: string(method), printed: string(text))
+                    method: string(method), printed: text.string)
             }
             return XCTestName(
-                module: nil, className: string(qualified), method: string(method), printed: string(text))
+                module: nil, className: string(qualified), method: string(method), printed: text.string)
         }
         let hasSpace = text.contains(0x20)
         guard
@@ -233,9 +235,9 @@ package enum TestLogLine: Sendable, Equatable {
         {
             return XCTestName(
                 module: nil, className: openClass, method: string(text.suffix(from: length + 1)),
-                printed: string(text))
+                printed: text.string)
         }
-        return XCTestName(module: nil, className: string(className), method: string(method), printed: string(text))
+        return XCTestName(module: nil, className: string(className), method: string(method), printed: text.string)
     }
 
     private static func parseExecuted(_ rest: LineText) -> TestLogLine? {
