@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// JUnit XML as CI systems read it (Jenkins, GitLab, GitHub annotation actions):
 /// `testsuites > testsuite > testcase`, one `testsuite` per XCTest class and Swift Testing suite,
 /// with `failure`/`error` (message, type, full text), `skipped` (reason) and `system-out`.
@@ -88,11 +96,20 @@ package enum JUnitReport {
         xml.append("  </testsuite>\n")
     }
 
-    private static func write(_ testCase: TestRun.Case, strict: Bool, to xml: inout OutputBuffer) {
+    private static func write(_ testCase: borrowing TestRun.Case, strict: Bool, to xml: inout OutputBuffer) {
         xml.append("    <testcase classname=\"")
         xml.append(escapingXMLAttribute: testCase.className)
         xml.append("\" name=\"")
-        xml.append(escapingXMLAttribute: testCase.arguments == nil ? testCase.testName : testCase.name)
+        if let arguments = testCase.arguments, !hasESC(testCase.testName), !hasESC(arguments) {
+            // `Case.name`, written in pieces: escaping goes character by character (but for
+            // ANSI codes, removed from the whole text).
+            xml.append(escapingXMLAttribute: testCase.testName)
+            xml.append(" (")
+            xml.append(escapingXMLAttribute: arguments)
+            xml.append(")")
+        } else {
+            xml.append(escapingXMLAttribute: testCase.arguments == nil ? testCase.testName : testCase.name)
+        }
         xml.append("\"")
         if let duration = testCase.duration {
             xml.append(" time=\"")
@@ -184,6 +201,15 @@ package enum JUnitReport {
         xml.append("</")
         xml.append(element)
         xml.append(">\n")
+    }
+
+    /// Whether the text holds an ESC byte (the start of an ANSI code).
+    private static func hasESC(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress else { return false }
+            return memchr(base, 0x1B, utf8.count) != nil
+        }
     }
 
     /// `file:line: message`, or the message alone when the location is not known.

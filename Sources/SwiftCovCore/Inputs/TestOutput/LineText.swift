@@ -115,12 +115,14 @@ struct LineText {
         guard let text = bytes.baseAddress, let pattern = needle.baseAddress, !needle.isEmpty,
             count >= needle.count
         else { return nil }
-        // memchr for the first byte, memcmp for the rest.
+        // memchr for one byte, memcmp for the rest: the second byte when the first is a space
+        // (most markers start with one, and lines have many).
+        let lead = needle.count > 1 && needle[0] == 0x20 ? 1 : 0
         let last = count - needle.count
         var offset = 0
-        let first = Int32(needle[0])
-        while offset <= last, let hit = memchr(text + offset, first, last - offset + 1) {
-            let position = text.distance(to: UnsafeRawPointer(hit))
+        let byte = Int32(needle[lead])
+        while offset <= last, let hit = memchr(text + offset + lead, byte, last - offset + 1) {
+            let position = text.distance(to: UnsafeRawPointer(hit)) - lead
             if memcmp(text + position, pattern, needle.count) == 0 { return position }
             offset = position + 1
         }
@@ -131,9 +133,15 @@ struct LineText {
     func lastFind(_ needle: StaticString) -> Int? {
         let length = needle.utf8CodeUnitCount
         guard length > 0, count >= length, let text = bytes.baseAddress else { return nil }
+        let first = needle.utf8Start.pointee
         var start = count - length
         while start >= 0 {
-            if memcmp(text + start, needle.utf8Start, length) == 0 { return start }
+            // The first byte, then the rest.
+            if text.load(fromByteOffset: start, as: UInt8.self) == first,
+                memcmp(text + start, needle.utf8Start, length) == 0
+            {
+                return start
+            }
             start -= 1
         }
         return nil
@@ -266,18 +274,20 @@ struct LineText {
         guard let base = bytes.baseAddress else { return true }
         var index = 0
         let count = bytes.count
-        while index + 8 <= count {
-            let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            // A byte >= 0x80, or a byte equal to ESC (0x1B): the "has zero byte" test on word ^ ESC.
-            let escaped = word ^ 0x1B1B_1B1B_1B1B_1B1B
-            let hasESC = (escaped &- 0x0101_0101_0101_0101) & ~escaped & 0x8080_8080_8080_8080
-            if (word & 0x8080_8080_8080_8080) | hasESC != 0 { break }
-            index += 8
-        }
         func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
             index + offset < count && range.contains(base.load(fromByteOffset: index + offset, as: UInt8.self))
         }
         while index < count {
+            // Eight bytes at a time while they are ASCII without ESC (after a symbol too).
+            while index + 8 <= count {
+                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                // A byte >= 0x80, or a byte equal to ESC (0x1B): the "has zero byte" test on word ^ ESC.
+                let escaped = word ^ 0x1B1B_1B1B_1B1B_1B1B
+                let hasESC = (escaped &- 0x0101_0101_0101_0101) & ~escaped & 0x8080_8080_8080_8080
+                if (word & 0x8080_8080_8080_8080) | hasESC != 0 { break }
+                index += 8
+            }
+            guard index < count else { break }
             let byte = base.load(fromByteOffset: index, as: UInt8.self)
             let length: Int
             switch byte {

@@ -109,13 +109,16 @@ package enum TestLogLine: Sendable, Equatable {
 
     /// The shape of a line without ANSI codes and line break, given as its bytes (valid UTF-8).
     /// `openClass` is the XCTest class whose suite is open: a Linux test name that starts with
-    /// it and a dot is that class's (see `parseXCTestName`).
-    static func parse(plain text: LineText, openClass: String? = nil) -> TestLogLine? {
+    /// it and a dot is that class's (see `parseXCTestName`). XCTest's names and suites' names are
+    /// made into strings by `string` (which may give strings made before).
+    static func parse(
+        plain text: LineText, openClass: String? = nil, string: (LineText) -> String = { $0.string }
+    ) -> TestLogLine? {
         guard let first = text.first else { return nil }
         switch first {
         case UInt8(ascii: "T"):
-            if let rest = text.after("Test Case '") { return parseTestCase(rest, openClass: openClass) }
-            if let rest = text.after("Test Suite '") { return parseTestSuite(rest) }
+            if let rest = text.after("Test Case '") { return parseTestCase(rest, openClass: openClass, string: string) }
+            if let rest = text.after("Test Suite '") { return parseTestSuite(rest, string: string) }
         case UInt8(ascii: "\t"), UInt8(ascii: " "):
             var start = 0
             while start < text.count, text[start] == UInt8(ascii: "\t") || text[start] == UInt8(ascii: " ") {
@@ -127,7 +130,7 @@ package enum TestLogLine: Sendable, Equatable {
             return parseProgress(text.dropFirst())
         case UInt8(ascii: "-"), 0x80...:
             // Swift Testing's symbols: `-` on Windows, the rest beyond ASCII.
-            if let message = parseSwiftTestingLine(text) { return .swiftTesting(message) }
+            if let message = parseSwiftTestingLine(text) { return .swiftTesting(message.message) }
         default:
             break
         }
@@ -139,7 +142,7 @@ package enum TestLogLine: Sendable, Equatable {
 
     // MARK: XCTest
 
-    private static func parseTestSuite(_ rest: LineText) -> TestLogLine? {
+    private static func parseTestSuite(_ rest: LineText, string: (LineText) -> String) -> TestLogLine? {
         // The name ends at the last quote: the time after it has none.
         guard let quote = rest.lastIndex(of: UInt8(ascii: "'")) else { return nil }
         let name = rest.prefix(quote)
@@ -159,13 +162,15 @@ package enum TestLogLine: Sendable, Equatable {
         }
         var timestamp = timestampStart
         if timestamp.hasSuffix(".") { timestamp = timestamp.dropLast() }  // macOS ends with a period
-        guard let passed else { return .suiteStarted(name: name.string, timestamp: timestamp.string) }
-        return .suiteFinished(name: name.string, passed: passed, timestamp: timestamp.string)
+        guard let passed else { return .suiteStarted(name: string(name), timestamp: timestamp.string) }
+        return .suiteFinished(name: string(name), passed: passed, timestamp: timestamp.string)
     }
 
-    private static func parseTestCase(_ rest: LineText, openClass: String?) -> TestLogLine? {
+    private static func parseTestCase(
+        _ rest: LineText, openClass: String?, string: (LineText) -> String
+    ) -> TestLogLine? {
         guard let quote = rest.lastIndex(of: UInt8(ascii: "'")) else { return nil }
-        guard let name = parseXCTestName(rest.prefix(quote), openClass: openClass) else { return nil }
+        guard let name = parseXCTestName(rest.prefix(quote), openClass: openClass, string: string) else { return nil }
         let tail = rest.suffix(from: quote + 1)
         if tail.hasPrefix(" started") { return .testCaseStarted(name) }
         guard let (status, seconds) = parseCaseEnd(tail.dropFirst()) else { return nil }
@@ -195,10 +200,13 @@ package enum TestLogLine: Sendable, Equatable {
     /// Linux form the class is what comes before the first dot when the name has a space, and
     /// before the last dot otherwise; but when the name starts with `openClass` (the open
     /// suite's name, which may hold dots) and a dot, the class is `openClass` and the method the
-    /// rest (`openClass` itself is kept: the tests of a class share its name's storage).
-    static func parseXCTestName(_ text: LineText, openClass: String? = nil) -> XCTestName? {
+    /// rest (`openClass` itself is kept: the tests of a class share its name's storage). The
+    /// names kept (module, class, method) are made by `string`; the printed name, which is not
+    /// kept past its test, is made directly.
+    static func parseXCTestName(
+        _ text: LineText, openClass: String? = nil, string: (LineText) -> String = { $0.string }
+    ) -> XCTestName? {
         guard !text.isEmpty else { return nil }
-        let printed = text.string
         if text.hasPrefix("-[") || text.hasPrefix("+["), text.hasSuffix("]") {
             let inner = text.dropFirst(2).dropLast()
             guard let space = inner.firstIndex(of: UInt8(ascii: " ")) else { return nil }
@@ -207,10 +215,11 @@ package enum TestLogLine: Sendable, Equatable {
             guard !method.isEmpty else { return nil }
             if let dot = qualified.firstIndex(of: UInt8(ascii: ".")) {
                 return XCTestName(
-                    module: qualified.prefix(dot).string, className: qualified.suffix(from: dot + 1).string,
-                    method: method.string, printed: printed)
+                    module: string(qualified.prefix(dot)), className: string(qualified.suffix(from: dot + 1)),
+                    method: string(method), printed: text.string)
             }
-            return XCTestName(module: nil, className: qualified.string, method: method.string, printed: printed)
+            return XCTestName(
+                module: nil, className: string(qualified), method: string(method), printed: text.string)
         }
         let hasSpace = text.contains(0x20)
         guard
@@ -225,9 +234,10 @@ package enum TestLogLine: Sendable, Equatable {
             LineText.with(openClass, { text.hasPrefix($0) })
         {
             return XCTestName(
-                module: nil, className: openClass, method: text.suffix(from: length + 1).string, printed: printed)
+                module: nil, className: openClass, method: string(text.suffix(from: length + 1)),
+                printed: text.string)
         }
-        return XCTestName(module: nil, className: className.string, method: method.string, printed: printed)
+        return XCTestName(module: nil, className: string(className), method: string(method), printed: text.string)
     }
 
     private static func parseExecuted(_ rest: LineText) -> TestLogLine? {
@@ -354,13 +364,51 @@ package enum TestLogLine: Sendable, Equatable {
         }
     }
 
-    private static func parseSwiftTestingLine(_ text: LineText) -> SwiftTestingMessage? {
+    /// A Swift Testing message as its line holds it: names and texts are the line's bytes (valid
+    /// while the line is), so that the log parser makes strings only of what it keeps.
+    enum SwiftTestingLine {
+        case runStarted
+        case started(isSuite: Bool, name: LineText)
+        case caseStarted(argumentsAndTest: LineText)
+        case skipped(isSuite: Bool, name: LineText, reason: LineText?)
+        case ended(isSuite: Bool, name: LineText, caseCount: Int?, passed: Bool, seconds: Double, counts: IssueCounts)
+        case issue(
+            name: LineText, arguments: LineText?, location: TestRun.SourceLocation?, kind: TestRun.Issue.Kind,
+            message: LineText)
+        case runEnded(tests: Int, suites: Int?, passed: Bool, seconds: Double, counts: IssueCounts)
+        case details(LineText)
+
+        /// The message with its texts as strings.
+        var message: SwiftTestingMessage {
+            switch self {
+            case .runStarted: return .runStarted
+            case .started(let isSuite, let name): return .started(isSuite: isSuite, name: name.string)
+            case .caseStarted(let text): return .caseStarted(argumentsAndTest: text.string)
+            case .skipped(let isSuite, let name, let reason):
+                return .skipped(isSuite: isSuite, name: name.string, reason: reason?.string)
+            case .ended(let isSuite, let name, let caseCount, let passed, let seconds, let counts):
+                return .ended(
+                    isSuite: isSuite, name: name.string, caseCount: caseCount, passed: passed, seconds: seconds,
+                    counts: counts)
+            case .issue(let name, let arguments, let location, let kind, let message):
+                return .issue(
+                    name: name.string, arguments: arguments?.string, location: location, kind: kind,
+                    message: message.string)
+            case .runEnded(let tests, let suites, let passed, let seconds, let counts):
+                return .runEnded(tests: tests, suites: suites, passed: passed, seconds: seconds, counts: counts)
+            case .details(let text): return .details(text.string)
+            }
+        }
+    }
+
+    /// A line with a Swift Testing symbol, as its bytes.
+    static func parseSwiftTestingLine(_ text: LineText) -> SwiftTestingLine? {
         guard let (first, length) = text.firstScalar, let kind = symbol(first) else { return nil }
         var message = text.dropFirst(length)
         if let rest = message.after("\u{FE0E}") { message = rest }
         guard let rest = message.after(" ") else { return nil }
         switch kind {
-        case .details: return .details(rest.string)
+        case .details: return .details(rest)
         case .message: return parseSwiftTestingMessage(rest)
         }
     }
@@ -368,10 +416,10 @@ package enum TestLogLine: Sendable, Equatable {
     /// The message of a Swift Testing line without its symbol (also the `text` of the event
     /// stream's `messages`).
     package static func parseSwiftTestingMessage(_ message: Substring) -> SwiftTestingMessage? {
-        LineText.with(String(message)) { parseSwiftTestingMessage($0) }
+        LineText.with(String(message)) { parseSwiftTestingMessage($0)?.message }
     }
 
-    static func parseSwiftTestingMessage(_ message: LineText) -> SwiftTestingMessage? {
+    static func parseSwiftTestingMessage(_ message: LineText) -> SwiftTestingLine? {
         if message == "Test run started." { return .runStarted }
         if let rest = message.after("Test run with ") { return parseRunEnded(rest) }
         if let rest = message.after("Test case passing "), message.hasSuffix(" started.") {
@@ -389,26 +437,28 @@ package enum TestLogLine: Sendable, Equatable {
         } else {
             return nil
         }
-        if let issue = parseIssue(rest) { return issue }
+        // Every marker of an issue starts with " recorded a": most lines are looked through once.
+        if rest.find(" recorded a") != nil, let issue = parseIssue(rest) { return issue }
         if rest.hasSuffix(" skipped.") {
-            return .skipped(isSuite: isSuite, name: rest.dropLast(9).string, reason: nil)
+            return .skipped(isSuite: isSuite, name: rest.dropLast(9), reason: nil)
         }
-        if let marker = rest.find(" skipped: \""), rest.hasSuffix("\"") {
+        if rest.hasSuffix("\""), let marker = rest.find(" skipped: \"") {
             let reason = rest[marker + 11, max(marker + 11, rest.count - 1)]
-            return .skipped(isSuite: isSuite, name: rest.prefix(marker).string, reason: reason.string)
+            return .skipped(isSuite: isSuite, name: rest.prefix(marker), reason: reason)
         }
-        if rest.hasSuffix(" started.") { return .started(isSuite: isSuite, name: rest.dropLast(9).string) }
+        if rest.hasSuffix(" started.") { return .started(isSuite: isSuite, name: rest.dropLast(9)) }
         return parseEnded(rest, isSuite: isSuite)
     }
 
     /// "1 argument x → 2 to f(x:)" → "x → 2 to f(x:)".
-    private static func dropArgumentCount(_ text: LineText) -> String? {
-        let words = text.split(UInt8(ascii: " "), maxSplits: 2, omittingEmpty: false)
-        guard words.count == 3, words[0].int != nil, words[1].hasPrefix("argument") else { return nil }
-        return words[2].string
+    private static func dropArgumentCount(_ text: LineText) -> LineText? {
+        guard let first = text.firstIndex(of: UInt8(ascii: " ")), text.prefix(first).int != nil else { return nil }
+        let rest = text.suffix(from: first + 1)
+        guard let second = rest.firstIndex(of: UInt8(ascii: " ")), rest.hasPrefix("argument") else { return nil }
+        return rest.suffix(from: second + 1)
     }
 
-    private static func parseIssue(_ rest: LineText) -> SwiftTestingMessage? {
+    private static func parseIssue(_ rest: LineText) -> SwiftTestingLine? {
         var found: (start: Int, end: Int, kind: TestRun.Issue.Kind)?
         for (marker, kind): (StaticString, TestRun.Issue.Kind) in [
             (" recorded an issue", .failure), (" recorded a known issue", .knownIssue),
@@ -419,7 +469,7 @@ package enum TestLogLine: Sendable, Equatable {
             }
         }
         guard let found else { return nil }
-        let name = rest.prefix(found.start).string
+        let name = rest.prefix(found.start)
         var tail = rest.suffix(from: found.end)
         var arguments: LineText?
         var location: TestRun.SourceLocation?
@@ -432,10 +482,9 @@ package enum TestLogLine: Sendable, Equatable {
             tail = tail.suffix(from: colon)
         }
         guard let message = tail.after(": ") else { return nil }
-        let text = message.string
         let argumentText = arguments.flatMap { dropArgumentCount($0.dropFirst(6)) }
         let kind = found.kind == .failure && message.hasPrefix("Caught error") ? .error : found.kind
-        return .issue(name: name, arguments: argumentText, location: location, kind: kind, message: text)
+        return .issue(name: name, arguments: argumentText, location: location, kind: kind, message: message)
     }
 
     /// The first " at File.swift:12:5" in `text` (followed by ": "): its offsets, and the location.
@@ -458,11 +507,13 @@ package enum TestLogLine: Sendable, Equatable {
         return nil
     }
 
-    private static func parseEnded(_ rest: LineText, isSuite: Bool) -> SwiftTestingMessage? {
+    private static func parseEnded(_ rest: LineText, isSuite: Bool) -> SwiftTestingLine? {
         guard rest.hasSuffix(".") else { return nil }
         let body = rest.dropLast()
         let passedAt = body.lastFind(" passed after ")
-        let failedAt = body.lastFind(" failed after ")
+        // Only a later one matters.
+        let failedFrom = passedAt.map { $0 + 1 } ?? 0
+        let failedAt = body.suffix(from: failedFrom).lastFind(" failed after ").map { $0 + failedFrom }
         let start: Int
         let passed: Bool
         switch (passedAt, failedAt) {
@@ -482,11 +533,11 @@ package enum TestLogLine: Sendable, Equatable {
         }
         guard let (seconds, counts) = parseDuration(body.suffix(from: start + 14)) else { return nil }
         return .ended(
-            isSuite: isSuite, name: name.string, caseCount: caseCount, passed: passed, seconds: seconds,
+            isSuite: isSuite, name: name, caseCount: caseCount, passed: passed, seconds: seconds,
             counts: counts)
     }
 
-    private static func parseRunEnded(_ rest: LineText) -> SwiftTestingMessage? {
+    private static func parseRunEnded(_ rest: LineText) -> SwiftTestingLine? {
         // "26 tests in 5 suites failed after 0.065 seconds with 2 issues."
         guard rest.hasSuffix(".") else { return nil }
         let words = rest.dropLast().split(UInt8(ascii: " "), maxSplits: 5)
@@ -498,7 +549,7 @@ package enum TestLogLine: Sendable, Equatable {
             index += 3
         }
         let verdict = words[index...].map(\.string).joined(separator: " ")
-        return LineText.with(verdict) { verdict -> SwiftTestingMessage? in
+        return LineText.with(verdict) { verdict -> SwiftTestingLine? in
             let passed: Bool
             let tail: LineText
             if let rest = verdict.after("passed after ") {

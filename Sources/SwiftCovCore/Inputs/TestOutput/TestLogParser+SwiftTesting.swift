@@ -1,11 +1,11 @@
 /// Swift Testing's part of the console: tests run in parallel, so lines are matched to the
 /// tests running by name; and crashes, for both libraries.
 extension TestLogParser {
-    mutating func swiftTesting(_ message: TestLogLine.SwiftTestingMessage) {
+    mutating func swiftTesting(_ message: TestLogLine.SwiftTestingLine) {
         if case .details(let text) = message {
             switch continuation {
             case .swiftTestingIssue(let test, let issue), .swiftTestingDetails(let test, let issue):
-                Self.extend(&swiftTests[test].issues[issue].issue.message, with: text)
+                Self.extend(&swiftTests[test].issues[issue].issue.message, with: text.string)
                 continuation = .swiftTestingDetails(test: test, issue: issue)
             case .swiftTestingNotes:
                 break
@@ -51,25 +51,28 @@ extension TestLogParser {
         switch message {
         case .started(let isSuite, let name):
             guard !isSuite else { return }
+            let name = swiftTestNames.intern(name)
             let test = addTest(ConsoleTest(name: name))
             inFlight.append(test, name: name)
         case .caseStarted(let text):
             // "x → 2 to name(x:)": the test is one of those running; the longest name that fits wins,
             // the one after the first " to " that leaves a running test's name.
-            guard let test = inFlight.longestNameEnding(text) else { return }
+            guard let (test, nameLength) = longestRunningNameEnding(text) else { return }
             // Every case counts, also one whose arguments repeat another's.
-            swiftTests[test].cases.append(String(text.dropLast(swiftTests[test].name.count + 4)))
+            let arguments = shared(text.dropLast(nameLength + 4))
+            swiftTests[test].cases.append(arguments)
         case .skipped(let isSuite, let name, let reason):
             // A skipped suite's tests are each reported skipped too.
             guard !isSuite else { return }
-            var test = ConsoleTest(name: name, status: .skipped, skipReason: reason)
+            var test = ConsoleTest(name: swiftTestNames.intern(name), status: .skipped, skipReason: reason?.string)
             test.ended = true
             _ = addTest(test)
         case .ended(let isSuite, let name, _, let passed, let seconds, _):
             if !passed { continuation = .swiftTestingNotes }
             guard !isSuite else { return }
             let status: TestRun.Status = passed ? .passed : .failed
-            if let test = inFlight.first(named: name) {
+            let name = swiftTestNames.find(name)
+            if let name, let test = inFlight.first(named: name) {
                 inFlight.remove(test, name: name)
                 swiftTests[test].status = status
                 swiftTests[test].duration = seconds
@@ -77,18 +80,22 @@ extension TestLogParser {
                 if passed, let other = inFlight.first(named: name) {
                     moveFailingIssues(from: test, to: other)
                 }
-            } else if let test = swiftTestsByName[name]?.last(where: { swiftTests[$0].ended }) {
+            } else if let name, name < swiftTestsByName.count,
+                let test = swiftTestsByName[name].last(where: { swiftTests[$0].ended })
+            {
                 // Ended before: a test printed a line like this one (it can only make it worse).
                 swiftTests[test].status = max(swiftTests[test].status ?? .passed, status)
             } else {
                 unknown()  // a test that never started: printed
             }
         case .issue(let name, let arguments, let location, let kind, let text):
-            let test = swiftTestIndex(named: name)
+            let test = swiftTestIndex(named: swiftTestNames.intern(name))
+            let arguments = arguments?.string
             let caseIndex = arguments.flatMap { arguments in swiftTests[test].cases.lastIndex(of: arguments) }
             if let arguments, caseIndex == nil { swiftTests[test].cases.append(arguments) }
             let index = caseIndex ?? (arguments == nil ? nil : swiftTests[test].cases.count - 1)
-            swiftTests[test].issues.append((index, TestRun.Issue(kind: kind, message: text, location: location)))
+            swiftTests[test].issues.append(
+                (index, TestRun.Issue(kind: kind, message: text.string, location: location)))
             continuation = .swiftTestingIssue(test: test, issue: swiftTests[test].issues.count - 1)
         case .runStarted, .runEnded, .details:
             break
@@ -118,17 +125,37 @@ extension TestLogParser {
 
     private mutating func addTest(_ test: ConsoleTest) -> Int {
         swiftTests.append(test)
-        swiftTestsByName[test.name, default: []].append(swiftTests.count - 1)
+        while swiftTestsByName.count <= test.name { swiftTestsByName.append([]) }
+        swiftTestsByName[test.name].append(swiftTests.count - 1)
         return swiftTests.count - 1
     }
 
     /// The test an issue line names: the running one with that name, else the last one (an
     /// issue for a test never seen still fails the run: a suite's set-up failed, say).
-    private mutating func swiftTestIndex(named name: String) -> Int {
+    private mutating func swiftTestIndex(named name: Int) -> Int {
         if let running = inFlight.first(named: name) { return running }
-        if let last = swiftTestsByName[name]?.last { return last }
+        if name < swiftTestsByName.count, let last = swiftTestsByName[name].last { return last }
         return addTest(ConsoleTest(name: name))
     }
+
+    /// The running test whose name is the longest that `text` ends with after " to " (a test
+    /// case's line: "x → 2 to name(x:)"); of several of that name, the first to start. With the
+    /// length of its name in bytes.
+    private func longestRunningNameEnding(_ text: LineText) -> (test: Int, nameLength: Int)? {
+        var start = 0
+        while let space = text.suffix(from: start).firstIndex(of: UInt8(ascii: " ")) {
+            start += space + 1
+            guard text.suffix(from: start).hasPrefix("to ") else { continue }
+            let name = text.suffix(from: start + 3)
+            if let number = swiftTestNames.find(name), let test = inFlight.first(named: number) {
+                return (test, name.count)
+            }
+        }
+        return nil
+    }
+
+    /// The printed name of the test at `index` in `swiftTests`.
+    func swiftTestName(_ index: Int) -> String { swiftTestNames[swiftTests[index].name] }
 
     /// The Swift Testing run ends (the log ends, or another process starts). With its own
     /// summary and no test left running it is complete; tests still running did not finish.
@@ -147,10 +174,10 @@ extension TestLogParser {
             run.summaries.append(summary)
             swiftTestingSeconds = (swiftTestingSeconds ?? 0) + seconds
         } else {
-            let running = inFlight.map { swiftTests[$0].name }
+            let running = inFlight.map { swiftTestName($0) }
             for test in inFlight {
                 swiftTests[test].status = .error
-                swiftTests[test].issues.append((nil, crashIssue(running: running, this: swiftTests[test].name)))
+                swiftTests[test].issues.append((nil, crashIssue(running: running, this: swiftTestName(test))))
             }
             run.isComplete = false
         }
@@ -165,8 +192,9 @@ extension TestLogParser {
         // Tests run in parallel, so the log's order changes from run to run; names do not. By name,
         // then in the order they started: the distinct names are sorted (far fewer than the tests
         // of a long log), and the tests are not copied.
-        let ordered = swiftTestsByName.keys.sorted().flatMap { name in
-            swiftTestsByName[name, default: []].filter { !swiftTests[$0].isPhantom }
+        let names = swiftTestNames.strings
+        let ordered = swiftTestsByName.indices.sorted { names[$0] < names[$1] }.flatMap { name in
+            swiftTestsByName[name].filter { !swiftTests[$0].isPhantom }
         }
         guard !ordered.isEmpty else { return nil }
         let className = Self.swiftTestingSuiteName
@@ -177,16 +205,33 @@ extension TestLogParser {
         // failed outside them): growing by doubling would hold the cases twice.
         suite.cases.reserveCapacity(
             ordered.reduce(0) { $0 + (swiftTests[$1].cases.isEmpty ? 1 : swiftTests[$1].cases.count + 1) })
+        // Each name without its quotes once, shared by its tests.
+        var unquotedNames: [String?] = Array(repeating: nil, count: names.count)
         for index in ordered {
-            suite.cases += Self.cases(of: swiftTests[index], className: className)
+            let name = swiftTests[index].name
+            if unquotedNames[name] == nil { unquotedNames[name] = Self.unquoted(names[name]) }
+            Self.appendCases(
+                of: swiftTests[index], testName: unquotedNames[name]!, className: className, to: &suite.cases)
         }
         return suite
     }
 
     /// One case per argument set of a parameterized test, else one.
-    private static func cases(of test: ConsoleTest, className: String) -> [TestRun.Case] {
-        let testName = unquoted(test.name)
+    private static func appendCases(
+        of test: ConsoleTest, testName: String, className: String, to cases: inout [TestRun.Case]
+    ) {
         let status = test.status ?? .passed
+        guard test.hasDetails else {
+            // Most tests: no skip reason, cases, issues or output.
+            var single = TestRun.Case(className: className, testName: testName, status: status, duration: test.duration)
+            if status == .failed {
+                single.issues = [
+                    TestRun.Issue(kind: .failure, message: "The test failed; the log shows no issue for it.")
+                ]
+            }
+            cases.append(single)
+            return
+        }
         guard !test.cases.isEmpty else {
             var single = TestRun.Case(className: className, testName: testName, status: status)
             single.duration = test.duration
@@ -198,7 +243,8 @@ extension TestLogParser {
                 single.issues.append(
                     TestRun.Issue(kind: .failure, message: "The test failed; the log shows no issue for it."))
             }
-            return [single]
+            cases.append(single)
+            return
         }
         var result: [TestRun.Case] = test.cases.indices.map { index in
             var testCase = TestRun.Case(
@@ -224,7 +270,7 @@ extension TestLogParser {
         }
         result[0].issues += testLevel.filter { !$0.isFailing }
         result[0].output = test.output.text
-        return result
+        cases += result
     }
 
     /// `.error` when an issue is an error or crash, `.failed` for other failing issues, else `fallback`.
@@ -316,42 +362,48 @@ extension TestLogParser {
 }
 
 /// The Swift Testing tests running now (indices into the parser's tests), in the order they
-/// started, and found by name: Swift Testing runs a package's tests at once, so thousands can be
-/// running, and each line about one names it.
+/// started, and found by the number of their name: Swift Testing runs a package's tests at once,
+/// so thousands can be running, and each line about one names it.
 struct InFlightTests: Sequence {
+    /// The tests in the order they started, which is the order of their indices; one that ended
+    /// is left as its complement (negative) until there are many such.
     private var order: [Int] = []
-    private var byName: [String: [Int]] = [:]
+    /// The running tests of each name, the first to start first.
+    private var byName: [[Int]] = []
+    private(set) var count = 0
 
-    var count: Int { order.count }
-    var isEmpty: Bool { order.isEmpty }
-    subscript(position: Int) -> Int { order[position] }
-    func makeIterator() -> IndexingIterator<[Int]> { order.makeIterator() }
+    var isEmpty: Bool { count == 0 }
+    /// The first to start of the running tests.
+    var first: Int? { order.first { $0 >= 0 } }
+    func makeIterator() -> LazyFilterSequence<[Int]>.Iterator { order.lazy.filter { $0 >= 0 }.makeIterator() }
 
-    mutating func append(_ test: Int, name: String) {
+    /// Adds `test`, which comes after every test added before.
+    mutating func append(_ test: Int, name: Int) {
         order.append(test)
-        byName[name, default: []].append(test)
+        count += 1
+        while byName.count <= name { byName.append([]) }
+        byName[name].append(test)
     }
 
-    mutating func remove(_ test: Int, name: String) {
-        if let position = order.firstIndex(of: test) { order.remove(at: position) }
-        byName[name]?.removeAll { $0 == test }
-        if byName[name]?.isEmpty == true { byName[name] = nil }
+    mutating func remove(_ test: Int, name: Int) {
+        // Found by bisection: the tests are in the order of their indices.
+        var low = 0
+        var high = order.count
+        while low < high {
+            let middle = (low + high) / 2
+            let value = order[middle] >= 0 ? order[middle] : ~order[middle]
+            if value < test { low = middle + 1 } else { high = middle }
+        }
+        if low < order.count, order[low] == test {
+            order[low] = ~test
+            count -= 1
+            if order.count > 2 * count + 32 { order.removeAll { $0 < 0 } }
+        }
+        if name < byName.count, let position = byName[name].firstIndex(of: test) {
+            byName[name].remove(at: position)
+        }
     }
 
     /// The first to start of the running tests named `name`.
-    func first(named name: String) -> Int? { byName[name]?.first }
-
-    /// The running test whose name is the longest that `text` ends with after " to " (a test
-    /// case's line: "x → 2 to name(x:)"); of several of that name, the first to start.
-    func longestNameEnding(_ text: String) -> Int? {
-        let utf8 = text.utf8
-        var start = utf8.startIndex
-        while let space = utf8[start...].firstIndex(of: UInt8(ascii: " ")) {
-            start = utf8.index(after: space)
-            guard utf8[start...].starts(with: "to ".utf8) else { continue }
-            let name = Substring(utf8[utf8.index(start, offsetBy: 3)...])
-            if let test = first(named: String(name)) { return test }
-        }
-        return nil
-    }
+    func first(named name: Int) -> Int? { name < byName.count ? byName[name].first : nil }
 }

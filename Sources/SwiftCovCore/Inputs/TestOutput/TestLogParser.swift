@@ -59,8 +59,13 @@ package struct TestLogParser {
     var swiftTests: [ConsoleTest] = []
     /// Indices into `swiftTests` of the tests running now.
     var inFlight = InFlightTests()
-    /// Indices into `swiftTests` by printed name.
-    var swiftTestsByName: [String: [Int]] = [:]
+    /// The Swift Testing tests' names as printed, numbered.
+    var swiftTestNames = NameTable()
+    /// Indices into `swiftTests` by the number of their name in `swiftTestNames`.
+    var swiftTestsByName: [[Int]] = []
+    /// Strings read before, shared by the tests that repeat them: XCTest names, a parameterized
+    /// test's arguments. A cache: emptied when it holds many (a log of names that never repeat).
+    var sharedStrings = NameTable()
     var swiftTestingOutput = PrintedOutput()
     var swiftTestingSeconds: Double?
     var swiftTestingTimestamp: String?
@@ -129,16 +134,22 @@ package struct TestLogParser {
     /// issues, output) is kept apart, and only while it holds something: a log of a million tests
     /// holds a few dozen bytes per test until the run is assembled.
     struct ConsoleTest {
-        var name: String
-        var status: TestRun.Status?
+        // In this order, 24 bytes.
         var duration: Double?
+        var status: TestRun.Status?
         var ended = false
         /// A `started` line a test printed: no test ran.
         var isPhantom = false
+        private var nameNumber: Int32
         private var details: DetailsBox?
 
-        init(name: String, status: TestRun.Status? = nil, skipReason: String? = nil) {
-            self.name = name
+        /// The number of the test's name in the parser's `swiftTestNames`.
+        var name: Int { Int(nameNumber) }
+        /// Whether it has a skip reason, cases, issues or output.
+        var hasDetails: Bool { details != nil }
+
+        init(name: Int, status: TestRun.Status? = nil, skipReason: String? = nil) {
+            self.nameNumber = Int32(truncatingIfNeeded: name)
             self.status = status
             if let skipReason { self.skipReason = skipReason }
         }
@@ -243,7 +254,17 @@ package struct TestLogParser {
         rawLine = raw
         defer { rawLine = LineText(UnsafeRawBufferPointer(start: nil, count: 0)) }
         if openCase != nil, consumeInOpenCase(line) { return }
-        guard let parsed = TestLogLine.parse(plain: line, openClass: currentSuite.map { xctestSuites[$0].name }) else {
+        // Swift Testing's lines are read on their bytes: only what is kept becomes a string.
+        if let first = line.first, first >= 0x80 || first == UInt8(ascii: "-"),
+            let message = TestLogLine.parseSwiftTestingLine(line)
+        {
+            swiftTesting(message)
+            return
+        }
+        guard
+            let parsed = TestLogLine.parse(
+                plain: line, openClass: currentSuite.map { xctestSuites[$0].name }, string: { shared($0) })
+        else {
             unknown()
             return
         }
@@ -266,8 +287,8 @@ package struct TestLogParser {
             parallelProgress(name, index: index, total: total)
         case .crash(let location, let message):
             crashReported(location: location, message: message)
-        case .swiftTesting(let message):
-            swiftTesting(message)
+        case .swiftTesting:
+            break  // read on its bytes above
         }
     }
 
@@ -350,8 +371,8 @@ package struct TestLogParser {
         if openCase != nil {
             openCase!.output.append(rawLine)
         } else if inSwiftTesting {
-            if inFlight.count == 1 {
-                swiftTests[inFlight[0]].output.append(rawLine)
+            if inFlight.count == 1, let test = inFlight.first {
+                swiftTests[test].output.append(rawLine)
             } else {
                 swiftTestingOutput.append(rawLine)
             }
@@ -363,6 +384,17 @@ package struct TestLogParser {
             if run.output.count > 2 * Self.runOutputLineLimit { run.output.removeFirst(Self.runOutputLineLimit) }
         }
     }
+
+    /// The string of `text`, shared with the lines before that held the same (within limits).
+    mutating func shared(_ text: LineText) -> String {
+        if sharedStrings.count >= Self.sharedStringLimit || sharedStrings.byteCount >= 64 * Self.sharedStringLimit {
+            sharedStrings.removeAll()
+        }
+        return sharedStrings.string(text)
+    }
+
+    /// How many strings `sharedStrings` holds at most.
+    private static let sharedStringLimit = 1 << 16
 
     /// A message continued on the next line, within the output limit.
     static func extend(_ message: inout String, with line: String) {

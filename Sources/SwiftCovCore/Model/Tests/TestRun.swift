@@ -114,6 +114,12 @@ package struct TestRun: Sendable, Equatable {
         /// Everything recorded while it ran: failures, errors, known issues, warnings.
         package var issues: [Issue] {
             get { details?.value.issues ?? [] }
+            set {
+                // Nothing to keep: no box made (most tests).
+                if newValue.isEmpty && details == nil { return }
+                uniqueDetails().value.issues = newValue
+                dropEmptyDetails()
+            }
             _modify {
                 yield &uniqueDetails().value.issues
                 dropEmptyDetails()
@@ -122,6 +128,11 @@ package struct TestRun: Sendable, Equatable {
         /// Why the test was skipped, when it says.
         package var skipReason: String? {
             get { details?.value.skipReason }
+            set {
+                if newValue == nil && details == nil { return }
+                uniqueDetails().value.skipReason = newValue
+                dropEmptyDetails()
+            }
             _modify {
                 yield &uniqueDetails().value.skipReason
                 dropEmptyDetails()
@@ -138,6 +149,11 @@ package struct TestRun: Sendable, Equatable {
         /// What the test printed: its lines joined by line breaks (within the parser's limits).
         package var output: String {
             get { details?.value.output ?? "" }
+            set {
+                if newValue.isEmpty && details == nil { return }
+                uniqueDetails().value.output = newValue
+                dropEmptyDetails()
+            }
             _modify {
                 yield &uniqueDetails().value.output
                 dropEmptyDetails()
@@ -173,7 +189,7 @@ package struct TestRun: Sendable, Equatable {
         /// Passed in the end after an attempt that failed: flaky. (A case whose last attempt
         /// failed is failed, whatever came before.)
         package var isFlaky: Bool {
-            status == .passed && attempts.contains { $0.status == .failed || $0.status == .error }
+            status == .passed && details != nil && attempts.contains { $0.status == .failed || $0.status == .error }
         }
 
         /// Records the case as it stands as an earlier attempt, and takes `next`'s outcome as its own.
