@@ -103,7 +103,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
                 throw FuzzInvariantFailure(description: "the line view of \(file.path) is not in line order")
             }
             _ = HTMLReport.filePage(
-                file, functionNames: file.functions.map(\.name), segments: segments,
+                file, segments: segments,
                 source: .missing(path: file.path), options: HTMLReport.Options())
         }
     }
@@ -422,7 +422,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
                 file.displayPath, executableLines: LineCoverage.lineCounts(of: segments).map(\.line),
                 differentialFiles: files)
             let page = HTMLReport.filePage(
-                file, functionNames: [], segments: segments, source: .missing(path: file.displayPath),
+                file, segments: segments, source: .missing(path: file.displayPath),
                 annotations: annotations, options: HTMLReport.Options())
             try requireEscaped(page, "html page with a baseline")
             guard let categories = annotations.categories else { continue }
@@ -565,7 +565,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
                 ]
             }
             let page = HTMLReport.filePage(
-                FileCoverage.forTesting(path: file.path, segments: segments), functionNames: [], segments: segments,
+                FileCoverage.forTesting(path: file.path, segments: segments), segments: segments,
                 source: .missing(path: file.path), annotations: HTMLReport.Annotations(tests: tests),
                 options: HTMLReport.Options())
             try requireEscaped(page, "html page with per-test data")
