@@ -46,7 +46,7 @@ package struct FileCoverage: Sendable {
     package private(set) var functions: [FunctionCoverage]
     fileprivate var segmentSource: SegmentSource
     /// The table holding its functions' names (the report's), and where they start in it.
-    package private(set) var nameTable = FunctionNameTable([])
+    package private(set) var nameTable = FunctionNameTable.empty
     fileprivate var firstName = 0
 
     /// Its functions' names, in the order of `functions`: worked out for the whole report the

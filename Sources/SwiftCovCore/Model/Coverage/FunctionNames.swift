@@ -30,6 +30,9 @@ package final class FunctionNameTable: Sendable {
         var computations = 0
     }
 
+    /// The table of a file without functions, until a report shares its own.
+    static let empty = FunctionNameTable([])
+
     /// A table of `mangledNames`, none worked out yet.
     init(_ mangledNames: [String]) {
         self.mangledNames = mangledNames
