@@ -62,20 +62,20 @@ package struct ExportedFunction: Equatable, Sendable {
 }
 
 extension CoverageReport {
-    /// Every file's functions, in the order of `files`, named by the demangler on all cores.
+    /// Every file's functions, in the order of `files`, named by the report (`FileCoverage.functionNames`).
     package func exportedFunctions() -> [[ExportedFunction]] {
-        let names = SwiftDemangler.demangleAll(files.flatMap { $0.functions.map(\.mangledName) })
-        var nameIndex = 0
         var result: [[ExportedFunction]] = []
         result.reserveCapacity(files.count)
         for file in files {
             var functions: [ExportedFunction] = []
             var seen = Set<String>()
+            let names = file.functionNames
             var index = 0
             while index < file.functions.count {
                 let first = file.functions[index]
                 var function = ExportedFunction(
-                    name: names[nameIndex], line: first.line, endLine: max(first.endLine, first.line),
+                    name: names[names.startIndex + index].demangled, line: first.line,
+                    endLine: max(first.endLine, first.line),
                     executionCount: 0)
                 // Instantiations of one function are adjacent: `functions` is sorted by where they start.
                 while index < file.functions.count && file.functions[index].line == first.line
@@ -85,7 +85,6 @@ extension CoverageReport {
                     function.endLine = max(function.endLine, member.endLine)
                     function.executionCount = function.executionCount.addingSaturating(member.executionCount)
                     index += 1
-                    nameIndex += 1
                 }
                 // Xcode leaves some names empty; readers need one.
                 if function.name.isEmpty { function.name = "(unnamed)" }

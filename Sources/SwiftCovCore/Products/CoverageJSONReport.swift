@@ -51,9 +51,6 @@ package enum CoverageJSONReport {
         json.key("files")
         json.beginArray(.block)
         let files = report.files(sortedBy: options.sort)
-        let names =
-            options.showFunctions ? SwiftDemangler.demangleAll(files.flatMap { $0.functions.map(\.mangledName) }) : []
-        var nameIndex = 0
         for file in files {
             json.beginObject()
             json.member("path", file.path)
@@ -63,11 +60,10 @@ package enum CoverageJSONReport {
             if options.showFunctions {
                 json.key("functions", .newLine)
                 json.beginArray(.block)
-                for function in file.functions {
+                for (function, name) in zip(file.functions, file.functionNames) {
                     json.beginObject()
-                    json.member("name", names[nameIndex])
-                    json.member("displayName", SwiftDemangler.displayName(names[nameIndex]))
-                    nameIndex += 1
+                    json.member("name", name.demangled)
+                    json.member("displayName", name.display)
                     json.member("mangledName", function.mangledName)
                     json.member("line", function.line)
                     json.member("column", function.column)

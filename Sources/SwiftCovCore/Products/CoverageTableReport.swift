@@ -48,8 +48,8 @@ package enum CoverageTableReport {
             for file in filesByModule[module.name] ?? [] {
                 table.add(row("  " + file.displayPath.terminalSafe, count: nil, file.summary))
                 guard options.showFunctions else { continue }
-                for function in file.functions {
-                    let name = "      " + abbreviated(SwiftDemangler.displayName(function.name).terminalSafe)
+                for (function, names) in zip(file.functions, file.functionNames) {
+                    let name = "      " + abbreviated(names.display.terminalSafe)
                     table.add(row(name, count: String(function.executionCount), function.summary, isFunction: true))
                 }
             }

@@ -186,7 +186,7 @@ struct GateOptions {
     /// The ratchet's baseline, when `--baseline` is given.
     func loadBaseline() throws -> CoverageBaseline? {
         guard let baselinePath else { return nil }
-        return try CoverageBaseline.parse(try Terminal.readFile(baselinePath, name: baselinePath), path: baselinePath)
+        return try CoverageBaseline.read(path: baselinePath)
     }
 }
 

@@ -88,7 +88,7 @@ struct GateTests {
         #expect(baseline.totals == report.totals)
         #expect(baseline.modules["TriviaCore"] == report.modules.first { $0.name == "TriviaCore" }?.summary)
         #expect(Gate.evaluate(report, configuration: try configuration(#"{"ratchet": {}}"#), baseline: baseline).passed)
-        #expect(throws: CoverageBaseline.ReadError.self) {
+        #expect(throws: CoverageInputError.self) {
             try CoverageBaseline.parse(Array("{}".utf8), path: "x.json")
         }
     }
@@ -180,7 +180,7 @@ struct GateTests {
         let metric = #"{"count": 1e300, "covered": 1.5}"#
         let json =
             #"{"schemaVersion": 1, "totals": {"lines": \#(metric), "functions": \#(metric), "regions": \#(metric)}}"#
-        #expect(throws: CoverageBaseline.ReadError.self) {
+        #expect(throws: CoverageInputError.self) {
             try CoverageBaseline.parse(Array(json.utf8), path: "b.json")
         }
     }

@@ -28,6 +28,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
     case xcresulttoolJSON = "xcresulttool-json"
     case keyedArchive = "keyed-archive"
     case xccovJSON = "xccov-json"
+    case reportDocument = "report-document"
 
     /// Runs `bytes` through the target. Parse errors are fine; only broken invariants throw.
     /// The gate and diff targets evaluate against `sampleReport` (the trivia package's report).
@@ -50,6 +51,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         case .xcresulttoolJSON: try FuzzTarget.xcresulttoolJSON(bytes)
         case .keyedArchive: try FuzzTarget.keyedArchive(bytes)
         case .xccovJSON: try FuzzTarget.xccovJSON(bytes)
+        case .reportDocument: try FuzzTarget.reportDocument(bytes, sampleReport)
         }
     }
 
@@ -103,7 +105,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
                 throw FuzzInvariantFailure(description: "the line view of \(file.path) is not in line order")
             }
             _ = HTMLReport.filePage(
-                file, functionNames: file.functions.map(\.name), segments: segments,
+                file, segments: segments,
                 source: .missing(path: file.path), options: HTMLReport.Options())
         }
     }
@@ -370,6 +372,91 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         try requireWellFormedJSON(DiffCoverageJSONReport.render(coverage, options: options), "diff --format json")
     }
 
+    /// swiftcov's own JSON report, read by its one reader for each of its uses (the ratchet's
+    /// baseline, the differential baseline, the tests' times) and for all of them at once; then
+    /// the ratchet against the trivia report and the shards balanced by the times. Each part reads
+    /// the same alone as with the others; the values are those a report can hold; an error's
+    /// offset is inside the input.
+    private static func reportDocument(_ bytes: [UInt8], _ report: CoverageReport?) throws(FuzzInvariantFailure) {
+        let document = MappedFile(bytes: bytes)
+        let recognized = bytes.withUnsafeBytes { SwiftCovReportDocument.recognizes($0) }
+        let partsList: [SwiftCovReportDocument.Parts] = [.summaries, .lineCounts, .testSuites]
+        var alone: [SwiftCovReportDocument?] = []
+        for parts in partsList + [[.summaries, .lineCounts, .testSuites]] {
+            do {
+                let read = try SwiftCovReportDocument.read(document, path: "fuzz.json", parts: parts)
+                guard recognized else {
+                    throw FuzzInvariantFailure(description: "read a document it does not recognize")
+                }
+                try check(read)
+                if alone.count < partsList.count {
+                    alone.append(read)
+                } else {
+                    // Read together, each part is what it is alone.
+                    if let summaries = alone[0], summaries.totals != read.totals || summaries.modules != read.modules {
+                        throw FuzzInvariantFailure(description: "the summaries differ when read with the other parts")
+                    }
+                    if let lines = alone[1], lines.files != read.files {
+                        throw FuzzInvariantFailure(description: "the files differ when read with the other parts")
+                    }
+                    if let tests = alone[2], tests.testSuites != read.testSuites {
+                        throw FuzzInvariantFailure(description: "the suites differ when read with the other parts")
+                    }
+                }
+            } catch let error as FuzzInvariantFailure {
+                throw error
+            } catch {
+                if case .malformed(_, let offset, _, _) = error as? CoverageInputError,
+                    offset < 0 || offset > bytes.count
+                {
+                    throw FuzzInvariantFailure(description: "error offset \(offset) outside the input: \(error)")
+                }
+                _ = "\(error)"
+                if alone.count < partsList.count { alone.append(nil) }
+            }
+        }
+        // The ratchet's own reading of the document, against the trivia report.
+        if let report, let baseline = try? CoverageBaseline.parse(bytes, path: "fuzz.json") {
+            guard baseline.totals == alone[0]?.totals else {
+                throw FuzzInvariantFailure(description: "the ratchet's baseline differs from the document's summaries")
+            }
+            if let configuration = try? GateConfiguration.parse(
+                Array(#"{"ratchet": {"tolerance": 0.5}}"#.utf8), path: "g")
+            {
+                _ = GateReport.text(Gate.evaluate(report, configuration: configuration, baseline: baseline))
+            }
+        }
+        if let tests = alone[2] {
+            let timings = TestTimings(suites: tests.testSuites.map { ($0.name, $0.tests, $0.seconds) })
+            let names = Set(tests.testSuites.prefix(8).flatMap { [$0.name + "/a", $0.name + "/b"] } + ["Other/c"])
+            let plan = ShardPlan(tests: Array(names), count: 3, timings: timings)
+            guard plan.shards.reduce(0, { $0 + $1.count }) == names.count else {
+                throw FuzzInvariantFailure(description: "the shard plan lost or doubled a test")
+            }
+        }
+    }
+
+    /// What a report can hold: 0 ≤ covered ≤ count, lines from 1 ascending, suites of no negative size or time.
+    private static func check(_ document: SwiftCovReportDocument) throws(FuzzInvariantFailure) {
+        let summaries = [document.totals] + document.modules.map(\.summary)
+        for summary in summaries {
+            for kind in CoverageSummary.Kind.allCases {
+                let metric = summary[kind]
+                guard metric.covered >= 0, metric.covered <= metric.count else {
+                    throw FuzzInvariantFailure(description: "a metric of \(metric.covered) covered of \(metric.count)")
+                }
+            }
+        }
+        for file in document.files {
+            guard file.lineCounts.first.map({ $0.line >= 1 }) ?? true,
+                zip(file.lineCounts, file.lineCounts.dropFirst()).allSatisfy({ $0.line < $1.line })
+            else { throw FuzzInvariantFailure(description: "\(file.path): lines not ascending from 1") }
+        }
+        for suite in document.testSuites where suite.tests < 0 || !(suite.seconds >= 0) || !suite.seconds.isFinite {
+            throw FuzzInvariantFailure(description: "suite \(suite.name): \(suite.tests) tests, \(suite.seconds) s")
+        }
+    }
+
     /// A differential baseline (a swiftcov JSON report with line counts, or an llvm-cov export),
     /// read and compared with the report through a diff that changes every file, then rendered
     /// in every format. Before and after must add up from the categories.
@@ -422,7 +509,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
                 file.displayPath, executableLines: LineCoverage.lineCounts(of: segments).map(\.line),
                 differentialFiles: files)
             let page = HTMLReport.filePage(
-                file, functionNames: [], segments: segments, source: .missing(path: file.displayPath),
+                file, segments: segments, source: .missing(path: file.displayPath),
                 annotations: annotations, options: HTMLReport.Options())
             try requireEscaped(page, "html page with a baseline")
             guard let categories = annotations.categories else { continue }
@@ -565,7 +652,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
                 ]
             }
             let page = HTMLReport.filePage(
-                FileCoverage.forTesting(path: file.path, segments: segments), functionNames: [], segments: segments,
+                FileCoverage.forTesting(path: file.path, segments: segments), segments: segments,
                 source: .missing(path: file.path), annotations: HTMLReport.Annotations(tests: tests),
                 options: HTMLReport.Options())
             try requireEscaped(page, "html page with per-test data")

@@ -209,7 +209,7 @@ struct HostileCoverageTests {
         ]
         let file = FileCoverage.forTesting(path: "a.swift", segments: segments)
         let html = HTMLReport.filePage(
-            file, functionNames: [], segments: segments, source: .missing(path: "a.swift"), options: .init())
+            file, segments: segments, source: .missing(path: "a.swift"), options: .init())
         #expect(html.components(separatedBy: "<tr id=\"L").count - 1 == 3)
         #expect(html.contains("id=\"L4000000000\""))
     }

@@ -187,7 +187,7 @@ struct BigIntFixtureTests {
 
         let segments = try division.segments()
         let page = HTMLReport.filePage(
-            division, functionNames: [], segments: segments, source: .missing(path: division.displayPath),
+            division, segments: segments, source: .missing(path: division.displayPath),
             annotations: HTMLReport.Annotations(), options: HTMLReport.Options())
         for line in wrapped {
             let row = try #require(page.firstMatch(of: try Regex(#"<tr id="L\#(line)"[^\n]*"#)))

@@ -83,9 +83,10 @@ struct FunctionDisplayNameTests {
         var checked = 0
         for fixture in Fixture.all {
             for file in try fixture.report().files {
-                for function in file.functions {
-                    let full = function.name
-                    let short = SwiftDemangler.displayName(full)
+                for name in file.functionNames {
+                    let full = name.demangled
+                    let short = name.display
+                    #expect(short == SwiftDemangler.displayName(full))
                     #expect(!short.isEmpty && short.utf8.count <= full.utf8.count, "\(full) → \(short)")
                     #expect(!short.contains(" -> "), "\(full) → \(short)")
                     checked += 1

@@ -52,7 +52,7 @@ struct HTMLAnnotationsTests {
         return try report.files.map { file in
             let segments = try file.segments()
             let html = HTMLReport.filePage(
-                file, functionNames: file.functions.map(\.name), segments: segments,
+                file, segments: segments,
                 source: .missing(path: file.displayPath),
                 annotations: site.forFile(
                     file.displayPath, executableLines: LineCoverage.lineCounts(of: segments).map(\.line),
@@ -200,7 +200,7 @@ struct HTMLAnnotationsTests {
     func perTestPage(_ coverage: PerTestCoverage, path: String = "Sources/A/a.swift") -> String {
         let file = FileCoverage.forTesting(path: path, segments: Self.perTestSegments)
         return HTMLReport.filePage(
-            file, functionNames: [], segments: Self.perTestSegments, source: .missing(path: path),
+            file, segments: Self.perTestSegments, source: .missing(path: path),
             annotations: HTMLReport.Annotations(tests: HTMLReport.LineTests(coverage, path: path)), options: options)
     }
 
@@ -327,7 +327,7 @@ struct HTMLAnnotationsTests {
         let categories = HTMLReport.LineCategories(differential.files[0])
         let file = FileCoverage.forTesting(path: "Sources/A/a.swift", segments: Self.perTestSegments)
         let differentialPage = HTMLReport.filePage(
-            file, functionNames: [], segments: Self.perTestSegments, source: .missing(path: "x"),
+            file, segments: Self.perTestSegments, source: .missing(path: "x"),
             annotations: HTMLReport.Annotations(categories: categories), options: options)
         for html in [page, index, differentialPage] {
             #expect(!html.contains("<script>") && !html.contains("</script><"))

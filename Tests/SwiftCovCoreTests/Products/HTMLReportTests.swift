@@ -9,7 +9,7 @@ struct HTMLReportTests {
 
     func page(_ file: FileCoverage, source: HTMLReport.Source) throws -> String {
         HTMLReport.filePage(
-            file, functionNames: file.functions.map(\.name), segments: try file.segments(), source: source,
+            file, segments: try file.segments(), source: source,
             options: options)
     }
 
@@ -113,7 +113,7 @@ struct HTMLReportTests {
         try "guard x else { return }\n}\n".write(toFile: path, atomically: true, encoding: .utf8)
         let file = FileCoverage.forTesting(path: "a.swift", segments: segments)
         let html = HTMLReport.filePage(
-            file, functionNames: [], segments: segments, source: .text(try #require(SourceText(path: path))),
+            file, segments: segments, source: .text(try #require(SourceText(path: path))),
             options: options)
         #expect(
             html.contains(
@@ -138,7 +138,7 @@ struct HTMLReportTests {
         #expect(HTMLReport.uncoveredBlockCount(lines, partial: LineCoverage.unexecutedColumns(in: segments)) == 3)
         let file = FileCoverage.forTesting(path: "a.swift", segments: segments)
         let html = HTMLReport.filePage(
-            file, functionNames: [], segments: segments, source: .missing(path: "a.swift"), options: options)
+            file, segments: segments, source: .missing(path: "a.swift"), options: options)
         let blocks = html.matches(of: /<tbody class="block" id="B(\d+)">\n((?:<tr[^\n]*\n)+)/).map {
             ($0.output.1, $0.output.2.matches(of: /<tr id="L(\d+)"/).map { Int($0.output.1)! })
         }
@@ -158,7 +158,7 @@ struct HTMLReportTests {
         let note = HTMLReport.LineNote(line: 2, title: "ATests › testA", message: "XCTAssertEqual failed\n<b>two</b>")
         let lost = HTMLReport.LineNote(line: 40, title: "ATests › testB", message: "elsewhere")
         let html = HTMLReport.filePage(
-            file, functionNames: [], segments: segments, source: .missing(path: file.path), notes: [note, lost],
+            file, segments: segments, source: .missing(path: file.path), notes: [note, lost],
             listedInIndex: false, options: options)
         #expect(
             html.contains(

@@ -34,67 +34,26 @@ package struct GateResult: Equatable, Sendable {
 }
 
 /// The coverage of an earlier run, to ratchet against: the totals and modules of a
-/// `swiftcov report --format json` document.
+/// `swiftcov report --format json` document (read by `SwiftCovReportDocument`).
 package struct CoverageBaseline: Equatable, Sendable {
     package var totals: CoverageSummary
     package var modules: [String: CoverageSummary]
 
-    /// Why a baseline cannot be read.
-    package struct ReadError: DiagnosticConvertible, Equatable {
-        package var path: String
-        package var location: Diagnostic.Location?
-        package var message: String
-
-        package var diagnostic: Diagnostic { Diagnostic(file: path, at: location, message) }
+    /// Reads the `--format json` report at `path` ("-" for standard input).
+    package static func read(path: String) throws(CoverageInputError) -> CoverageBaseline {
+        try read(CoverageInput.map(path), path: path)
     }
 
-    /// Reads a `--format json` report.
-    package static func parse(_ bytes: [UInt8], path: String) throws(ReadError) -> CoverageBaseline {
-        let document: JSONValue
-        do {
-            document = try JSONValue.parse(bytes)
-        } catch {
-            throw ReadError(
-                path: path, location: GateConfiguration.lineAndColumn(of: error.offset, in: bytes),
-                message: error.message)
-        }
-        guard document["schemaVersion"]?.numberValue == Double(CoverageJSONReport.schemaVersion),
-            let totals = summary(document["totals"])
-        else {
-            throw ReadError(
-                path: path, message: "not a swiftcov JSON report (make one with `swiftcov report --format json`)")
-        }
+    /// Reads a `--format json` report; `path` names it in errors.
+    package static func parse(_ bytes: [UInt8], path: String) throws(CoverageInputError) -> CoverageBaseline {
+        try read(MappedFile(bytes: bytes), path: path)
+    }
+
+    private static func read(_ document: MappedFile, path: String) throws(CoverageInputError) -> CoverageBaseline {
+        let document = try SwiftCovReportDocument.read(document, path: path, parts: .summaries)
         var modules: [String: CoverageSummary] = [:]
-        if case .array(let entries)? = document["modules"] {
-            for entry in entries {
-                if let name = entry["name"]?.stringValue, let summary = summary(entry["summary"]) {
-                    modules[name] = summary
-                }
-            }
-        }
-        return CoverageBaseline(totals: totals, modules: modules)
-    }
-
-    private static func summary(_ value: JSONValue?) -> CoverageSummary? {
-        guard let value else { return nil }
-        func metric(_ key: String) -> Metric? {
-            // A metric Xcode's reports do not measure is null: nothing to ratchet against.
-            if case .null? = value[key] { return Metric() }
-            guard let count = value[key]?["count"]?.numberValue, let covered = value[key]?["covered"]?.numberValue
-            else {
-                return nil
-            }
-            // Whole numbers a report can hold; anything else is not a swiftcov report.
-            guard let count = Int(exactly: count), let covered = Int(exactly: covered), covered >= 0, covered <= count
-            else { return nil }
-            return Metric(count: count, covered: covered)
-        }
-        guard let lines = metric("lines"), let functions = metric("functions"), let regions = metric("regions") else {
-            return nil
-        }
-        return CoverageSummary(
-            lines: lines, functions: functions, instantiations: metric("instantiations") ?? Metric(), regions: regions,
-            branches: metric("branches") ?? Metric())
+        for module in document.modules { modules[module.name] = module.summary }
+        return CoverageBaseline(totals: document.totals, modules: modules)
     }
 }
 

@@ -86,7 +86,7 @@ package enum CoverageInput {
         if kind == .directory && XCResultBundle.isBundle(path) { return path }
         guard kind == .directory else {
             let sibling = (path.lastIndex(of: "/").map { String(path[...$0]) } ?? "") + runExportName
-            guard isSwiftCovReport(path) else { return path }
+            guard SwiftCovReportDocument.recognizes(path: path) else { return path }
             if path.hasSuffix("coverage.json"), FileSystem.kind(of: sibling) == .file { return sibling }
             throw .reportWithoutExport(path: path, export: path.hasSuffix("coverage.json") ? sibling : nil)
         }
@@ -129,20 +129,6 @@ package enum CoverageInput {
 
     /// The name of the llvm-cov export in `swiftcov run`'s output folder.
     package static let runExportName = "llvm-cov-export.json"
-
-    /// Whether the file at `path` starts as swiftcov's JSON report does.
-    private static func isSwiftCovReport(_ path: String) -> Bool {
-        guard let file = fopen(path, "r") else { return false }
-        defer { fclose(file) }
-        var head = [UInt8](repeating: 0, count: 32)
-        let count = fread(&head, 1, head.count, file)
-        return head.withUnsafeBytes { isSwiftCovReport(start: UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
-    }
-
-    /// Whether a document starting with `start` is swiftcov's JSON report (the writer's first line).
-    package static func isSwiftCovReport(start: UnsafeRawBufferPointer) -> Bool {
-        start.starts(with: "{\n  \"schemaVersion\"".utf8)
-    }
 
     /// Reads the export at `path` (already located). `keepMappings` keeps what merging needs;
     /// `names` can be false when no function list will be shown.

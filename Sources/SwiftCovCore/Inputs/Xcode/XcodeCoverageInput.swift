@@ -40,7 +40,7 @@ package enum XcodeCoverageInput {
         guard let start, bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[") else { return nil }
         let tail = UnsafeRawBufferPointer(rebasing: bytes[max(0, bytes.count - 256)...])
         if tail.firstRange(of: Array("llvm.coverage.json.export".utf8)) != nil { return nil }
-        if CoverageInput.isSwiftCovReport(start: bytes) { return nil }
+        if SwiftCovReportDocument.recognizes(bytes) { return nil }
         return try? JSONValue.parse(bytes)
     }
 

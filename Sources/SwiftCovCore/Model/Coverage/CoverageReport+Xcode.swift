@@ -61,6 +61,7 @@ extension CoverageReport {
             modules[module]!.fileCount += included
         }
         files.sort { ($0.displayPath, $0.module) < ($1.displayPath, $1.module) }
+        FileCoverage.shareFunctionNames(&files)
         let sortedModules = modules.values.sorted { $0.name < $1.name }
         var report = CoverageReport(
             files: files, modules: sortedModules, totals: sortedModules.reduce(CoverageSummary()) { $0 + $1.summary },

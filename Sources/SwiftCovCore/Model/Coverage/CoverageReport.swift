@@ -43,8 +43,28 @@ package struct FileCoverage: Sendable {
     /// The file's summary, equal to the export's `summary` for the file.
     package var summary: CoverageSummary
     /// The file's function records (instantiations), as `llvm-cov report -show-functions` lists them.
-    package var functions: [FunctionCoverage]
+    package private(set) var functions: [FunctionCoverage]
     fileprivate var segmentSource: SegmentSource
+    /// The table holding its functions' names (the report's), and where they start in it.
+    package private(set) var nameTable = FunctionNameTable.empty
+    fileprivate var firstName = 0
+
+    /// Its functions' names, in the order of `functions`: worked out for the whole report the
+    /// first time any file's are asked for, and kept (writers never demangle on their own).
+    package var functionNames: ArraySlice<FunctionName> {
+        nameTable.names[firstName..<firstName + functions.count]
+    }
+
+    /// Gives `files` one table of their functions' names, in the order of `files`.
+    static func shareFunctionNames(_ files: inout [FileCoverage]) {
+        let table = FunctionNameTable(files.flatMap { $0.functions.map(\.mangledName) })
+        var first = 0
+        for index in files.indices {
+            files[index].nameTable = table
+            files[index].firstName = first
+            first += files[index].functions.count
+        }
+    }
 
     fileprivate enum SegmentSource: Sendable {
         /// Read from this range of an export's document when asked for.
@@ -97,14 +117,16 @@ package struct FileCoverage: Sendable {
 }
 
 extension FileCoverage {
-    /// A file and its numbers, with `segments` (nil when `input` has no per-line counts).
+    /// A file and its numbers, with `segments` (nil when `input` has no per-line counts). Its
+    /// functions' names have a table of their own until a report shares one among its files.
     package init(
         path: String, displayPath: String, module: String, summary: CoverageSummary, functions: [FunctionCoverage],
         segments: [CoverageSegment]?, input: String
     ) {
         self.init(
             path: path, displayPath: displayPath, module: module, summary: summary, functions: functions,
-            segmentSource: segments.map { .rebuilt($0) } ?? .unavailable(input: input))
+            segmentSource: segments.map { .rebuilt($0) } ?? .unavailable(input: input),
+            nameTable: FunctionNameTable(functions.map(\.mangledName)))
     }
 }
 
@@ -120,8 +142,6 @@ package struct FunctionCoverage: Sendable {
     /// The line its last region ends on: the function spans `line...endLine` (closures inside included).
     package var endLine: UInt32 = 0
 
-    /// The demangled name (computed on each call: renderers call it once per function).
-    package var name: String { SwiftDemangler.demangle(mangledName) }
 }
 
 /// Why several exports could not be combined into one report.
@@ -188,6 +208,7 @@ extension CoverageReport {
         }
         if !merged.isEmpty { addMergedRegions(of: export.functions, to: &files, at: merged) }
         files.sort { $0.displayPath < $1.displayPath }
+        FileCoverage.shareFunctionNames(&files)
 
         var moduleSummaries: [String: ModuleCoverage] = [:]
         var totals = CoverageSummary()

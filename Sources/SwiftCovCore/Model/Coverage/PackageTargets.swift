@@ -42,18 +42,49 @@ package struct PackageTargets: Equatable, Sendable {
     }
 
     /// The targets in the output of `swift package describe --type json`: `targets[].name` and
-    /// `targets[].path`.
+    /// `targets[].path`, read in one pass that skips everything else (the description of a large
+    /// package is tens of kilobytes, read on every report from its cache).
     package static func parse(describe bytes: [UInt8]) throws(JSONError) -> PackageTargets {
-        guard case .array(let list)? = try JSONValue.parse(bytes)["targets"] else {
-            throw JSONError(offset: 0, message: "no \"targets\" array")
+        try MappedFile(bytes: bytes).withUnsafeBytes { buffer throws(JSONError) in try parse(describe: buffer) }
+    }
+
+    /// The same, from bytes in place (the mapped cache).
+    package static func parse(describe buffer: UnsafeRawBufferPointer) throws(JSONError) -> PackageTargets {
+        var scanner = JSONScanner(buffer)
+        try scanner.beginObject()
+        var started = false
+        var targets: [Target]?
+        while let key = try scanner.nextMember(&started) {
+            guard key.equals("targets"), scanner.peek() == UInt8(ascii: "[") else {
+                try scanner.skipValue()
+                continue
+            }
+            targets = []
+            try scanner.beginArray()
+            var more = false
+            while try scanner.nextElement(&more) {
+                guard scanner.peek() == UInt8(ascii: "{") else {
+                    try scanner.skipValue()
+                    continue
+                }
+                try scanner.beginObject()
+                var inTarget = false
+                var name: String?
+                var path: String?
+                while let key = try scanner.nextMember(&inTarget) {
+                    let isName = key.equals("name")
+                    guard isName || key.equals("path"), scanner.peek() == UInt8(ascii: "\"") else {
+                        try scanner.skipValue()
+                        continue
+                    }
+                    if isName { name = try scanner.readString() } else { path = try scanner.readString() }
+                }
+                guard let name, let path, !name.isEmpty, !path.hasPrefix("/") else { continue }
+                targets?.append(Target(name: name, path: path))
+            }
         }
-        var targets: [Target] = []
-        for entry in list {
-            guard let name = entry["name"]?.stringValue, let path = entry["path"]?.stringValue, !name.isEmpty,
-                !path.hasPrefix("/")
-            else { continue }
-            targets.append(Target(name: name, path: path))
-        }
+        guard scanner.isAtEnd() else { throw scanner.error("unexpected data after the document") }
+        guard let targets else { throw JSONError(offset: 0, message: "no \"targets\" array") }
         return PackageTargets(targets)
     }
 }
@@ -96,8 +127,8 @@ package struct PackageDescriber: Sendable {
             .joined()
         let cache = root + "/.build/swiftcov/package-" + hex + ".json"
         if let cached = try? MappedFile(path: cache),
-            let targets = try? cached.withUnsafeBytes({ bytes in
-                try PackageTargets.parse(describe: Array(bytes))
+            let targets = try? cached.withUnsafeBytes({ bytes throws(JSONError) in
+                try PackageTargets.parse(describe: bytes)
             })
         {
             return targets

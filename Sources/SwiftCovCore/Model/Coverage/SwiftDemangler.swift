@@ -42,17 +42,18 @@ package enum SwiftDemangler {
         } ?? name
     }
 
-    /// Demangles every name, on all cores: demangling is most of the work of a function list.
-    package static func demangleAll(_ names: [String]) -> [String] {
+    /// Every name's demangled and display names, on all cores: demangling is most of the work of
+    /// a function list. Only `FunctionNameTable` calls it, once per report.
+    static func names(of mangledNames: [String]) -> [FunctionName] {
         let workers = max(1, min(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 16))
-        guard workers > 1, names.count >= 512 else { return names.map(demangle) }
-        var results = [String](repeating: "", count: names.count)
+        guard workers > 1, mangledNames.count >= 512 else { return mangledNames.map(FunctionName.init(mangledName:)) }
+        var results = [FunctionName](repeating: FunctionName(demangled: "", display: ""), count: mangledNames.count)
         results.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let output = buffer.baseAddress!
-            let chunk = (names.count + workers - 1) / workers
+            let chunk = (mangledNames.count + workers - 1) / workers
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                let range = (worker * chunk)..<min(names.count, (worker + 1) * chunk)
-                for index in range { output[index] = demangle(names[index]) }
+                let range = (worker * chunk)..<min(mangledNames.count, (worker + 1) * chunk)
+                for index in range { output[index] = FunctionName(mangledName: mangledNames[index]) }
             }
         }
         return results

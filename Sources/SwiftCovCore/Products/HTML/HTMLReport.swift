@@ -48,12 +48,12 @@ package enum HTMLReport {
 
     /// A source file's page: its numbers, its lines with their counts, then its functions.
     package static func filePage(
-        _ file: FileCoverage, functionNames: [String], segments: [CoverageSegment], source: Source,
+        _ file: FileCoverage, segments: [CoverageSegment], source: Source,
         notes: [LineNote] = [], listedInIndex: Bool = true, annotations: Annotations = Annotations(),
         options: Options
     ) -> String {
         filePageBuffer(
-            file, functionNames: functionNames, segments: segments, source: source, notes: notes,
+            file, segments: segments, source: source, notes: notes,
             listedInIndex: listedInIndex, annotations: annotations, options: options
         ).text
     }
@@ -64,7 +64,7 @@ package enum HTMLReport {
     /// the index's test section instead of its folders. `annotations` add a column for each
     /// line's differential category and one for the tests that ran it.
     package static func filePageBuffer(
-        _ file: FileCoverage, functionNames: [String], segments: [CoverageSegment], source: Source,
+        _ file: FileCoverage, segments: [CoverageSegment], source: Source,
         notes: [LineNote] = [], listedInIndex: Bool = true, annotations: Annotations = Annotations(),
         options: Options
     ) -> OutputBuffer {
@@ -285,7 +285,7 @@ package enum HTMLReport {
             for note in unplaced { appendNote(&html, note) }
         }
         html.append("</section>\n")
-        if !file.functions.isEmpty { functionTable(&html, file, names: functionNames, options: options) }
+        if !file.functions.isEmpty { functionTable(&html, file, options: options) }
         if let lineTests { testTable(&html, lineTests) }
         html.append("</main>\n")
         footer(&html, options: options, assetPrefix: "../")
@@ -311,7 +311,7 @@ package enum HTMLReport {
 
     /// The functions of a file page: short names (the full one on hover), line, count, coverage.
     private static func functionTable(
-        _ html: inout OutputBuffer, _ file: FileCoverage, names: [String], options: Options
+        _ html: inout OutputBuffer, _ file: FileCoverage, options: Options
     ) {
         html.append("<section aria-labelledby=\"functions\">\n<h2 id=\"functions\">Functions ")
         html.append("<a class=\"aside\" href=\"#source\">↑ source</a></h2>\n")
@@ -323,8 +323,8 @@ package enum HTMLReport {
         html.append("<th scope=\"col\" data-sort=\"number\">Lines</th>")
         if options.showsRegions { html.append("<th scope=\"col\" data-sort=\"number\">Regions</th>") }
         html.append("</tr></thead>\n<tbody>\n")
-        for (index, function) in file.functions.enumerated() {
-            let name = index < names.count ? names[index] : function.mangledName
+        for (function, names) in zip(file.functions, file.functionNames) {
+            let name = names.demangled
             html.append(function.executionCount == 0 ? "<tr class=\"miss\">" : "<tr>")
             html.append("<th scope=\"row\"><a href=\"#L")
             html.append(decimal: UInt64(function.line))
@@ -332,7 +332,7 @@ package enum HTMLReport {
             html.append(escapingHTML: name)
             html.append("\">")
             // Break opportunities after `(` and each label's `:`, so that narrow screens wrap names there.
-            appendBreakable(&html, SwiftDemangler.displayName(name), after: UInt8(ascii: "("), UInt8(ascii: ":"))
+            appendBreakable(&html, names.display, after: UInt8(ascii: "("), UInt8(ascii: ":"))
             html.append("</a></th><td data-value=\"")
             html.append(decimal: UInt64(function.line))
             html.append("\">")

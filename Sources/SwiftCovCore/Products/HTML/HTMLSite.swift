@@ -246,14 +246,8 @@ package final class HTMLSite {
         try write(HTMLAssets.stylesheet + "\n", to: directory + "/" + HTMLAssets.stylesheetName)
         try write(HTMLAssets.script + "\n", to: directory + "/" + HTMLAssets.scriptName)
 
-        let names = SwiftDemangler.demangleAll(pageFiles.flatMap { $0.functions.map(\.mangledName) })
-        var offsets: [Int] = []
-        var position = 0
-        for file in pageFiles {
-            offsets.append(position)
-            position += file.functions.count
-        }
-        let firstName = offsets
+        // The report's function names, worked out here on all cores (once: other writers share them).
+        for file in pageFiles where !file.functions.isEmpty { _ = file.nameTable.names }
 
         let differentialFiles = annotations.differentialFiles()
         let failures = FailureBox()
@@ -289,9 +283,8 @@ package final class HTMLSite {
                     {
                         mismatched.record(index, file.displayPath)
                     }
-                    let functionNames = Array(names[firstName[index]..<firstName[index] + file.functions.count])
                     let page = HTMLReport.filePageBuffer(
-                        file, functionNames: functionNames, segments: segments, source: source,
+                        file, segments: segments, source: source,
                         notes: notes[file.displayPath] ?? [], listedInIndex: index < listed.count,
                         annotations: fileAnnotations,
                         options: options)
