@@ -23,13 +23,3 @@ extension DiagnosticSink {
         emit(.note(message))
     }
 }
-
-/// A sink that keeps nothing: for work whose progress nobody watches.
-package struct SilentSink: DiagnosticSink {
-    package init() {}
-    package func emit(_ diagnostic: Diagnostic) {}
-    package func stage(_ description: String) {}
-    package func output(_ bytes: UnsafeBufferPointer<UInt8>) {}
-    package func outputEnded(errors: @autoclosure () -> String?) {}
-    package func testEnded(_ result: PerTestRunner.Result, count: Int, of total: Int) {}
-}
