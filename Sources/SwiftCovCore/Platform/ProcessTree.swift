@@ -59,13 +59,9 @@ package enum ProcessTree {
     /// Whether `pid` holds one of the pipes whose inodes are `inodes` open (false when its
     /// descriptors cannot be read: another user's process).
     package static func holdsPipe(_ pid: pid_t, inodes: Set<UInt64>) -> Bool {
-        guard !inodes.isEmpty, let directory = opendir("/proc/\(pid)/fd") else { return false }
-        defer { closedir(directory) }
+        guard !inodes.isEmpty, let names = FileSystem.entries(of: "/proc/\(pid)/fd") else { return false }
         var target = [CChar](repeating: 0, count: 64)
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
+        for name in names {
             guard name.first?.isNumber == true else { continue }
             let count = readlink("/proc/\(pid)/fd/" + name, &target, target.count - 1)
             guard count > 6 else { continue }

@@ -51,15 +51,7 @@ package enum TemporaryPaths {
     /// never followed.
     package static func removeTree(_ path: String) {
         if unlink(path) == 0 || errno == ENOENT { return }
-        if let directory = opendir(path) {
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-                }
-                if name != "." && name != ".." { removeTree(path + "/" + name) }
-            }
-            closedir(directory)
-        }
+        for name in FileSystem.entries(of: path) ?? [] { removeTree(path + "/" + name) }
         rmdir(path)
     }
 
