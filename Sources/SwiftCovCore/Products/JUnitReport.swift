@@ -141,7 +141,8 @@ package enum JUnitReport {
             failedRuns.append(
                 TestRun.Case.Attempt(status: testCase.status, issues: testCase.issues, duration: testCase.duration))
             let first = failure(failedRuns[0])
-            let element: StaticString = testCase.status == .error ? "error" : "failure"
+            // Named after the first failed run, as Surefire does: its later runs name their own.
+            let element: StaticString = failedRuns[0].status == .error ? "error" : "failure"
             xml.append("      <")
             xml.append(element)
             xml.append(" message=\"")

@@ -45,6 +45,33 @@ struct JUnitXMLReaderTests {
         #expect(run.totals.failed == 2 && run.totals.flaky == 1)
     }
 
+    @Test("a retried test whose runs failed in different ways reads back the same (found by fuzzing)")
+    func retriesEndingDifferently() throws {
+        // Failed first, then errored: the first run's element is named after its own outcome.
+        var retried = TestRun.Case(className: "S", testName: "a", status: .error)
+        retried.issues = [TestRun.Issue(kind: .crash, message: "crashed")]
+        retried.attempts = [TestRun.Case.Attempt(status: .failed, issues: [TestRun.Issue(kind: .failure, message: "f")])]
+        var suite = TestRun.Suite(name: "S", framework: .xctest)
+        suite.cases = [retried]
+        let xml = JUnitReport.render(TestRun(suites: [suite]), options: Self.options())
+        #expect(xml.contains("<failure message=\"f\" type=\"failure\">f</failure>"))
+        #expect(xml.contains("<rerunError message=\"crashed\" type=\"crash\">"))
+        let read = try JUnitXMLReader.read(Array(xml.utf8), path: "r.xml")
+        #expect(read.cases == [retried])
+
+        // The fuzzer's input: a rerun, a flaky run and a failure of one test, in any order.
+        let fuzzed = """
+            <testsuites><testsuite name="S"><testcase classname="S" name="a"><rerunFailure message="m">\
+            <stackTrace>x</stackTrace></rerunFailure><flakyError type="crash"/><failure message="f">?rerunFailure/>\
+            </failure></testcase></testsuite></testsuites>
+            """
+        let once = try JUnitXMLReader.read(Array(fuzzed.utf8), path: "f.xml")
+        let twice = try JUnitXMLReader.read(
+            Array(JUnitReport.render(once, options: Self.options()).utf8), path: "again.xml")
+        #expect(once.cases.first?.status == .error && once.cases.first?.attempts.map(\.status) == [.failed, .failed])
+        #expect(twice.cases == once.cases)
+    }
+
     @Test("bytes that are not UTF-8 are an error naming where they are, not a trap in FoundationXML")
     func notUTF8() {
         let bytes = Array("<testsuites>\n  <testsuite name=\"A".utf8) + [0xFF, 0xFE] + Array("\"/></testsuites>".utf8)
