@@ -13,6 +13,8 @@ enum SwiftCovCommand {
         (ExportCommand.spec, ExportCommand.run),
         (DiffCommand.spec, DiffCommand.run),
         (JUnitCommand.spec, JUnitCommand.run),
+        (HistoryCommand.spec, HistoryCommand.run),
+        (FlakyCommand.spec, FlakyCommand.run),
     ]
 
     static func main(_ arguments: [String]) -> Int32 {

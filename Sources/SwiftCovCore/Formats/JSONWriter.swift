@@ -58,14 +58,20 @@ package struct JSONWriter: ~Copyable {
     private var lineIndent = 0
     /// A key was written; its value comes next.
     private var awaitingValue = false
+    /// No spaces and no line breaks inside the document (one JSON Lines record).
+    private let isCompact: Bool
 
-    package init(reservingCapacity capacity: Int = 0) {
+    /// A writer; a `compact` one writes the document on one line without spaces
+    /// (`{"a":1,"b":[2,3]}`), whatever the layouts asked for.
+    package init(reservingCapacity capacity: Int = 0, compact: Bool = false) {
         buffer = OutputBuffer(reservingCapacity: capacity)
+        isCompact = compact
     }
 
     /// A writer that appends to `buffer` (a streaming one, for a large document).
     package init(_ buffer: consuming OutputBuffer) {
         self.buffer = buffer
+        isCompact = false
     }
 
     /// The buffer written to, given back.
@@ -109,14 +115,14 @@ package struct JSONWriter: ~Copyable {
         startMember(placement)
         buffer.append(byte: UInt8(ascii: "\""))
         buffer.append(name)
-        buffer.append("\": ")
+        buffer.append(isCompact ? "\":" : "\": ")
     }
 
     /// Writes a key known only at run time (escaped like any string).
     package mutating func key(_ name: String, _ placement: Placement = .byLayout) {
         startMember(placement)
         writeString(name)
-        buffer.append(": ")
+        buffer.append(isCompact ? ":" : ": ")
     }
 
     private mutating func startMember(_ placement: Placement) {
@@ -139,7 +145,7 @@ package struct JSONWriter: ~Copyable {
         guard let container = open.popLast(), container.isObject == isObject else {
             preconditionFailure("JSON containers closed out of order")
         }
-        if container.layout == .block && container.count > 0 {
+        if container.layout == .block && container.count > 0 && !isCompact {
             newLine(indent: container.indent)
         }
         lineIndent = container.indent
@@ -163,7 +169,9 @@ package struct JSONWriter: ~Copyable {
     private mutating func separate(breakingLine: Bool) {
         let index = open.count - 1
         if open[index].count > 0 { buffer.append(byte: UInt8(ascii: ",")) }
-        if breakingLine {
+        if isCompact {
+            // Nothing between elements.
+        } else if breakingLine {
             newLine(indent: open[index].indent + 2)
         } else if open[index].count > 0 {
             buffer.append(byte: UInt8(ascii: " "))

@@ -29,11 +29,14 @@ package enum Git {
         package var diagnostic: Diagnostic { Diagnostic(file: directory, message) }
     }
 
-    /// Runs `git -C directory arguments…` with no input, capturing stdout and stderr.
-    package static func run(_ arguments: [String], in directory: String) throws(Failure) -> Result {
+    /// Runs `git -C directory arguments…` with no input, capturing stdout and stderr; `environment`
+    /// is added to swiftcov's.
+    package static func run(
+        _ arguments: [String], in directory: String, environment: [String: String] = [:]
+    ) throws(Failure) -> Result {
         let result: Subprocess.Result
         do {
-            result = try Subprocess.capture("git", ["-C", directory] + arguments)
+            result = try Subprocess.capture("git", ["-C", directory] + arguments, environment: environment)
         } catch {
             throw Failure(message: "cannot run git: \(error.reason); give the diff with --diff FILE")
         }

@@ -1,0 +1,514 @@
+/// How a `TestHistory` is kept: JSON Lines, one record a line, so that appending a run is
+/// appending lines, a cut write loses at most its last line, and git can merge two histories
+/// line by line (`git notes merge -s cat_sort_uniq`): no line depends on another's position.
+///
+/// Format (version 1). A name line defines a test's name once, under a reference made from the
+/// name itself (the FNV-1a 64-bit hash of its UTF-8, in base 36), so two writers that never saw
+/// each other give a name the same reference:
+///
+///     {"v":1,"name":"1x2k9c0e5m3q","id":"TriviaTests.ScoreTests/testBonus"}
+///
+/// A run line holds a run; each test attempt is `[name, outcome, attempt, milliseconds]` with
+/// outcome `p` passed, `f` failed, `e` error, `s` skipped (about 28 bytes):
+///
+///     {"v":1,"run":"github-7-1-test","time":1795939200,"repository":"…","commit":"…","tree":"…",
+///      "dirty":false,"branch":"main","environment":"Linux x86_64 swift-6.3.1 debug",
+///      "complete":true,"totals":[tests,passed,failed,skipped,errors,flaky],
+///      "coverage":{"total":[lines covered,lines,functions covered,functions,regions covered,regions],
+///                  "modules":{"Name":[…the same six…]},"files":{"Sources/A.swift":[covered,lines]}},
+///      "tests":[["1x2k9c0e5m3q","p",0,12],…],"orderDependent":[["1x2k9c0e5m3q","f","p"]]}
+///
+/// (one line; `coverage` and `orderDependent` only when there is something to say).
+package enum HistoryFormat {
+    /// The version this swiftcov writes and reads.
+    package static let version = 1
+
+    /// A run that the reader skipped, and why (the file goes on being read).
+    package typealias Warning = Diagnostic
+
+    /// What `read` found, besides the history: runs skipped with a reason.
+    package struct Reading: Sendable {
+        package var history: TestHistory
+        package var warnings: [Diagnostic]
+    }
+
+    // MARK: Writing
+
+    /// The lines recording `runs` of `history`: a name line for each name they use that
+    /// `known` does not hold yet (`known` is updated), then one line per run.
+    package static func lines(
+        of runs: [TestHistory.Run], in history: TestHistory, skippingNames known: inout Set<String>
+    ) -> String {
+        var text = ""
+        for run in runs {
+            var used = run.executions.map(\.test) + run.orderDependent.map(\.test)
+            used.sort()
+            var previous: Int32 = -1
+            for test in used where test != previous {
+                previous = test
+                let name = history.names[Int(test)]
+                guard known.insert(name).inserted else { continue }
+                var writer = JSONWriter(compact: true)
+                writer.beginObject()
+                writer.member("v", version)
+                writer.member("name", reference(of: name))
+                writer.member("id", name)
+                writer.endObject()
+                text += writer.output
+            }
+            text += line(of: run, in: history)
+        }
+        return text
+    }
+
+    /// Every line of `history`, names first.
+    package static func encode(_ history: TestHistory) -> String {
+        var known = Set<String>()
+        return lines(of: history.runs, in: history, skippingNames: &known)
+    }
+
+    /// The run's line, with its line break.
+    private static func line(of run: TestHistory.Run, in history: TestHistory) -> String {
+        var writer = JSONWriter(reservingCapacity: 64 + run.executions.count * 28, compact: true)
+        writer.beginObject()
+        writer.member("v", version)
+        writer.member("run", run.id)
+        writer.member("time", run.time)
+        writer.member("repository", run.repository)
+        writer.member("commit", run.commit)
+        writer.member("tree", run.tree)
+        writer.key("dirty")
+        writer.bool(run.isDirty)
+        writer.member("branch", run.branch)
+        writer.member("environment", run.environment)
+        writer.key("complete")
+        writer.bool(run.isComplete)
+        writer.key("totals")
+        let totals = run.totals
+        numbers([totals.tests, totals.passed, totals.failed, totals.skipped, totals.errors, totals.flaky], to: &writer)
+        if let coverage = run.coverage {
+            writer.key("coverage")
+            writer.beginObject()
+            writer.key("total")
+            counts(coverage.total, to: &writer)
+            writer.key("modules")
+            writer.beginObject()
+            for module in coverage.modules {
+                writer.key(module.name)
+                counts(module.counts, to: &writer)
+            }
+            writer.endObject()
+            writer.key("files")
+            writer.beginObject()
+            for file in coverage.files {
+                writer.key(file.path)
+                numbers([file.lines.covered, file.lines.count], to: &writer)
+            }
+            writer.endObject()
+            writer.endObject()
+        }
+        writer.key("tests")
+        writer.beginArray()
+        var references: [Int32: String] = [:]
+        func reference(_ test: Int32) -> String {
+            if let known = references[test] { return known }
+            let made = HistoryFormat.reference(of: history.names[Int(test)])
+            references[test] = made
+            return made
+        }
+        for execution in run.executions {
+            writer.beginArray()
+            writer.string(reference(execution.test))
+            writer.string(code(of: execution.status))
+            writer.number(execution.attempt)
+            writer.number(execution.milliseconds)
+            writer.endArray()
+        }
+        writer.endArray()
+        if !run.orderDependent.isEmpty {
+            writer.key("orderDependent")
+            writer.beginArray()
+            for finding in run.orderDependent {
+                writer.beginArray()
+                writer.string(reference(finding.test))
+                writer.string(code(of: finding.alone))
+                writer.string(code(of: finding.inSuite))
+                writer.endArray()
+            }
+            writer.endArray()
+        }
+        writer.endObject()
+        return writer.output
+    }
+
+    private static func numbers(_ values: [Int], to writer: inout JSONWriter) {
+        writer.beginArray()
+        for value in values { writer.number(value) }
+        writer.endArray()
+    }
+
+    private static func counts(_ counts: TestHistory.Coverage.Counts, to writer: inout JSONWriter) {
+        numbers(
+            [
+                counts.lines.covered, counts.lines.count, counts.functions.covered, counts.functions.count,
+                counts.regions.covered, counts.regions.count,
+            ], to: &writer)
+    }
+
+    private static func code(of status: TestRun.Status) -> String {
+        switch status {
+        case .passed: "p"
+        case .failed: "f"
+        case .error: "e"
+        case .skipped: "s"
+        }
+    }
+
+    private static func status(code: UInt8) -> TestRun.Status? {
+        switch code {
+        case UInt8(ascii: "p"): .passed
+        case UInt8(ascii: "f"): .failed
+        case UInt8(ascii: "e"): .error
+        case UInt8(ascii: "s"): .skipped
+        default: nil
+        }
+    }
+
+    // MARK: References
+
+    /// The reference of a test name: FNV-1a (64-bit) of its UTF-8, in base 36.
+    package static func reference(of name: String) -> String {
+        String(hash(name), radix: 36)
+    }
+
+    static func hash(_ name: String) -> UInt64 {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 {
+            value ^= UInt64(byte)
+            value = value &* 0x0000_0100_0000_01b3
+        }
+        return value
+    }
+
+    /// A reference read back as its number; nil when it is not base 36 within 64 bits.
+    private static func number(ofReference raw: JSONRawString) -> UInt64? {
+        guard raw.count > 0, raw.count <= 13, !raw.hasEscapes else { return nil }
+        var value: UInt64 = 0
+        for index in 0..<raw.count {
+            let byte = raw.start[index]
+            let digit: UInt64
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt64(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): digit = UInt64(byte - UInt8(ascii: "a")) + 10
+            default: return nil
+            }
+            let (times, overflow) = value.multipliedReportingOverflow(by: 36)
+            let (sum, overflow2) = times.addingReportingOverflow(digit)
+            guard !overflow, !overflow2 else { return nil }
+            value = sum
+        }
+        return value
+    }
+
+    // MARK: Reading
+
+    /// What is wrong with a history, and where.
+    package struct ReadError: Error, Equatable, DiagnosticConvertible {
+        package var path: String
+        /// The line, from 1.
+        package var line: Int
+        package var message: String
+
+        package init(path: String, line: Int, message: String) {
+            self.path = path
+            self.line = line
+            self.message = message
+        }
+
+        package var diagnostic: Diagnostic { Diagnostic(file: path, at: .line(line), message) }
+    }
+
+    /// Reads the lines of a history (from `path`, for messages). A last line cut short (a write
+    /// that did not end) and runs recorded after `latestTime` (a clock gone wrong) are skipped
+    /// with a warning; a run given twice is kept once (with a warning when the two differ); any
+    /// other damage is an error naming the line. Runs of two repositories are an error.
+    package static func read(
+        _ bytes: UnsafeRawBufferPointer, path: String, latestTime: Int64 = .max
+    ) throws(ReadError) -> Reading {
+        let lines = Self.lines(of: bytes)
+        var history = TestHistory()
+        var warnings: [Diagnostic] = []
+        // Pass 1: the names, wherever their lines are (git sorts a merged note's lines).
+        var nameByNumber: [UInt64: Int32] = [:]
+        var runLines: [(number: Int, range: Range<Int>)] = []
+        for (index, range) in lines.enumerated() {
+            let number = index + 1
+            if range.isEmpty { continue }
+            let isLast = index == lines.count - 1 && (range.upperBound == bytes.count)
+            let slice = UnsafeRawBufferPointer(rebasing: bytes[range])
+            do {
+                var scanner = JSONScanner(slice)
+                try scanner.beginObject()
+                var started = false
+                guard let first = try scanner.nextMember(&started), first.equals("v") else {
+                    throw scanner.error("a history record starts with \"v\"")
+                }
+                let version = try scanner.readInt()
+                guard version == Int64(Self.version) else {
+                    guard version > Int64(Self.version) else { throw scanner.error("unknown format version \(version)") }
+                    throw ReadError(
+                        path: path, line: number,
+                        message:
+                            "written in history format \(version) by a newer swiftcov; this one reads format \(Self.version)"
+                    )
+                }
+                guard let kind = try scanner.nextMember(&started) else { throw scanner.error("a record needs a kind") }
+                if kind.equals("run") {
+                    runLines.append((number, range))
+                    continue
+                }
+                guard kind.equals("name") else { throw scanner.error("unknown record \"\(kind.decoded())\"") }
+                let reference = try scanner.readRawString()
+                guard let value = Self.number(ofReference: reference) else { throw scanner.error("not a name reference") }
+                guard let key = try scanner.nextMember(&started), key.equals("id") else {
+                    throw scanner.error("a name record needs \"id\"")
+                }
+                let name = try scanner.readString()
+                guard try scanner.nextMember(&started) == nil, scanner.isAtEnd() else {
+                    throw scanner.error("unexpected data after the name record")
+                }
+                guard hash(name) == value else {
+                    throw ReadError(path: path, line: number, message: "name reference does not match its name (damaged)")
+                }
+                nameByNumber[value] = history.intern(name)
+            } catch let error as JSONError {
+                if isLast {
+                    warnings.append(.warning(file: path, at: .line(number), "last line cut short (\(error.message)); skipped"))
+                    continue
+                }
+                throw ReadError(path: path, line: number, message: "\(error.message) (byte \(error.offset + 1) of the line)")
+            } catch let error as ReadError {
+                throw error
+            } catch {
+                throw ReadError(path: path, line: number, message: "\(error)")
+            }
+        }
+        // Pass 2: the runs.
+        var indexByRunID: [String: Int] = [:]
+        var read: [TestHistory.Run] = []
+        var repository: (name: String, line: Int)?
+        for (number, range) in runLines {
+            let isLast = number == lines.count && range.upperBound == bytes.count
+            let run: TestHistory.Run
+            do throws(JSONError) {
+                run = try readRun(UnsafeRawBufferPointer(rebasing: bytes[range]), names: nameByNumber)
+            } catch {
+                if isLast {
+                    warnings.append(.warning(file: path, at: .line(number), "last line cut short (\(error.message)); skipped"))
+                    continue
+                }
+                throw ReadError(path: path, line: number, message: "\(error.message) (byte \(error.offset + 1) of the line)")
+            }
+            if run.time > latestTime {
+                warnings.append(
+                    .warning(
+                        file: path, at: .line(number),
+                        "run \(run.id.terminalSafe) is dated in the future (\(run.time) seconds since 1970); skipped"))
+                continue
+            }
+            if !run.repository.isEmpty {
+                if let repository, repository.name != run.repository {
+                    throw ReadError(
+                        path: path, line: number,
+                        message:
+                            "run \(run.id.terminalSafe) is of another repository than line \(repository.line)'s "
+                            + "(first commits \(run.repository.prefix(12)) and \(repository.name.prefix(12)))")
+                }
+                repository = repository ?? (run.repository, number)
+            }
+            if let earlier = indexByRunID[run.id] {
+                if read[earlier] != run {
+                    warnings.append(
+                        .warning(
+                            file: path, at: .line(number),
+                            "run \(run.id.terminalSafe) is recorded twice with different results; kept the first"))
+                }
+                continue
+            }
+            indexByRunID[run.id] = read.count
+            read.append(run)
+        }
+        read.sort { $0.time != $1.time ? $0.time < $1.time : $0.id < $1.id }
+        for run in read { history.add(run) }
+        return Reading(history: history, warnings: warnings)
+    }
+
+    /// The byte ranges of the lines (without their line breaks).
+    private static func lines(of bytes: UnsafeRawBufferPointer) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            var last = end
+            if last > start, bytes[last - 1] == UInt8(ascii: "\r") { last -= 1 }
+            ranges.append(start..<last)
+            start = end + 1
+        }
+        return ranges
+    }
+
+    private static func readRun(
+        _ line: UnsafeRawBufferPointer, names: [UInt64: Int32]
+    ) throws(JSONError) -> TestHistory.Run {
+        var scanner = JSONScanner(line)
+        var run = TestHistory.Run(id: "", time: 0)
+        var started = false
+        var hasTests = false
+        try scanner.beginObject()
+        while let key = try scanner.nextMember(&started) {
+            if key.equals("v") {
+                _ = try scanner.readInt()
+            } else if key.equals("run") {
+                run.id = try scanner.readString()
+                guard !run.id.isEmpty else { throw scanner.error("a run needs an ID") }
+            } else if key.equals("time") {
+                run.time = try scanner.readInt()
+            } else if key.equals("repository") {
+                run.repository = try scanner.readString()
+            } else if key.equals("commit") {
+                run.commit = try scanner.readString()
+            } else if key.equals("tree") {
+                run.tree = try scanner.readString()
+            } else if key.equals("dirty") {
+                run.isDirty = try scanner.readBool()
+            } else if key.equals("branch") {
+                run.branch = try scanner.readString()
+            } else if key.equals("environment") {
+                run.environment = try scanner.readString()
+            } else if key.equals("complete") {
+                run.isComplete = try scanner.readBool()
+            } else if key.equals("totals") {
+                let values = try readCounts(&scanner, count: 6)
+                run.totals.tests = values[0]
+                run.totals.passed = values[1]
+                run.totals.failed = values[2]
+                run.totals.skipped = values[3]
+                run.totals.errors = values[4]
+                run.totals.flaky = values[5]
+            } else if key.equals("coverage") {
+                run.coverage = try readCoverage(&scanner)
+            } else if key.equals("tests") {
+                hasTests = true
+                try scanner.beginArray()
+                var more = false
+                while try scanner.nextElement(&more) {
+                    try scanner.beginArray()
+                    let test = try readReference(&scanner, names: names)
+                    try scanner.expect(UInt8(ascii: ","))
+                    let status = try readStatus(&scanner)
+                    try scanner.expect(UInt8(ascii: ","))
+                    let attempt = try scanner.readInt()
+                    guard (0...Int64(UInt8.max)).contains(attempt) else { throw scanner.error("attempt out of range") }
+                    try scanner.expect(UInt8(ascii: ","))
+                    let milliseconds = try scanner.readInt()
+                    guard (0...Int64(UInt32.max)).contains(milliseconds) else {
+                        throw scanner.error("milliseconds out of range")
+                    }
+                    try scanner.expect(UInt8(ascii: "]"))
+                    run.executions.append(
+                        TestHistory.Execution(
+                            test: test, status: status, attempt: UInt8(attempt), milliseconds: UInt32(milliseconds)))
+                }
+            } else if key.equals("orderDependent") {
+                try scanner.beginArray()
+                var more = false
+                while try scanner.nextElement(&more) {
+                    try scanner.beginArray()
+                    let test = try readReference(&scanner, names: names)
+                    try scanner.expect(UInt8(ascii: ","))
+                    let alone = try readStatus(&scanner)
+                    try scanner.expect(UInt8(ascii: ","))
+                    let inSuite = try readStatus(&scanner)
+                    try scanner.expect(UInt8(ascii: "]"))
+                    run.orderDependent.append(TestHistory.OrderDependent(test: test, alone: alone, inSuite: inSuite))
+                }
+            } else {
+                // A later version's addition: ignored, as long as it is JSON.
+                try scanner.skipValue()
+            }
+        }
+        guard scanner.isAtEnd() else { throw scanner.error("unexpected data after the run record") }
+        guard !run.id.isEmpty, run.time > 0, hasTests else {
+            throw scanner.error("a run record needs \"run\", \"time\" and \"tests\"")
+        }
+        return run
+    }
+
+    private static func readReference(_ scanner: inout JSONScanner, names: [UInt64: Int32]) throws(JSONError) -> Int32 {
+        let raw = try scanner.readRawString()
+        guard let number = Self.number(ofReference: raw), let test = names[number] else {
+            throw scanner.error("test \"\(raw.decoded().terminalSafe)\" has no name line")
+        }
+        return test
+    }
+
+    private static func readStatus(_ scanner: inout JSONScanner) throws(JSONError) -> TestRun.Status {
+        let raw = try scanner.readRawString()
+        guard raw.count == 1, let status = status(code: raw.start[0]) else {
+            throw scanner.error("an outcome is \"p\", \"f\", \"e\" or \"s\"")
+        }
+        return status
+    }
+
+    private static func readCounts(_ scanner: inout JSONScanner, count: Int) throws(JSONError) -> [Int] {
+        var values: [Int] = []
+        try scanner.beginArray()
+        var more = false
+        while try scanner.nextElement(&more) {
+            let value = try scanner.readInt()
+            guard value >= 0, values.count < count else { throw scanner.error("expected \(count) counts of 0 or more") }
+            values.append(Int(value))
+        }
+        guard values.count == count else { throw scanner.error("expected \(count) counts") }
+        return values
+    }
+
+    private static func readCoverage(_ scanner: inout JSONScanner) throws(JSONError) -> TestHistory.Coverage {
+        func counts(_ scanner: inout JSONScanner) throws(JSONError) -> TestHistory.Coverage.Counts {
+            let values = try readCounts(&scanner, count: 6)
+            guard values[0] <= values[1], values[2] <= values[3], values[4] <= values[5] else {
+                throw scanner.error("more covered than there are")
+            }
+            return TestHistory.Coverage.Counts(
+                lines: Metric(count: values[1], covered: values[0]),
+                functions: Metric(count: values[3], covered: values[2]),
+                regions: Metric(count: values[5], covered: values[4]))
+        }
+        var coverage = TestHistory.Coverage(total: .init())
+        var started = false
+        try scanner.beginObject()
+        while let key = try scanner.nextMember(&started) {
+            if key.equals("total") {
+                coverage.total = try counts(&scanner)
+            } else if key.equals("modules") {
+                var more = false
+                try scanner.beginObject()
+                while let name = try scanner.nextMember(&more) {
+                    coverage.modules.append((name.decoded(), try counts(&scanner)))
+                }
+            } else if key.equals("files") {
+                var more = false
+                try scanner.beginObject()
+                while let path = try scanner.nextMember(&more) {
+                    let values = try readCounts(&scanner, count: 2)
+                    guard values[0] <= values[1] else { throw scanner.error("more covered than there are") }
+                    coverage.files.append((path.decoded(), Metric(count: values[1], covered: values[0])))
+                }
+            } else {
+                try scanner.skipValue()
+            }
+        }
+        return coverage
+    }
+}

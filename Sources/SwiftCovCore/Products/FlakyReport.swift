@@ -1,0 +1,179 @@
+/// `swiftcov flaky`'s verdicts as a terminal table, JSON and Markdown (a pull-request comment):
+/// a headline on the newest run's failures ("3 failures: 2 known flaky, 1 new"), then each test
+/// with its verdict and its evidence.
+package enum FlakyReport {
+    /// The headline: the newest run's failures by what the history knows of them.
+    package static func headline(_ analysis: FlakyVerdicts.Analysis) -> String {
+        guard analysis.runs > 0 else { return "No runs to judge yet." }
+        let failures = analysis.newestFailures
+        guard !failures.isEmpty else {
+            return "The newest run had no failures (\(analysis.runs) \(plural(analysis.runs, "run")) considered)."
+        }
+        let verdicts = Dictionary(analysis.findings.map { ($0.test, $0.verdict) }, uniquingKeysWith: { first, _ in first })
+        var flaky = 0
+        var broken = 0
+        var orderDependent = 0
+        for test in failures {
+            switch verdicts[test] {
+            case .flaky?, .flakyStatistically?: flaky += 1
+            case .broken?: broken += 1
+            case .orderDependent?: orderDependent += 1
+            case .healed?, nil: break
+            }
+        }
+        let new = failures.count - flaky - broken - orderDependent
+        var parts: [String] = []
+        if flaky > 0 { parts.append("\(flaky) known flaky") }
+        if broken > 0 { parts.append("\(broken) broken") }
+        if orderDependent > 0 { parts.append("\(orderDependent) order-dependent") }
+        if new > 0 { parts.append("\(new) new") }
+        return "\(failures.count) \(plural(failures.count, "failure")): " + parts.joined(separator: ", ")
+    }
+
+    /// The evidence of a verdict, in one line.
+    package static func evidence(_ verdict: FlakyVerdicts.Verdict) -> String {
+        switch verdict {
+        case .flaky(let failed, let passed):
+            if failed.id == passed.id { return "failed, then passed on retry, in run \(failed.id) (\(short(failed.commit)))" }
+            return "failed in run \(failed.id) and passed in run \(passed.id), same code (\(short(failed.commit)))"
+        case .flakyStatistically(let branch, let runs, let failures, let flips, let interval):
+            let where_ = branch.isEmpty ? "" : " on \(branch)"
+            return
+                "\(failures) of \(runs) runs failed\(where_), \(flips) flips; failure rate \(percent(Double(failures) / Double(runs))) "
+                + "(95% interval \(percent(interval.lowerBound))–\(percent(interval.upperBound)))"
+        case .orderDependent(let alone, let inSuite, let run):
+            return "\(alone.rawValue) alone, \(inSuite.rawValue) in the whole suite (run \(run.id))"
+        case .broken(let since, let runs):
+            return "failed every attempt of the last \(runs) \(plural(runs, "run")), since \(short(since.commit)) (run \(since.id))"
+        case .healed(let lastFailure, let passes):
+            return "passed \(passes) runs in a row since its last failure (run \(lastFailure.id))"
+        }
+    }
+
+    // MARK: Table
+
+    /// The verdicts as a table for a terminal.
+    package static func table(_ analysis: FlakyVerdicts.Analysis) -> String {
+        var text = headline(analysis) + "\n"
+        if !analysis.findings.isEmpty {
+            var table = TextTable(columns: [.init("Test", .left), .init("Verdict", .left), .init("Evidence", .left)])
+            for finding in analysis.findings {
+                table.add([.init(finding.test.terminalSafe), .init(finding.verdict.name), .init(evidence(finding.verdict).terminalSafe)])
+            }
+            text += "\n" + table.render()
+        }
+        text += footer(analysis)
+        return text
+    }
+
+    private static func footer(_ analysis: FlakyVerdicts.Analysis) -> String {
+        var text = "\n\(analysis.runs) \(plural(analysis.runs, "run")) considered"
+        if !analysis.excluded.isEmpty {
+            text +=
+                "; left out as infrastructure failures (the run did not end, or most tests failed at once): "
+                + analysis.excluded.map(\.id).joined(separator: ", ")
+        }
+        return text + ".\n"
+    }
+
+    // MARK: Markdown
+
+    /// The verdicts as GitHub-flavoured Markdown, for a job summary or a pull-request comment.
+    package static func markdown(_ analysis: FlakyVerdicts.Analysis) -> String {
+        var text = "### \(headline(analysis))\n\n"
+        if !analysis.findings.isEmpty {
+            text += "| Test | Verdict | Evidence |\n|:--|:--|:--|\n"
+            for finding in analysis.findings {
+                let marker = finding.failedLast ? " ❌" : ""
+                text +=
+                    "| \(cell(finding.test))\(marker) | \(finding.verdict.name) | \(cell(evidence(finding.verdict))) |\n"
+            }
+        }
+        text += footer(analysis)
+        return text
+    }
+
+    private static func cell(_ text: String) -> String { CoverageMarkdownReport.escape(text.strippingANSIEscapes) }
+
+    // MARK: JSON
+
+    /// The verdicts as JSON: `{"runs", "excluded", "newestFailures", "headline", "tests": [{"test",
+    /// "verdict", "failedLast", "evidence", …the verdict's numbers and runs}]}`.
+    package static func json(_ analysis: FlakyVerdicts.Analysis) -> String {
+        var writer = JSONWriter()
+        writer.beginObject(.block)
+        writer.member("runs", analysis.runs)
+        writer.key("excluded")
+        writer.beginArray()
+        for run in analysis.excluded { write(run, to: &writer) }
+        writer.endArray()
+        writer.key("newestFailures")
+        writer.beginArray()
+        for test in analysis.newestFailures { writer.string(test) }
+        writer.endArray()
+        writer.member("headline", headline(analysis))
+        writer.key("tests")
+        writer.beginArray(.block)
+        for finding in analysis.findings {
+            writer.beginObject()
+            writer.member("test", finding.test)
+            writer.member("verdict", finding.verdict.name)
+            writer.key("failedLast")
+            writer.bool(finding.failedLast)
+            writer.member("evidence", evidence(finding.verdict))
+            switch finding.verdict {
+            case .flaky(let failed, let passed):
+                writer.key("failedIn")
+                write(failed, to: &writer)
+                writer.key("passedIn")
+                write(passed, to: &writer)
+            case .flakyStatistically(let branch, let runs, let failures, let flips, let interval):
+                writer.member("branch", branch)
+                writer.member("runs", runs)
+                writer.member("failures", failures)
+                writer.member("flips", flips)
+                writer.key("failureRateInterval")
+                writer.beginArray()
+                writer.number(interval.lowerBound)
+                writer.number(interval.upperBound)
+                writer.endArray()
+            case .orderDependent(let alone, let inSuite, let run):
+                writer.member("alone", alone.rawValue)
+                writer.member("inSuite", inSuite.rawValue)
+                writer.key("run")
+                write(run, to: &writer)
+            case .broken(let since, let runs):
+                writer.key("since")
+                write(since, to: &writer)
+                writer.member("runs", runs)
+            case .healed(let lastFailure, let passes):
+                writer.key("lastFailure")
+                write(lastFailure, to: &writer)
+                writer.member("passes", passes)
+            }
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+        return writer.output + "\n"
+    }
+
+    private static func write(_ run: FlakyVerdicts.RunReference, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("id", run.id)
+        writer.member("commit", run.commit)
+        writer.member("time", run.time)
+        writer.endObject()
+    }
+
+    // MARK: Helpers
+
+    private static func short(_ commit: String) -> String { commit.isEmpty ? "no commit" : String(commit.prefix(10)) }
+
+    private static func percent(_ value: Double) -> String {
+        let tenths = Int((value * 1000).rounded())
+        return "\(tenths / 10).\(tenths % 10)%"
+    }
+
+    private static func plural(_ count: Int, _ word: String) -> String { count == 1 ? word : word + "s" }
+}

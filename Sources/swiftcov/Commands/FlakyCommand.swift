@@ -1,0 +1,38 @@
+import SwiftCovCore
+
+/// `swiftcov flaky`: what the history of runs says about each test that failed — flaky (proven,
+/// or by its flips), order-dependent, broken or healed — with the runs that prove it.
+enum FlakyCommand {
+    static let spec = CommandSpec(
+        name: "flaky",
+        abstract: "Tell flaky tests from broken and order-dependent ones, from the history of runs, with evidence.",
+        positional: nil,
+        positionalHelp: nil,
+        options: [HistoryService.option.spec, format.spec, OutputOption.file.spec, healAfter.spec, minimumRuns.spec],
+        examples: [
+            "swiftcov flaky --history .swiftcov-history/history.jsonl",
+            "swiftcov flaky --history git-notes --format markdown >> \"$GITHUB_STEP_SUMMARY\"",
+        ])
+
+    static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
+        let options = try Options(arguments)
+        let destination = try terminal.output(options.output)
+        let cwd = terminal.workingDirectory
+        let root = PackageManifest.root(around: cwd) ?? cwd
+        let now = Clock.system(sourceDateEpoch: terminal.environment("SOURCE_DATE_EPOCH")).secondsSince1970
+        let history = try HistoryService.read(options.home, root: root, terminal: terminal, command: "flaky", now: now)
+        let analysis = FlakyVerdicts.analyze(history, options: options.verdicts)
+        switch options.format {
+        case .table: try destination.finish(writing: FlakyReport.table(analysis))
+        case .json: try destination.finish(writing: FlakyReport.json(analysis))
+        case .markdown: try destination.finish(writing: FlakyReport.markdown(analysis))
+        }
+        terminal.github.addToStepSummary(FlakyReport.markdown(analysis))
+        terminal.github.annotate(
+            analysis.findings.filter { $0.failedLast && $0.verdict.isFlaky }.map {
+                GitHubAnnotation(
+                    .warning, title: "Known flaky: \($0.test)", message: FlakyReport.evidence($0.verdict))
+            })
+        return .success
+    }
+}

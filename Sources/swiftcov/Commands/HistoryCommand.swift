@@ -1,0 +1,59 @@
+import SwiftCovCore
+
+/// `swiftcov history`: adds a run's test results (and coverage) to the history of runs that
+/// `swiftcov flaky` judges, or compacts it.
+enum HistoryCommand {
+    static let spec = CommandSpec(
+        name: "history",
+        abstract: "Add test results to the history of runs (a file or git notes), or compact it.",
+        positional: "add INPUT… | compact",
+        positionalHelp:
+            "add: test output (logs, event streams, JUnit, an .xcresult) or a `swiftcov run` output folder, recorded as one run. compact: keep the newest runs.",
+        options: [
+            HistoryService.option.spec, coverage.spec, commit.spec, branch.spec, runID.spec, environment.spec,
+            configuration.spec, keepRuns.spec, keepDays.spec,
+        ],
+        examples: [
+            "swiftcov history add .build/swiftcov --history .swiftcov-history/history.jsonl",
+            "swift test 2>&1 | tee test.log; swiftcov history add test.log --history git-notes",
+            "swiftcov history compact --history history.jsonl --keep-runs 500",
+        ])
+
+    static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
+        let options = try Options(arguments)
+        let cwd = terminal.workingDirectory
+        let root = PackageManifest.root(around: cwd) ?? cwd
+        let now = Clock.system(sourceDateEpoch: terminal.environment("SOURCE_DATE_EPOCH")).secondsSince1970
+        switch options.action {
+        case .add(let inputs):
+            var tests = try TestLogInput.readResults(inputs.flatMap(Self.testInputs))
+            var coverage: CoverageReport?
+            if let path = options.coverage ?? inputs.first(where: { FileSystem.kind(of: $0) == .directory }) {
+                var request = CoverageRequest(inputs: [path], root: root)
+                request.describer = .swiftPM
+                coverage = try request.makeReport(workingDirectory: cwd)
+            }
+            if let coverage { tests = tests.resolving(with: TestLogInput.sourceIndex(report: coverage, workingDirectory: cwd)) }
+            try HistoryService.record(
+                tests, coverage: coverage, home: options.home, root: root, given: options.given, now: now,
+                terminal: terminal, command: "history")
+        case .compact:
+            guard case .file(let path) = options.home else {
+                throw UsageError("compact works on a history file; git notes are compacted by removing old notes")
+            }
+            let history = try HistoryService.read(options.home, root: root, terminal: terminal, command: "history", now: now)
+            let dropped = try HistoryStore.compact(
+                history, file: path, keepingRuns: options.keepRuns, days: options.keepDays, now: now)
+            terminal.error(
+                "swiftcov: kept \(history.runs.count - dropped) of \(history.runs.count) runs in \(path.terminalSafe)\n")
+        }
+        return .success
+    }
+
+    /// The test results of an input: a `swiftcov run` output folder gives the ones it keeps.
+    private static func testInputs(_ input: String) -> [String] {
+        guard input != "-", FileSystem.kind(of: input) == .directory, !XCResultBundle.isBundle(input) else { return [input] }
+        let found = RunWorkflow.testResults(in: input)
+        return found.isEmpty ? [input] : found
+    }
+}

@@ -1,0 +1,36 @@
+import SwiftCovCore
+
+/// `swiftcov flaky`'s options, declared once: `--help` and the command reference come from them.
+extension FlakyCommand {
+    static let format = ValueOption<ReportFormat>(
+        ["--format", "-f"], value: "FORMAT", help: "table, json or markdown (a pull-request comment). Default: table.")
+    static let healAfter = ValueOption<Int>(
+        ["--heal-after"], value: "K", help: "A flaky test with no failure in its last K runs is healed. Default: 10.",
+        expected: "a whole number above 0"
+    ) { text in Int(text).flatMap { $0 > 0 ? $0 : nil } }
+    static let minimumRuns = ValueOption<Int>(
+        ["--min-runs"], value: "N",
+        help:
+            "Flaky by its flips across commits needs N runs on one branch (and 2 flips). Default: 10.",
+        expected: "a whole number above 1"
+    ) { text in Int(text).flatMap { $0 > 1 ? $0 : nil } }
+
+    struct Options {
+        var home: HistoryStore.Home
+        var format: ReportFormat
+        var output: String?
+        var verdicts: FlakyVerdicts.Options
+
+        init(_ arguments: ParsedArguments) throws(UsageError) {
+            guard let history = try arguments.value(HistoryService.option) else {
+                throw UsageError("give the history with --history FILE or --history git-notes")
+            }
+            home = HistoryStore.Home(parsing: history)
+            format = try arguments.value(FlakyCommand.format) ?? .table
+            output = try arguments.value(OutputOption.file)
+            verdicts = FlakyVerdicts.Options()
+            if let healAfter = try arguments.value(FlakyCommand.healAfter) { verdicts.healAfter = healAfter }
+            if let minimumRuns = try arguments.value(FlakyCommand.minimumRuns) { verdicts.minimumRuns = minimumRuns }
+        }
+    }
+}
