@@ -20,6 +20,14 @@ package struct Toolchain: Sendable {
         self.system = system
     }
 
+    /// What `swift --version` prints (its version line names the toolchain), nil when it cannot run.
+    package static func swiftVersion(system: any System = LiveSystem()) -> String? {
+        guard let result = try? system.capture(Command("swift", ["--version"], mergingErrors: true, timeout: 60)),
+            result.status == 0
+        else { return nil }
+        return result.outputText
+    }
+
     /// Why the tools could not be found.
     package struct NotFound: DiagnosticConvertible, Equatable {
         package var diagnostic: Diagnostic {

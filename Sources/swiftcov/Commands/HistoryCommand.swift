@@ -26,6 +26,8 @@ enum HistoryCommand {
         let now = Clock.system(sourceDateEpoch: terminal.environment("SOURCE_DATE_EPOCH")).secondsSince1970
         switch options.action {
         case .add(let inputs):
+            var given = options.given
+            if given.environment == nil { given.toolchain = Toolchain.swiftVersion() }
             var tests = try TestLogInput.readResults(inputs.flatMap(Self.testInputs))
             var coverage: CoverageReport?
             if let path = options.coverage ?? inputs.first(where: { FileSystem.kind(of: $0) == .directory }) {
@@ -35,7 +37,7 @@ enum HistoryCommand {
             }
             if let coverage { tests = tests.resolving(with: TestLogInput.sourceIndex(report: coverage, workingDirectory: cwd)) }
             try HistoryService.record(
-                tests, coverage: coverage, home: options.home, root: root, given: options.given, now: now,
+                tests, coverage: coverage, home: options.home, root: root, given: given, now: now,
                 terminal: terminal, command: "history")
         case .compact:
             guard case .file(let path) = options.home else {

@@ -19,12 +19,13 @@ enum RunCommand {
         positional: "-- SWIFT-TEST-ARGUMENTS…",
         positionalHelp: "Passed to `swift test` (after `--`), e.g. -- --filter GameTests --parallel.",
         options: [output.spec] + GateOptions.specs + [shard.spec, scratchPath.spec, timings.spec]
-            + [perTest.spec, testTimeout.spec, ColorChoice.option.spec] + ScopeOptions.specs,
+            + [perTest.spec, testTimeout.spec, HistoryService.option.spec, ColorChoice.option.spec] + ScopeOptions.specs,
         examples: [
             "swiftcov run",
             "swiftcov run --output coverage -- --filter TriviaGameTests",
             "swiftcov run --shard 2/4 --timings previous/junit.xml",
             "swiftcov run --per-test --test-timeout 60",
+            "swiftcov run --history .swiftcov-history/history.jsonl",
         ])
 
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
@@ -72,6 +73,14 @@ enum RunCommand {
             perTest: outcome.perTest)
         for warning in written.warnings { terminal.emit(warning) }
         terminal.status(wrote: written.paths)
+        if let home = options.history {
+            try HistoryService.record(
+                tests, coverage: report, home: home, root: root,
+                given: HistoryKeys.Given(
+                    configuration: SwiftTestArguments(options.testArguments).configuration,
+                    toolchain: Toolchain.swiftVersion(system: toolchain.system)),
+                now: clock.secondsSince1970, terminal: terminal, command: "run")
+        }
 
         // The gate: failed tests always count; thresholds when configured. A shard has a share
         // of the coverage: the package's rules are checked where the shards are merged (unless

@@ -50,6 +50,7 @@ extension RunCommand {
         var color: ColorChoice
         var scope: ScopeOptions
         var testArguments: [String]
+        var history: HistoryStore.Home?
 
         /// The options; the paths given in them are relative to `folder` (where swiftcov was
         /// started, relative to the package root, where `run` works; empty at the root).
@@ -72,6 +73,7 @@ extension RunCommand {
             color = try arguments.value(ColorChoice.option) ?? .auto
             scope = try ScopeOptions(arguments)
             testArguments = arguments.positionals
+            history = try arguments.value(HistoryService.option).map { HistoryStore.Home(parsing: fromStart($0) ?? $0) }
         }
     }
 }

@@ -1,0 +1,143 @@
+import Foundation
+import SwiftCovTestSupport
+import Testing
+
+@testable import SwiftCovCore
+
+@Suite("The history of runs: its lines read back, and damage is named or skipped, never guessed")
+struct HistoryFormatTests {
+    /// A history of two runs of the trivia modules' real failing log, one with a retry.
+    static func sample() throws -> TestHistory {
+        var tests = try TestResultsReader.read(paths: [Fixture.sample.path("swift-test-failing.log")], utcOffset: 0)
+        var history = TestHistory()
+        let keys = TestHistory.Run(
+            id: "github-1-1-test", time: 1_795_939_200, repository: "a1", commit: "c1", tree: "t1", branch: "main",
+            environment: "Linux x86_64 swift-6.3.1 debug")
+        let report = try Fixture.sample.report()
+        history.add(
+            .recording(tests, keys: keys, coverage: TestHistory.Coverage(report), into: &history))
+        // The second run: the first failing test passed on retry.
+        let suite = tests.suites.firstIndex { $0.cases.contains { $0.status == .failed } }!
+        let index = tests.suites[suite].cases.firstIndex { $0.status == .failed }!
+        var retry = tests.suites[suite].cases[index]
+        retry.status = .passed
+        retry.issues = []
+        tests.suites[suite].cases[index].rerun(as: retry)
+        var second = keys
+        second.id = "github-2-1-test"
+        second.time += 3600
+        history.add(.recording(tests, keys: second, coverage: nil, into: &history))
+        return history
+    }
+
+    static func read(_ text: String, latestTime: Int64 = .max) throws(HistoryFormat.ReadError) -> HistoryFormat.Reading {
+        var text = text
+        return try text.withUTF8 { bytes in
+            Result { () throws(HistoryFormat.ReadError) in
+                try HistoryFormat.read(UnsafeRawBufferPointer(bytes), path: "h.jsonl", latestTime: latestTime)
+            }
+        }.get()
+    }
+
+    @Test("a history reads back as written, and in any order of its lines (as git merges notes)")
+    func roundTrip() throws {
+        let history = try Self.sample()
+        let text = HistoryFormat.encode(history)
+        let reading = try Self.read(text)
+        #expect(reading.warnings.isEmpty)
+        #expect(reading.history.runs == history.runs.map { run in
+            var run = run
+            run.executions = run.executions.map { execution in
+                var moved = execution
+                moved.test = reading.history.index(of: history.names[Int(execution.test)])!
+                return moved
+            }
+            return run
+        })
+        // Sorted lines, as `git notes merge -s cat_sort_uniq` leaves them: the same runs.
+        let sorted = text.split(separator: "\n").sorted().joined(separator: "\n") + "\n"
+        #expect(try Self.read(sorted).history.runs.map(\.id) == ["github-1-1-test", "github-2-1-test"])
+        // The retried test: two attempts, failed then passed.
+        let second = reading.history.runs[1]
+        let attempts = second.executions.filter { $0.attempt == 1 }
+        #expect(attempts.count == 1 && attempts[0].status == .passed)
+        #expect(second.executions.contains { $0.test == attempts[0].test && $0.attempt == 0 && $0.status == .failed })
+    }
+
+    @Test("each test of a run takes at most 40 bytes, its name once per history")
+    func compact() throws {
+        let history = try Self.sample()
+        let lines = HistoryFormat.encode(history).split(separator: "\n")
+        // The second run keeps no coverage: its line is its keys and its tests.
+        let run = try #require(lines.last { $0.contains("\"run\":\"github-2") })
+        #expect(run.utf8.count <= 40 * history.runs[1].executions.count)
+        #expect(lines.filter { $0.contains("\"name\":") }.count == history.names.count)
+    }
+
+    @Test("the counts kept of the coverage are the report's")
+    func coverage() throws {
+        let report = try Fixture.sample.report()
+        let history = try Self.sample()
+        let kept = try #require(try Self.read(HistoryFormat.encode(history)).history.runs[0].coverage)
+        #expect(kept.total.lines == report.totals.lines && kept.total.regions == report.totals.regions)
+        #expect(kept.modules.count == report.modules.count && kept.files.count == report.files.count)
+        let module = try #require(report.modules.first)
+        #expect(kept.modules.first { $0.name == module.name }?.counts.functions == module.summary.functions)
+    }
+
+    @Test("a last line cut short, a run from the future and a run given twice are skipped, with a warning")
+    func skipped() throws {
+        let text = HistoryFormat.encode(try Self.sample())
+        let lines = text.split(separator: "\n").map(String.init)
+        // A write that did not end: the file ends inside the last line.
+        let cut = try Self.read(lines.joined(separator: "\n").dropLast(40) + "")
+        #expect(cut.history.runs.count == 1)
+        #expect(cut.warnings.map(\.location) == [.line(lines.count)])
+        #expect(cut.warnings.first?.message.hasPrefix("last line cut short") == true)
+        // From the future: after the latest time allowed.
+        let future = try Self.read(text, latestTime: 1_795_939_200 + 10)
+        #expect(future.history.runs.map(\.id) == ["github-1-1-test"])
+        #expect(future.warnings.first?.message.contains("dated in the future") == true)
+        // Twice the same (a cache restored twice): once, silently; twice different: the first, with a warning.
+        #expect(try Self.read(text + text).warnings.isEmpty)
+        let changed = text.split(separator: "\n").last!.replacingOccurrences(of: "\"p\"", with: "\"f\"")
+        let twice = try Self.read(text + changed + "\n")
+        #expect(twice.history.runs.count == 2)
+        #expect(twice.warnings.first?.message == "run github-2-1-test is recorded twice with different results; kept the first")
+    }
+
+    @Test(
+        "damage anywhere else is an error naming the line",
+        arguments: [
+            ("{\"v\":2,\"run\":\"x\"}", "written in history format 2 by a newer swiftcov; this one reads format 1"),
+            ("not json", "expected an object, found 'n' (byte 1 of the line)"),
+            ("{\"v\":1,\"name\":\"1\",\"id\":\"A/b\"}", "name reference does not match its name (damaged)"),
+            ("{\"v\":1,\"run\":\"x\",\"time\":5,\"tests\":[[\"zz\",\"p\",0,1]]}", "test \"zz\" has no name line"),
+            ("{\"v\":1,\"run\":\"x\",\"time\":5,\"tests\":[],\"totals\":[1,2]}", "expected 6 counts"),
+            ("{\"v\":1,\"run\":\"x\",\"time\":5,\"tests\":[],\"coverage\":{\"total\":[9,1,0,0,0,0]}}", "more covered than there are"),
+            ("{\"v\":1,\"run\":\"x\",\"time\":5,\"tests\":[],\"totals\":[1e400,0,0,0,0,0]}", "expected an integer, found a fractional number (byte 48 of the line)"),
+            ("{\"v\":1,\"run\":\"\",\"time\":5,\"tests\":[]}", "a run needs an ID"),
+        ])
+    func damaged(line: String, message: String) throws {
+        let text = line + "\n{\"v\":1,\"run\":\"ok\",\"time\":5,\"tests\":[]}\n"
+        let error = #expect(throws: HistoryFormat.ReadError.self) { try Self.read(text) }
+        #expect(error?.line == 1)
+        #expect(error?.message.hasPrefix(message) == true, "\(error?.message ?? "")")
+        #expect(error?.diagnostic.formatted().hasPrefix("h.jsonl:1: error: ") == true)
+    }
+
+    @Test("runs of two repositories in one history are an error")
+    func twoRepositories() throws {
+        let text = "{\"v\":1,\"run\":\"a\",\"time\":5,\"repository\":\"r1\",\"tests\":[]}\n"
+            + "{\"v\":1,\"run\":\"b\",\"time\":6,\"repository\":\"r2\",\"tests\":[]}\n"
+        let error = #expect(throws: HistoryFormat.ReadError.self) { try Self.read(text) }
+        #expect(error?.line == 2 && error?.message.contains("another repository") == true)
+    }
+
+    @Test("an empty history is no runs; unknown keys of a later version are skipped")
+    func tolerant() throws {
+        #expect(try Self.read("").history.runs.isEmpty)
+        let later = try Self.read("{\"v\":1,\"run\":\"x\",\"time\":5,\"tests\":[],\"shiny\":{\"new\":[1]}}\r\n")
+        #expect(later.history.runs.map(\.id) == ["x"])
+    }
+}
