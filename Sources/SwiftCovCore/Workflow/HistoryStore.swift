@@ -172,8 +172,10 @@ package enum HistoryStore {
     /// from the notes as they were, then the notes ref is moved to it only if it has not moved
     /// since (`git update-ref REF NEW OLD`); if it has, again from the notes as they are now.
     private static func appendToNote(_ run: TestHistory.Run, of history: TestHistory, ref: String, root: String) throws {
-        let scratch = "refs/notes/swiftcov-adding-\(getpid())"
-        let noteFile = (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/swiftcov-note-\(getpid())"
+        // Private to this call, even among threads of one process.
+        let unique = "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let scratch = "refs/notes/swiftcov-adding-" + unique
+        let noteFile = (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/swiftcov-note-" + unique
         TemporaryPaths.register(noteFile)
         defer {
             unlink(noteFile)

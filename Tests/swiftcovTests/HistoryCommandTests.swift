@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// `swiftcov history` and `swiftcov flaky` as CI runs them: runs recorded into a file or git
+/// notes, read back, judged; damage and mix-ups stopped with one line and exit 2.
+@Suite("swiftcov history and flaky, end to end", .removingTemporaryFolders)
+struct HistoryCommandTests {
+    static let failing = packageRoot + "/SampleReports/swift-test-failing.log"
+    static let passing = packageRoot + "/SampleReports/swift-test-passing.log"
+
+    /// A git repository with one commit, in a new folder.
+    func repository() throws -> String {
+        let directory = try temporaryDirectory()
+        for arguments in [
+            ["init", "-q"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "one"],
+        ] {
+            let git = Process()
+            git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            git.arguments = ["git", "-C", directory] + arguments
+            try git.run()
+            git.waitUntilExit()
+            try #require(git.terminationStatus == 0)
+        }
+        return directory
+    }
+
+    @Test("a failure then a pass of the same code: flaky, with both runs named; the history is JSON Lines")
+    func fileHistory() throws {
+        let directory = try repository()
+        let history = directory + "/history/runs.jsonl"
+        let first = try swiftcov(["history", "add", Self.failing, "--history", history, "--run-id", "one"], in: directory)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.hasPrefix("swiftcov: recorded run one (72 tests, "))
+        let second = try swiftcov(["history", "add", Self.passing, "--history", history, "--run-id", "two"], in: directory)
+        #expect(second.status == 0)
+        let flaky = try swiftcov(["flaky", "--history", history], in: directory)
+        #expect(flaky.status == 0)
+        #expect(flaky.stdout.hasPrefix("The newest run had no failures (2 runs considered).\n"))
+        #expect(flaky.stdout.contains("\nQuestionsLoaderTests/testBundledQuestionsLoadOffline    "))
+        #expect(flaky.stdout.contains("failed in run one and passed in run two, same code"))
+        // Every line is one JSON object.
+        for line in try String(contentsOfFile: history, encoding: .utf8).split(separator: "\n") {
+            #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any])
+        }
+        // The same run ID twice is refused: CI's rerun of a job has a new attempt number.
+        let again = try swiftcov(["history", "add", Self.passing, "--history", history, "--run-id", "two"], in: directory)
+        #expect(again.status == 2)
+        #expect(again.stderr.hasPrefix("\(history): error: run two is already recorded"))
+    }
+
+    @Test("git notes: two processes adding at once lose no run")
+    func gitNotesConcurrently() throws {
+        let directory = try repository()
+        let perProcess = 6
+        let group = DispatchGroup()
+        nonisolated(unsafe) var failures: [String] = []
+        let lock = NSLock()
+        for writer in 0..<2 {
+            DispatchQueue.global().async(group: group) {
+                for index in 0..<perProcess {
+                    let result = try? swiftcov(
+                        ["history", "add", Self.passing, "--history", "git-notes", "--run-id", "w\(writer)-\(index)"],
+                        in: directory)
+                    if result?.status != 0 {
+                        lock.withLock { failures.append(result?.stderr ?? "did not start") }
+                    }
+                }
+            }
+        }
+        group.wait()
+        #expect(failures.isEmpty, "\(failures)")
+        let json = try swiftcov(["flaky", "--history", "git-notes", "--format", "json"], in: directory)
+        #expect(json.status == 0, "\(json.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(document["runs"] as? Int == 2 * perProcess)
+    }
+
+    @Test("a history of another repository, or a damaged one: one line naming it, exit 2")
+    func refused() throws {
+        let directory = try repository()
+        let history = directory + "/runs.jsonl"
+        try "{\"v\":1,\"run\":\"x\",\"time\":5,\"repository\":\"0123456789abcdef\",\"tests\":[]}\n"
+            .write(toFile: history, atomically: true, encoding: .utf8)
+        let foreign = try swiftcov(["flaky", "--history", history], in: directory)
+        #expect(foreign.status == 2)
+        #expect(foreign.stderr.hasPrefix("\(history): error: run x is of another repository (first commit 0123456789ab"))
+        #expect(foreign.stderr.split(separator: "\n").count == 1)
+        try "{\"v\":1,\"run\":\"x\",\"time\":5,\"tests\":[[\"q\",\"p\",0,1]]}\n{\"v\":1\n"
+            .write(toFile: history, atomically: true, encoding: .utf8)
+        let damaged = try swiftcov(["history", "add", Self.passing, "--history", history], in: directory)
+        #expect(damaged.status == 2)
+        #expect(damaged.stderr == "\(history):2: error: unexpected end of input inside an object (byte 7 of the line)\n")
+        #expect(try String(contentsOfFile: history, encoding: .utf8).hasSuffix("{\"v\":1\n"))
+    }
+}
