@@ -29,6 +29,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
     case keyedArchive = "keyed-archive"
     case xccovJSON = "xccov-json"
     case reportDocument = "report-document"
+    case history
 
     /// Runs `bytes` through the target. Parse errors are fine; only broken invariants throw.
     /// The gate and diff targets evaluate against `sampleReport` (the trivia package's report).
@@ -52,6 +53,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         case .keyedArchive: try FuzzTarget.keyedArchive(bytes)
         case .xccovJSON: try FuzzTarget.xccovJSON(bytes)
         case .reportDocument: try FuzzTarget.reportDocument(bytes, sampleReport)
+        case .history: try FuzzTarget.history(bytes)
         }
     }
 
@@ -741,6 +743,49 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
     }
 
     // MARK: Checks
+
+    /// A history of runs: read (errors on a line of the input), written back and read again
+    /// the same, compacted, judged, and every verdict rendered.
+    private static func history(_ bytes: [UInt8]) throws(FuzzInvariantFailure) {
+        let lineCount = bytes.reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+        let reading: HistoryFormat.Reading
+        do {
+            reading = try bytes.withUnsafeBytes { raw in
+                Result { () throws(HistoryFormat.ReadError) in
+                    try HistoryFormat.read(raw, path: "h", latestTime: 4_000_000_000)
+                }
+            }.get()
+        } catch {
+            guard error.line >= 1 && error.line <= lineCount else {
+                throw FuzzInvariantFailure(description: "history: error on line \(error.line) of \(lineCount)")
+            }
+            return
+        }
+        let history = reading.history
+        var again = HistoryFormat.encode(history)
+        let reread = try? again.withUTF8 { raw in
+            Result { () throws(HistoryFormat.ReadError) in try HistoryFormat.read(UnsafeRawBufferPointer(raw), path: "h") }
+        }.get()
+        guard let reread, reread.history.runs.count == history.runs.count,
+            HistoryFormat.encode(reread.history) == again
+        else {
+            throw FuzzInvariantFailure(description: "history: written back, it reads differently")
+        }
+        guard history.runs.allSatisfy({ $0.executions.allSatisfy { Int($0.test) < history.names.count } }) else {
+            throw FuzzInvariantFailure(description: "history: an execution names no test")
+        }
+        let half = history.filter { $0.time % 2 == 0 }
+        guard half.runs.allSatisfy({ $0.executions.allSatisfy { Int($0.test) < half.names.count } }) else {
+            throw FuzzInvariantFailure(description: "history: compacted, an execution names no test")
+        }
+        let analysis = FlakyVerdicts.analyze(history, options: .init(minimumRuns: 2, minimumFlips: 1, healAfter: 2))
+        for finding in analysis.findings where finding.verdict.name == "broken" && finding.verdict.isFlaky {
+            throw FuzzInvariantFailure(description: "history: \(finding.test) is broken and flaky")
+        }
+        _ = FlakyReport.table(analysis)
+        _ = FlakyReport.markdown(analysis)
+        try requireWellFormedJSON(FlakyReport.json(analysis), "flaky JSON")
+    }
 
     private static func requireWellFormedJSON(_ json: String, _ what: String) throws(FuzzInvariantFailure) {
         do {
