@@ -174,6 +174,8 @@ extension DocumentationTests {
         "report": "## `swiftcov report`", "html": "## `swiftcov html`", "check": "## `swiftcov check`",
         "run": "## `swiftcov run`", "impacted": "## Per-test coverage: which tests ran each line",
         "export": "## `swiftcov export`", "diff": "## `swiftcov diff`", "junit": "## `swiftcov junit`",
+        "history": "## `swiftcov history` and `swiftcov flaky`: flaky tests, with evidence",
+        "flaky": "## `swiftcov history` and `swiftcov flaky`: flaky tests, with evidence",
     ]
 
     @Test("docs/commands.md documents every option each command's --help lists, in that command's section")
