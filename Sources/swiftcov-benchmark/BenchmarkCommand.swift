@@ -63,6 +63,17 @@ enum BenchmarkCommand {
         options: [logSize.spec, testsPerClass.spec],
         examples: ["\(tool) make-log /tmp/swift-test-200MB.log --size 200MB"])
 
+    static let historyRuns = ValueOption<Int>.positiveInteger(["--runs"], help: "Runs. Default: 1000.")
+    static let historyTests = ValueOption<Int>.positiveInteger(["--tests"], help: "Tests per run. Default: 1000.")
+
+    static let makeHistorySpec = CommandSpec(
+        name: "make-history",
+        abstract: "Write a history of runs (as `swiftcov run --history` keeps it), for timing `swiftcov flaky`.",
+        positional: "OUTPUT",
+        positionalHelp: "The history file to write.",
+        options: [historyRuns.spec, historyTests.spec],
+        examples: ["\(tool) make-history /tmp/history.jsonl --runs 1000 --tests 1000"])
+
     static let zstdSpec = CommandSpec(
         name: "zstd",
         abstract: "Time the zstd decoder in-process on zstd files: MB/s of output, peak memory.",
@@ -73,7 +84,7 @@ enum BenchmarkCommand {
 
     /// Runs the command in `arguments` and returns the exit code: 0, or 2 for bad usage or input.
     static func main(_ arguments: [String]) -> Int32 {
-        let specs = [replicateSpec, measureSpec, makeLogSpec, zstdSpec]
+        let specs = [replicateSpec, measureSpec, makeLogSpec, makeHistorySpec, zstdSpec]
         guard let first = arguments.first, first != "--help", first != "-h", first != "help" else {
             print(overview(specs), terminator: "")
             return arguments.isEmpty ? 2 : 0
@@ -91,6 +102,7 @@ enum BenchmarkCommand {
             switch spec.name {
             case "replicate": try replicate(parsed)
             case "make-log": try makeLog(parsed)
+            case "make-history": try makeHistory(parsed)
             case "zstd": try zstd(parsed)
             default: try measure(parsed)
             }
@@ -131,6 +143,14 @@ enum BenchmarkCommand {
             "\(arguments.positionals[0]): \(summary.bytes) bytes; XCTest: \(summary.xctestClasses) classes, "
                 + "\(summary.xctestTests) tests, \(summary.xctestFailures) failed, \(summary.xctestSkipped) skipped; "
                 + "Swift Testing: \(summary.swiftTestingTests) tests, \(summary.swiftTestingIssues) issues")
+    }
+
+    private static func makeHistory(_ arguments: ParsedArguments) throws {
+        guard arguments.positionals.count == 1 else { throw UsageError("expected OUTPUT") }
+        let generator = HistoryGenerator(
+            runs: try arguments.value(Self.historyRuns) ?? 1000, tests: try arguments.value(Self.historyTests) ?? 1000)
+        let bytes = try generator.write(to: arguments.positionals[0])
+        print("\(arguments.positionals[0]): \(bytes) bytes, \(generator.runs) runs of \(generator.tests) tests")
     }
 
     private static func zstd(_ arguments: ParsedArguments) throws {

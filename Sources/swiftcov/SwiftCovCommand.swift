@@ -15,6 +15,7 @@ enum SwiftCovCommand {
         (JUnitCommand.spec, JUnitCommand.run),
         (HistoryCommand.spec, HistoryCommand.run),
         (FlakyCommand.spec, FlakyCommand.run),
+        (TrendsCommand.spec, TrendsCommand.run),
     ]
 
     static func main(_ arguments: [String]) -> Int32 {

@@ -16,6 +16,8 @@ package enum HistoryKeys {
         package var branch: String?
         package var runID: String?
         package var environment: String?
+        /// `K/N` for one shard's run.
+        package var shard: String?
         /// `debug` or `release`, from the `swift test` arguments.
         package var configuration: String
         /// The toolchain's version line, when known (`swift --version`'s first line).
@@ -23,8 +25,9 @@ package enum HistoryKeys {
 
         package init(
             commit: String? = nil, branch: String? = nil, runID: String? = nil, environment: String? = nil,
-            configuration: String = "debug", toolchain: String? = nil
+            shard: String? = nil, configuration: String = "debug", toolchain: String? = nil
         ) {
+            self.shard = shard
             self.commit = commit
             self.branch = branch
             self.runID = runID
@@ -65,6 +68,7 @@ package enum HistoryKeys {
             ?? variables["GITHUB_REF_NAME"] ?? variables["CI_MERGE_REQUEST_SOURCE_BRANCH_NAME"]
             ?? variables["CI_COMMIT_REF_NAME"] ?? git(["symbolic-ref", "--short", "-q", "HEAD"]) ?? ""
         run.id = given.runID ?? ciRunID(variables) ?? "local-\(time)-\(getpid())"
+        run.shard = given.shard ?? ""
         run.environment = given.environment ?? environment(configuration: given.configuration, toolchain: given.toolchain)
         return run
     }

@@ -77,6 +77,7 @@ enum RunCommand {
             try HistoryService.record(
                 tests, coverage: report, home: home, root: root,
                 given: HistoryKeys.Given(
+                    shard: options.shard?.description,
                     configuration: SwiftTestArguments(options.testArguments).configuration,
                     toolchain: Toolchain.swiftVersion(system: toolchain.system)),
                 now: clock.secondsSince1970, terminal: terminal, command: "run")

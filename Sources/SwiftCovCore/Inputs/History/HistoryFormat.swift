@@ -12,13 +12,13 @@
 /// outcome `p` passed, `f` failed, `e` error, `s` skipped (about 28 bytes):
 ///
 ///     {"v":1,"run":"github-7-1-test","time":1795939200,"repository":"…","commit":"…","tree":"…",
-///      "dirty":false,"branch":"main","environment":"Linux x86_64 swift-6.3.1 debug",
+///      "dirty":false,"branch":"main","environment":"Linux x86_64 swift-6.3.1 debug","shard":"2/4",
 ///      "complete":true,"totals":[tests,passed,failed,skipped,errors,flaky],
 ///      "coverage":{"total":[lines covered,lines,functions covered,functions,regions covered,regions],
 ///                  "modules":{"Name":[…the same six…]},"files":{"Sources/A.swift":[covered,lines]}},
 ///      "tests":[["1x2k9c0e5m3q","p",0,12],…],"orderDependent":[["1x2k9c0e5m3q","f","p"]]}
 ///
-/// (one line; `coverage` and `orderDependent` only when there is something to say).
+/// (one line; `shard`, `coverage` and `orderDependent` only when there is something to say).
 package enum HistoryFormat {
     /// The version this swiftcov writes and reads.
     package static let version = 1
@@ -81,6 +81,7 @@ package enum HistoryFormat {
         writer.bool(run.isDirty)
         writer.member("branch", run.branch)
         writer.member("environment", run.environment)
+        if !run.shard.isEmpty { writer.member("shard", run.shard) }
         writer.key("complete")
         writer.bool(run.isComplete)
         writer.key("totals")
@@ -386,6 +387,8 @@ package enum HistoryFormat {
                 run.branch = try scanner.readString()
             } else if key.equals("environment") {
                 run.environment = try scanner.readString()
+            } else if key.equals("shard") {
+                run.shard = try scanner.readString()
             } else if key.equals("complete") {
                 run.isComplete = try scanner.readBool()
             } else if key.equals("totals") {

@@ -36,6 +36,8 @@ package struct TestHistory: Sendable, Equatable {
         /// Operating system, architecture, toolchain and build configuration
         /// (`Linux x86_64 swift-6.3.1 debug`): outcomes are compared within one environment.
         package var environment: String
+        /// `K/N` for one shard of N machines' run (`run --shard K/N`), "" for a whole run.
+        package var shard: String = ""
         /// False when the run did not end (the test process crashed, the log was cut, the build
         /// failed): an infrastructure failure, kept but left out of verdicts.
         package var isComplete: Bool

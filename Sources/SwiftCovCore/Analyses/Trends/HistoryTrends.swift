@@ -1,0 +1,147 @@
+/// How a package's tests and coverage moved over the runs of a history: one point per commit (in
+/// the order the commits were first run), with the tests, failures, flaky tests and test time of
+/// its runs and its coverage; the slowest tests; the modules and files that moved most since a
+/// commit. A commit's shards add up: a shard that did not run on a commit carries its last numbers
+/// forward (and the point says so) rather than showing a drop that did not happen.
+package struct HistoryTrends: Sendable, Equatable {
+    /// One commit's numbers.
+    package struct Point: Sendable, Equatable {
+        package var commit: String
+        /// The newest of its runs.
+        package var time: Int64
+        package var branch: String
+        package var tests: Int
+        package var failed: Int
+        package var flaky: Int
+        /// The tests' time, in seconds (the sum of every attempt's).
+        package var seconds: Double
+        /// Its coverage: a whole run's (or a merge job's), else nil (shards' coverage cannot be
+        /// added up line by line here) — then the last known, carried forward.
+        package var coverage: TestHistory.Coverage?
+        /// Shards whose numbers are an earlier commit's.
+        package var carriedShards: [String]
+        /// Whether the coverage is an earlier commit's.
+        package var carriedCoverage: Bool
+    }
+
+    /// A module or file whose coverage moved.
+    package struct Mover: Sendable, Equatable {
+        package var name: String
+        /// Line coverage before and after, in percent (nil: not there).
+        package var before: Double?
+        package var after: Double?
+
+        /// The change in points (a file that appeared counts from 0).
+        package var change: Double { (after ?? 0) - (before ?? 0) }
+    }
+
+    /// The commits' points, oldest first.
+    package var points: [Point]
+    /// The slowest tests over the newest `window` runs: each test's median time, slowest first.
+    package var slowest: [(test: String, milliseconds: UInt32)]
+    /// Modules and files whose line coverage moved between `since` (or the first point) and the
+    /// newest point, most first.
+    package var movers: [Mover]
+    /// The commit movers are measured from.
+    package var since: String?
+
+    package static func == (lhs: HistoryTrends, rhs: HistoryTrends) -> Bool {
+        lhs.points == rhs.points && lhs.movers == rhs.movers && lhs.since == rhs.since
+            && lhs.slowest.elementsEqual(rhs.slowest) { $0.test == $1.test && $0.milliseconds == $1.milliseconds }
+    }
+
+    /// The trends of `history`, infrastructure failures left out; movers since the first point
+    /// whose commit starts with `since` (else since the first point); the `slowestCount` slowest
+    /// tests of the newest `window` runs.
+    package init(_ history: TestHistory, since: String? = nil, slowestCount: Int = 10, window: Int = 20) {
+        let runs = history.runs.filter { !$0.isInfrastructureFailure }
+        var order: [String] = []
+        var byCommit: [String: [TestHistory.Run]] = [:]
+        for run in runs {
+            let key = run.commit.isEmpty ? run.id : run.commit
+            if byCommit[key] == nil { order.append(key) }
+            byCommit[key, default: []].append(run)
+        }
+        var lastShard: [String: TestHistory.Run] = [:]
+        var lastCoverage: TestHistory.Coverage?
+        points = []
+        for key in order {
+            let commitRuns = byCommit[key]!
+            // The newest run of each shard ("" for whole runs) on this commit.
+            var newest: [String: TestHistory.Run] = [:]
+            for run in commitRuns { newest[run.shard] = run }
+            var point = Point(
+                commit: commitRuns[0].commit, time: commitRuns.map(\.time).max() ?? 0, branch: commitRuns.last!.branch,
+                tests: 0, failed: 0, flaky: 0, seconds: 0, coverage: nil, carriedShards: [], carriedCoverage: false)
+            var counted: [TestHistory.Run]
+            if let whole = newest[""] {
+                counted = [whole]
+            } else {
+                counted = Array(newest.values)
+                // Shards seen before but not on this commit: their last numbers.
+                for (shard, run) in lastShard where newest[shard] == nil && !shard.isEmpty {
+                    counted.append(run)
+                    point.carriedShards.append(shard)
+                }
+                point.carriedShards.sort()
+            }
+            for run in counted {
+                point.tests += run.totals.tests
+                point.failed += run.totals.failed + run.totals.errors
+                point.flaky += run.totals.flaky
+                point.seconds += Double(run.executions.reduce(0) { $0 + UInt64($1.milliseconds) }) / 1000
+            }
+            for (shard, run) in newest { lastShard[shard] = run }
+            if let coverage = commitRuns.last(where: { $0.coverage != nil && $0.shard.isEmpty })?.coverage {
+                point.coverage = coverage
+                lastCoverage = coverage
+            } else if let lastCoverage {
+                point.coverage = lastCoverage
+                point.carriedCoverage = true
+            }
+            points.append(point)
+        }
+        // The slowest tests: median of each test's last attempt time in the newest runs.
+        var times: [Int32: [UInt32]] = [:]
+        for run in runs.suffix(window) {
+            for execution in run.executions where execution.milliseconds > 0 {
+                times[execution.test, default: []].append(execution.milliseconds)
+            }
+        }
+        var medians: [(test: String, milliseconds: UInt32)] = []
+        for (test, values) in times {
+            let sorted = values.sorted()
+            medians.append((history.names[Int(test)], sorted[sorted.count / 2]))
+        }
+        medians.sort { lhs, rhs in
+            lhs.milliseconds != rhs.milliseconds ? lhs.milliseconds > rhs.milliseconds : lhs.test < rhs.test
+        }
+        slowest = Array(medians.prefix(slowestCount))
+        // Movers: from the chosen point to the newest, both with coverage of their own.
+        let measured = points.filter { $0.coverage != nil && !$0.carriedCoverage }
+        var start = measured.first
+        if let prefix = since, !prefix.isEmpty, let chosen = measured.first(where: { $0.commit.hasPrefix(prefix) }) {
+            start = chosen
+        }
+        self.since = start?.commit
+        movers = []
+        if let before = start?.coverage, let after = measured.last?.coverage, measured.count > 1 {
+            var moduleNames = Set(before.modules.map(\.name))
+            moduleNames.formUnion(after.modules.map(\.name))
+            var filePaths = Set(before.files.map(\.path))
+            filePaths.formUnion(after.files.map(\.path))
+            for name in moduleNames {
+                let old = before.modules.first { $0.name == name }?.counts.lines
+                let new = after.modules.first { $0.name == name }?.counts.lines
+                movers.append(Mover(name: name, before: old?.percent, after: new?.percent))
+            }
+            for path in filePaths {
+                let old = before.files.first { $0.path == path }?.lines
+                let new = after.files.first { $0.path == path }?.lines
+                movers.append(Mover(name: path, before: old?.percent, after: new?.percent))
+            }
+            movers.removeAll { abs($0.change) < 0.005 }
+            movers.sort { abs($0.change) != abs($1.change) ? abs($0.change) > abs($1.change) : $0.name < $1.name }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import SwiftCovCore
+
+/// `swiftcov trends`: coverage, tests and test time over the history's commits.
+enum TrendsCommand {
+    static let spec = CommandSpec(
+        name: "trends",
+        abstract: "Show coverage, tests and test time over the commits of the history of runs (table, Markdown, HTML).",
+        positional: nil,
+        positionalHelp: nil,
+        options: [HistoryService.option.spec, format.spec, OutputOption.file.spec, since.spec],
+        examples: [
+            "swiftcov trends --history .swiftcov-history/history.jsonl",
+            "swiftcov trends --history git-notes --since origin/main --format markdown >> \"$GITHUB_STEP_SUMMARY\"",
+            "swiftcov trends --history history.jsonl --format html -o trends.html",
+        ])
+
+    static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
+        let options = try Options(arguments)
+        let destination = try terminal.output(options.output)
+        let cwd = terminal.workingDirectory
+        let root = PackageManifest.root(around: cwd) ?? cwd
+        let now = Clock.system(sourceDateEpoch: terminal.environment("SOURCE_DATE_EPOCH")).secondsSince1970
+        let history = try HistoryService.read(options.home, root: root, terminal: terminal, command: "trends", now: now)
+        // A ref names its commit; a prefix of a hash is taken as it is.
+        var since = options.since
+        if let ref = since, let result = try? Git.run(["rev-parse", "--verify", "-q", ref + "^{commit}"], in: root),
+            result.status == 0
+        {
+            since = result.trimmedOutput
+        }
+        let trends = HistoryTrends(history, since: since)
+        switch options.format {
+        case .table: try destination.finish(writing: TrendsReport.table(trends))
+        case .markdown: try destination.finish(writing: TrendsReport.markdown(trends))
+        case .html: try destination.finish(writing: TrendsReport.html(trends))
+        }
+        if let output = options.output { terminal.status(wrote: [output]) }
+        return .success
+    }
+}
