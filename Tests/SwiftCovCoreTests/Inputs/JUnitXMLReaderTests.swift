@@ -50,7 +50,9 @@ struct JUnitXMLReaderTests {
         // Failed first, then errored: the first run's element is named after its own outcome.
         var retried = TestRun.Case(className: "S", testName: "a", status: .error)
         retried.issues = [TestRun.Issue(kind: .crash, message: "crashed")]
-        retried.attempts = [TestRun.Case.Attempt(status: .failed, issues: [TestRun.Issue(kind: .failure, message: "f")])]
+        retried.attempts = [
+            TestRun.Case.Attempt(status: .failed, issues: [TestRun.Issue(kind: .failure, message: "f")])
+        ]
         var suite = TestRun.Suite(name: "S", framework: .xctest)
         suite.cases = [retried]
         let xml = JUnitReport.render(TestRun(suites: [suite]), options: Self.options())
