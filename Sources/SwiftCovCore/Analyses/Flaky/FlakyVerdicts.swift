@@ -134,7 +134,8 @@ package enum FlakyVerdicts {
             }
         }
         var findings: [Finding] = []
-        let newest = runs.indices.last
+        // The newest run that ran tests (a record of order-dependence alone runs none).
+        let newest = runs.indices.last { !runs[$0].executions.isEmpty }
         for (test, seen) in outcomes.enumerated() {
             let failedLast = seen.last.map { $0.run == newest && $0.failedLast } ?? false
             func finding(_ verdict: Verdict) {
