@@ -176,6 +176,7 @@ extension DocumentationTests {
         "export": "## `swiftcov export`", "diff": "## `swiftcov diff`", "junit": "## `swiftcov junit`",
         "history": "## `swiftcov history` and `swiftcov flaky`: flaky tests, with evidence",
         "flaky": "## `swiftcov history` and `swiftcov flaky`: flaky tests, with evidence",
+        "trends": "## `swiftcov trends`",
     ]
 
     @Test("docs/commands.md documents every option each command's --help lists, in that command's section")

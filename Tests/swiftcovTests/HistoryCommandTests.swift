@@ -12,7 +12,8 @@ struct HistoryCommandTests {
     func repository() throws -> String {
         let directory = try temporaryDirectory()
         for arguments in [
-            ["init", "-q"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "one"],
+            ["init", "-q"],
+            ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "one"],
         ] {
             let git = Process()
             git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -28,10 +29,12 @@ struct HistoryCommandTests {
     func fileHistory() throws {
         let directory = try repository()
         let history = directory + "/history/runs.jsonl"
-        let first = try swiftcov(["history", "add", Self.failing, "--history", history, "--run-id", "one"], in: directory)
+        let first = try swiftcov(
+            ["history", "add", Self.failing, "--history", history, "--run-id", "one"], in: directory)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.hasPrefix("swiftcov: recorded run one (72 tests, "))
-        let second = try swiftcov(["history", "add", Self.passing, "--history", history, "--run-id", "two"], in: directory)
+        let second = try swiftcov(
+            ["history", "add", Self.passing, "--history", history, "--run-id", "two"], in: directory)
         #expect(second.status == 0)
         let flaky = try swiftcov(["flaky", "--history", history], in: directory)
         #expect(flaky.status == 0)
@@ -43,7 +46,8 @@ struct HistoryCommandTests {
             #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any])
         }
         // The same run ID twice is refused: CI's rerun of a job has a new attempt number.
-        let again = try swiftcov(["history", "add", Self.passing, "--history", history, "--run-id", "two"], in: directory)
+        let again = try swiftcov(
+            ["history", "add", Self.passing, "--history", history, "--run-id", "two"], in: directory)
         #expect(again.status == 2)
         #expect(again.stderr.hasPrefix("\(history): error: run two is already recorded"))
     }
@@ -83,13 +87,15 @@ struct HistoryCommandTests {
             .write(toFile: history, atomically: true, encoding: .utf8)
         let foreign = try swiftcov(["flaky", "--history", history], in: directory)
         #expect(foreign.status == 2)
-        #expect(foreign.stderr.hasPrefix("\(history): error: run x is of another repository (first commit 0123456789ab"))
+        #expect(
+            foreign.stderr.hasPrefix("\(history): error: run x is of another repository (first commit 0123456789ab"))
         #expect(foreign.stderr.split(separator: "\n").count == 1)
         try "{\"v\":1,\"run\":\"x\",\"time\":5,\"tests\":[[\"q\",\"p\",0,1]]}\n{\"v\":1\n"
             .write(toFile: history, atomically: true, encoding: .utf8)
         let damaged = try swiftcov(["history", "add", Self.passing, "--history", history], in: directory)
         #expect(damaged.status == 2)
-        #expect(damaged.stderr == "\(history):2: error: unexpected end of input inside an object (byte 7 of the line)\n")
+        #expect(
+            damaged.stderr == "\(history):2: error: unexpected end of input inside an object (byte 7 of the line)\n")
         #expect(try String(contentsOfFile: history, encoding: .utf8).hasSuffix("{\"v\":1\n"))
     }
 }

@@ -9,7 +9,8 @@ package enum FlakyReport {
         guard !failures.isEmpty else {
             return "The newest run had no failures (\(analysis.runs) \(plural(analysis.runs, "run")) considered)."
         }
-        let verdicts = Dictionary(analysis.findings.map { ($0.test, $0.verdict) }, uniquingKeysWith: { first, _ in first })
+        let verdicts = Dictionary(
+            analysis.findings.map { ($0.test, $0.verdict) }, uniquingKeysWith: { first, _ in first })
         var flaky = 0
         var broken = 0
         var orderDependent = 0
@@ -21,11 +22,13 @@ package enum FlakyReport {
             case .healed?, nil: break
             }
         }
-        let new = failures.count - flaky - broken - orderDependent
+        let likelyFlaky = analysis.newFailures.filter { if case .ranNone? = $0.coverage { true } else { false } }.count
+        let new = failures.count - flaky - broken - orderDependent - likelyFlaky
         var parts: [String] = []
         if flaky > 0 { parts.append("\(flaky) known flaky") }
         if broken > 0 { parts.append("\(broken) broken") }
         if orderDependent > 0 { parts.append("\(orderDependent) order-dependent") }
+        if likelyFlaky > 0 { parts.append("\(likelyFlaky) likely flaky (ran no changed line)") }
         if new > 0 { parts.append("\(new) new") }
         return "\(failures.count) \(plural(failures.count, "failure")): " + parts.joined(separator: ", ")
     }
@@ -34,7 +37,9 @@ package enum FlakyReport {
     package static func evidence(_ verdict: FlakyVerdicts.Verdict) -> String {
         switch verdict {
         case .flaky(let failed, let passed):
-            if failed.id == passed.id { return "failed, then passed on retry, in run \(failed.id) (\(short(failed.commit)))" }
+            if failed.id == passed.id {
+                return "failed, then passed on retry, in run \(failed.id) (\(short(failed.commit)))"
+            }
             return "failed in run \(failed.id) and passed in run \(passed.id), same code (\(short(failed.commit)))"
         case .flakyStatistically(let branch, let runs, let failures, let flips, let interval):
             let where_ = branch.isEmpty ? "" : " on \(branch)"
@@ -44,7 +49,8 @@ package enum FlakyReport {
         case .orderDependent(let alone, let inSuite, let run):
             return "\(alone.rawValue) alone, \(inSuite.rawValue) in the whole suite (run \(run.id))"
         case .broken(let since, let runs):
-            return "failed every attempt of the last \(runs) \(plural(runs, "run")), since \(short(since.commit)) (run \(since.id))"
+            return
+                "failed every attempt of the last \(runs) \(plural(runs, "run")), since \(short(since.commit)) (run \(since.id))"
         case .healed(let lastFailure, let passes):
             return "passed \(passes) runs in a row since its last failure (run \(lastFailure.id))"
         }
@@ -55,15 +61,43 @@ package enum FlakyReport {
     /// The verdicts as a table for a terminal.
     package static func table(_ analysis: FlakyVerdicts.Analysis) -> String {
         var text = headline(analysis) + "\n"
-        if !analysis.findings.isEmpty {
+        if !analysis.findings.isEmpty || !analysis.newFailures.isEmpty {
             var table = TextTable(columns: [.init("Test", .left), .init("Verdict", .left), .init("Evidence", .left)])
             for finding in analysis.findings {
-                table.add([.init(finding.test.terminalSafe), .init(finding.verdict.name), .init(evidence(finding.verdict).terminalSafe)])
+                table.add([
+                    .init(finding.test.terminalSafe), .init(finding.verdict.name),
+                    .init(evidence(finding.verdict).terminalSafe),
+                ])
+            }
+            for failure in analysis.newFailures {
+                let (verdict, text) = evidence(failure)
+                table.add([.init(failure.test.terminalSafe), .init(verdict), .init(text.terminalSafe)])
             }
             text += "\n" + table.render()
         }
         text += footer(analysis)
         return text
+    }
+
+    /// What the change's coverage says of a new failure, in one line.
+    package static func evidence(_ failure: FlakyVerdicts.NewFailure) -> (verdict: String, evidence: String) {
+        switch failure.coverage {
+        case .ranNone(let changed, let total)?:
+            let more = total > changed.count ? ", …" : ""
+            return (
+                "likely flaky (coverage)",
+                "ran none of the \(total) changed \(plural(total, "line")) (\(changed.joined(separator: ", "))\(more))"
+            )
+        case .ran(let lines, let total)?:
+            let more = total > lines.count ? ", …" : ""
+            return (
+                "new failure", "ran \(total) changed \(plural(total, "line")) (\(lines.joined(separator: ", "))\(more))"
+            )
+        case .notRecorded?:
+            return ("new failure", "not in the per-test data: cannot tell by coverage")
+        case nil:
+            return ("new failure", "cannot tell flaky from broken yet: give per-test data and the change")
+        }
     }
 
     private static func footer(_ analysis: FlakyVerdicts.Analysis) -> String {
@@ -81,12 +115,16 @@ package enum FlakyReport {
     /// The verdicts as GitHub-flavoured Markdown, for a job summary or a pull-request comment.
     package static func markdown(_ analysis: FlakyVerdicts.Analysis) -> String {
         var text = "### \(headline(analysis))\n\n"
-        if !analysis.findings.isEmpty {
+        if !analysis.findings.isEmpty || !analysis.newFailures.isEmpty {
             text += "| Test | Verdict | Evidence |\n|:--|:--|:--|\n"
             for finding in analysis.findings {
                 let marker = finding.failedLast ? " ❌" : ""
                 text +=
                     "| \(cell(finding.test))\(marker) | \(finding.verdict.name) | \(cell(evidence(finding.verdict))) |\n"
+            }
+            for failure in analysis.newFailures {
+                let (verdict, evidence) = evidence(failure)
+                text += "| \(cell(failure.test)) ❌ | \(verdict) | \(cell(evidence)) |\n"
             }
         }
         text += footer(analysis)
@@ -153,9 +191,35 @@ package enum FlakyReport {
             }
             writer.endObject()
         }
+        for failure in analysis.newFailures {
+            let (verdict, evidence) = evidence(failure)
+            writer.beginObject()
+            writer.member("test", failure.test)
+            writer.member("verdict", verdict)
+            writer.key("failedLast")
+            writer.bool(true)
+            writer.member("evidence", evidence)
+            switch failure.coverage {
+            case .ranNone(let changed, let total)?:
+                writer.member("changedLines", total)
+                writer.key("notRun")
+                writer.beginArray()
+                for line in changed { writer.string(line) }
+                writer.endArray()
+            case .ran(let lines, let total)?:
+                writer.member("changedLines", total)
+                writer.key("ran")
+                writer.beginArray()
+                for line in lines { writer.string(line) }
+                writer.endArray()
+            case .notRecorded?, nil:
+                break
+            }
+            writer.endObject()
+        }
         writer.endArray()
         writer.endObject()
-        return writer.output + "\n"
+        return writer.output
     }
 
     private static func write(_ run: FlakyVerdicts.RunReference, to writer: inout JSONWriter) {

@@ -37,7 +37,9 @@ package enum TrendsReport {
     private static func short(_ commit: String) -> String { commit.isEmpty ? "no commit" : String(commit.prefix(10)) }
 
     /// The lines every format shares: what moved from the first point to the newest.
-    private static func summary(_ trends: HistoryTrends) -> [(label: String, spark: String, first: String, last: String)] {
+    private static func summary(_ trends: HistoryTrends) -> [(
+        label: String, spark: String, first: String, last: String
+    )] {
         let points = trends.points
         guard let first = points.first, let last = points.last else { return [] }
         return [
@@ -71,12 +73,14 @@ package enum TrendsReport {
         let carried = trends.points.filter { !$0.carriedShards.isEmpty }
         if !carried.isEmpty {
             notes.append(
-                "\(carried.count) \(carried.count == 1 ? "commit" : "commits") lacked shards (\(Set(carried.flatMap(\.carriedShards)).sorted().joined(separator: ", "))): their last numbers are carried forward.")
+                "\(carried.count) \(carried.count == 1 ? "commit" : "commits") lacked shards (\(Set(carried.flatMap(\.carriedShards)).sorted().joined(separator: ", "))): their last numbers are carried forward."
+            )
         }
         let carriedCoverage = trends.points.filter(\.carriedCoverage).count
         if carriedCoverage > 0 {
             notes.append(
-                "\(carriedCoverage) \(carriedCoverage == 1 ? "commit has" : "commits have") no coverage of a whole run: the last known is carried forward.")
+                "\(carriedCoverage) \(carriedCoverage == 1 ? "commit has" : "commits have") no coverage of a whole run: the last known is carried forward."
+            )
         }
         return notes
     }
@@ -86,9 +90,12 @@ package enum TrendsReport {
     /// For a terminal.
     package static func table(_ trends: HistoryTrends) -> String {
         guard let last = trends.points.last else { return "No runs in the history yet.\n" }
-        var text = "\(trends.points.count) commits, newest \(short(last.commit)) on \(last.branch.isEmpty ? "no branch" : last.branch)\n\n"
+        var text =
+            "\(trends.points.count) commits, newest \(short(last.commit)) on \(last.branch.isEmpty ? "no branch" : last.branch)\n\n"
         var table = TextTable(columns: [.init("", .left), .init("Trend", .left), .init("First"), .init("Newest")])
-        for row in summary(trends) { table.add([.init(row.label), .init(row.spark), .init(row.first), .init(row.last)]) }
+        for row in summary(trends) {
+            table.add([.init(row.label), .init(row.spark), .init(row.first), .init(row.last)])
+        }
         for module in modules(trends) {
             table.add([
                 .init("  " + module.name.terminalSafe), .init(sparkline(module.values)),
@@ -111,7 +118,9 @@ package enum TrendsReport {
             text += "\nSlowest tests (median time of the newest runs):\n"
             var slowest = TextTable(columns: [.init("", .left), .init("Seconds")])
             for test in trends.slowest {
-                slowest.add([.init("  " + test.test.terminalSafe), .init(JUnitReport.seconds(Double(test.milliseconds) / 1000))])
+                slowest.add([
+                    .init("  " + test.test.terminalSafe), .init(JUnitReport.seconds(Double(test.milliseconds) / 1000)),
+                ])
             }
             text += slowest.render()
         }
@@ -163,21 +172,27 @@ package enum TrendsReport {
             body += "<h2>Tests</h2>\n"
             body += chart(
                 series: [
-                    ("Tests", trends.points.map { Double($0.tests) }), ("Failed", trends.points.map { Double($0.failed) }),
+                    ("Tests", trends.points.map { Double($0.tests) }),
+                    ("Failed", trends.points.map { Double($0.failed) }),
                 ], labels: labels, unit: "", title: "Tests and failures per commit")
-            body += "<h2>Per commit</h2>\n<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Per commit\"><table>\n<thead><tr><th scope=\"col\">Commit</th>"
+            body +=
+                "<h2>Per commit</h2>\n<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Per commit\"><table>\n<thead><tr><th scope=\"col\">Commit</th>"
             body += "<th scope=\"col\">Lines</th><th scope=\"col\">Tests</th><th scope=\"col\">Failed</th>"
             body += "<th scope=\"col\">Flaky</th><th scope=\"col\">Test time (s)</th></tr></thead>\n<tbody>\n"
             for point in trends.points.reversed() {
-                let carried = point.carriedShards.isEmpty ? "" : " (shards \(point.carriedShards.joined(separator: ", ")) carried)"
-                body += "<tr><th scope=\"row\"><code>\(short(point.commit).htmlEscaped)</code>\(carried.htmlEscaped)</th>"
+                let carried =
+                    point.carriedShards.isEmpty
+                    ? "" : " (shards \(point.carriedShards.joined(separator: ", ")) carried)"
+                body +=
+                    "<tr><th scope=\"row\"><code>\(short(point.commit).htmlEscaped)</code>\(carried.htmlEscaped)</th>"
                 body += "<td>\(percent(lines(point)))\(point.carriedCoverage ? " (carried)" : "")</td>"
                 body += "<td>\(point.tests)</td><td>\(point.failed)</td><td>\(point.flaky)</td>"
                 body += "<td>\(JUnitReport.seconds(point.seconds))</td></tr>\n"
             }
             body += "</tbody>\n</table></div>\n"
             if !trends.movers.isEmpty, let since = trends.since {
-                body += "<h2>Moved most since <code>\(short(since).htmlEscaped)</code></h2>\n<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Moved most\"><table>\n"
+                body +=
+                    "<h2>Moved most since <code>\(short(since).htmlEscaped)</code></h2>\n<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Moved most\"><table>\n"
                 body += "<thead><tr><th scope=\"col\">Module or file</th><th scope=\"col\">Before</th>"
                 body += "<th scope=\"col\">After</th><th scope=\"col\">Change</th></tr></thead>\n<tbody>\n"
                 for mover in trends.movers.prefix(20) {
@@ -187,7 +202,8 @@ package enum TrendsReport {
                 body += "</tbody>\n</table></div>\n"
             }
             if !trends.slowest.isEmpty {
-                body += "<h2>Slowest tests</h2>\n<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Slowest tests\"><table>\n<thead><tr><th scope=\"col\">Test</th>"
+                body +=
+                    "<h2>Slowest tests</h2>\n<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Slowest tests\"><table>\n<thead><tr><th scope=\"col\">Test</th>"
                 body += "<th scope=\"col\">Median (s)</th></tr></thead>\n<tbody>\n"
                 for test in trends.slowest {
                     body += "<tr><th scope=\"row\">\(test.test.htmlEscaped)</th>"
@@ -234,7 +250,9 @@ package enum TrendsReport {
     }
 
     /// A line chart of `series` over the points, scaled to their range, with a legend.
-    private static func chart(series: [(name: String, values: [Double?])], labels: [String], unit: String, title: String)
+    private static func chart(
+        series: [(name: String, values: [Double?])], labels: [String], unit: String, title: String
+    )
         -> String
     {
         let width = 640.0
@@ -252,7 +270,8 @@ package enum TrendsReport {
         }
         let count = max(labels.count, 1)
         func x(_ index: Int) -> Double {
-            count == 1 ? left + (width - left - right) / 2 : left + Double(index) / Double(count - 1) * (width - left - right)
+            count == 1
+                ? left + (width - left - right) / 2 : left + Double(index) / Double(count - 1) * (width - left - right)
         }
         func y(_ value: Double) -> Double { top + (high - value) / (high - low) * (height - top - bottom) }
         func number(_ value: Double) -> String {
@@ -263,11 +282,14 @@ package enum TrendsReport {
             "<figure>\n<svg viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(title.htmlEscaped)\">\n"
         svg += "<title>\(title.htmlEscaped)</title>\n"
         for value in [low, (low + high) / 2, high] {
-            svg += "<line class=\"axis\" x1=\"\(number(left))\" x2=\"\(number(width - right))\" y1=\"\(number(y(value)))\" y2=\"\(number(y(value)))\"/>"
-            svg += "<text class=\"label\" x=\"\(number(left - 6))\" y=\"\(number(y(value) + 4))\" text-anchor=\"end\">\(number(value))\(unit)</text>\n"
+            svg +=
+                "<line class=\"axis\" x1=\"\(number(left))\" x2=\"\(number(width - right))\" y1=\"\(number(y(value)))\" y2=\"\(number(y(value)))\"/>"
+            svg +=
+                "<text class=\"label\" x=\"\(number(left - 6))\" y=\"\(number(y(value) + 4))\" text-anchor=\"end\">\(number(value))\(unit)</text>\n"
         }
         for index in [0, count - 1] where index < labels.count {
-            svg += "<text class=\"label\" x=\"\(number(x(index)))\" y=\"\(number(height - 8))\" text-anchor=\"\(index == 0 ? "start" : "end")\">\(labels[index].htmlEscaped)</text>\n"
+            svg +=
+                "<text class=\"label\" x=\"\(number(x(index)))\" y=\"\(number(height - 8))\" text-anchor=\"\(index == 0 ? "start" : "end")\">\(labels[index].htmlEscaped)</text>\n"
         }
         var legend = "<ul class=\"legend\">"
         for (position, line) in series.prefix(6).enumerated() {
@@ -282,7 +304,8 @@ package enum TrendsReport {
                 pen = "L"
             }
             let colour = "var(--s\(position))"
-            svg += "<path d=\"\(path)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"\(position == 0 ? 3 : 1.5)\"/>\n"
+            svg +=
+                "<path d=\"\(path)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"\(position == 0 ? 3 : 1.5)\"/>\n"
             if line.values.count == 1, let value = line.values[0] {
                 svg += "<circle cx=\"\(number(x(0)))\" cy=\"\(number(y(value)))\" r=\"4\" fill=\"\(colour)\"/>\n"
             }

@@ -69,7 +69,8 @@ package enum HistoryKeys {
             ?? variables["CI_COMMIT_REF_NAME"] ?? git(["symbolic-ref", "--short", "-q", "HEAD"]) ?? ""
         run.id = given.runID ?? ciRunID(variables) ?? "local-\(time)-\(getpid())"
         run.shard = given.shard ?? ""
-        run.environment = given.environment ?? environment(configuration: given.configuration, toolchain: given.toolchain)
+        run.environment =
+            given.environment ?? environment(configuration: given.configuration, toolchain: given.toolchain)
         return run
     }
 

@@ -62,7 +62,9 @@ package enum HistoryStore {
     package static func read(_ home: Home, root: String, latestTime: Int64) throws -> HistoryFormat.Reading {
         switch home {
         case .file(let path):
-            guard FileSystem.kind(of: path) != nil else { return HistoryFormat.Reading(history: TestHistory(), warnings: []) }
+            guard FileSystem.kind(of: path) != nil else {
+                return HistoryFormat.Reading(history: TestHistory(), warnings: [])
+            }
             let file = try CoverageInput.map(path)
             return try file.withUnsafeBytes { bytes throws(HistoryFormat.ReadError) in
                 try HistoryFormat.read(bytes, path: path, latestTime: latestTime)
@@ -116,7 +118,9 @@ package enum HistoryStore {
             guard parts.count == 2 else { continue }
             let blob = String(parts[0])
             let content = try Git.run(["cat-file", "blob", blob], in: root)
-            guard content.status == 0 else { throw Failure(file: ref, message: "git cat-file: \(content.firstErrorLine)") }
+            guard content.status == 0 else {
+                throw Failure(file: ref, message: "git cat-file: \(content.firstErrorLine)")
+            }
             notes.append((String(parts[1]), content.output))
         }
         return notes
@@ -156,7 +160,9 @@ package enum HistoryStore {
         var info = stat()
         if fstat(descriptor, &info) == 0, info.st_size > 0 {
             var last: UInt8 = 0
-            if pread(descriptor, &last, 1, off_t(info.st_size - 1)) == 1, last != UInt8(ascii: "\n") { text = "\n" + text }
+            if pread(descriptor, &last, 1, off_t(info.st_size - 1)) == 1, last != UInt8(ascii: "\n") {
+                text = "\n" + text
+            }
         }
         let failure = text.withUTF8 { FileDescriptor.write($0, to: descriptor) }
         guard failure == 0 else { throw Failure(file: path, message: String(cString: strerror(failure))) }
@@ -171,7 +177,8 @@ package enum HistoryStore {
     /// Adds `run`'s lines to its commit's note: the new notes commit is made on a private ref
     /// from the notes as they were, then the notes ref is moved to it only if it has not moved
     /// since (`git update-ref REF NEW OLD`); if it has, again from the notes as they are now.
-    private static func appendToNote(_ run: TestHistory.Run, of history: TestHistory, ref: String, root: String) throws {
+    private static func appendToNote(_ run: TestHistory.Run, of history: TestHistory, ref: String, root: String) throws
+    {
         // Private to this call, even among threads of one process.
         let unique = "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         let scratch = "refs/notes/swiftcov-adding-" + unique
@@ -212,7 +219,10 @@ package enum HistoryStore {
             let made = try Git.run(["rev-parse", "--verify", scratch], in: root)
             guard made.status == 0 else { throw Failure(file: ref, message: "git: \(made.firstErrorLine)") }
             let moved = try Git.run(
-                ["update-ref", ref, made.trimmedOutput, old ?? String(repeating: "0", count: made.trimmedOutput.count)],
+                [
+                    "update-ref", ref, made.trimmedOutput,
+                    old ?? String(repeating: "0", count: made.trimmedOutput.count),
+                ],
                 in: root)
             if moved.status == 0 { return }
             // Another process added a run meanwhile: again, from its notes.

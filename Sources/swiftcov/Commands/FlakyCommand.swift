@@ -8,10 +8,14 @@ enum FlakyCommand {
         abstract: "Tell flaky tests from broken and order-dependent ones, from the history of runs, with evidence.",
         positional: nil,
         positionalHelp: nil,
-        options: [HistoryService.option.spec, format.spec, OutputOption.file.spec, healAfter.spec, minimumRuns.spec],
+        options: [
+            HistoryService.option.spec, perTest.spec, ChangeInput.base.spec, ChangeInput.diff.spec, format.spec,
+            OutputOption.file.spec, healAfter.spec, minimumRuns.spec,
+        ],
         examples: [
             "swiftcov flaky --history .swiftcov-history/history.jsonl",
             "swiftcov flaky --history git-notes --format markdown >> \"$GITHUB_STEP_SUMMARY\"",
+            "swiftcov flaky --history history.jsonl --per-test .build/swiftcov --base origin/main",
         ])
 
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
@@ -21,7 +25,16 @@ enum FlakyCommand {
         let root = PackageManifest.root(around: cwd) ?? cwd
         let now = Clock.system(sourceDateEpoch: terminal.environment("SOURCE_DATE_EPOCH")).secondsSince1970
         let history = try HistoryService.read(options.home, root: root, terminal: terminal, command: "flaky", now: now)
-        let analysis = FlakyVerdicts.analyze(history, options: options.verdicts)
+        var analysis = FlakyVerdicts.analyze(history, options: options.verdicts)
+        if let perTestPath = options.perTest, let change = options.change, !analysis.newFailures.isEmpty {
+            // The coverage rule: the failing run's per-test data against the lines the change touched.
+            let diff = try ChangeInput.read(change, root: root, terminal: terminal).diff
+            let perTest = try PerTestData.load(
+                [perTestPath], command: "flaky", terminal: terminal,
+                ownFiles: PerTestData.OwnFiles("this package or the diff") { _ in true })
+            analysis.judgeByCoverage(
+                perTest: perTest, changedLines: ImpactedTests.changedLines(of: diff, side: .changed))
+        }
         switch options.format {
         case .table: try destination.finish(writing: FlakyReport.table(analysis))
         case .json: try destination.finish(writing: FlakyReport.json(analysis))

@@ -35,7 +35,9 @@ enum HistoryCommand {
                 request.describer = .swiftPM
                 coverage = try request.makeReport(workingDirectory: cwd)
             }
-            if let coverage { tests = tests.resolving(with: TestLogInput.sourceIndex(report: coverage, workingDirectory: cwd)) }
+            if let coverage {
+                tests = tests.resolving(with: TestLogInput.sourceIndex(report: coverage, workingDirectory: cwd))
+            }
             try HistoryService.record(
                 tests, coverage: coverage, home: options.home, root: root, given: given, now: now,
                 terminal: terminal, command: "history")
@@ -43,18 +45,22 @@ enum HistoryCommand {
             guard case .file(let path) = options.home else {
                 throw UsageError("compact works on a history file; git notes are compacted by removing old notes")
             }
-            let history = try HistoryService.read(options.home, root: root, terminal: terminal, command: "history", now: now)
+            let history = try HistoryService.read(
+                options.home, root: root, terminal: terminal, command: "history", now: now)
             let dropped = try HistoryStore.compact(
                 history, file: path, keepingRuns: options.keepRuns, days: options.keepDays, now: now)
             terminal.error(
-                "swiftcov: kept \(history.runs.count - dropped) of \(history.runs.count) runs in \(path.terminalSafe)\n")
+                "swiftcov: kept \(history.runs.count - dropped) of \(history.runs.count) runs in \(path.terminalSafe)\n"
+            )
         }
         return .success
     }
 
     /// The test results of an input: a `swiftcov run` output folder gives the ones it keeps.
     private static func testInputs(_ input: String) -> [String] {
-        guard input != "-", FileSystem.kind(of: input) == .directory, !XCResultBundle.isBundle(input) else { return [input] }
+        guard input != "-", FileSystem.kind(of: input) == .directory, !XCResultBundle.isBundle(input) else {
+            return [input]
+        }
         let found = RunWorkflow.testResults(in: input)
         return found.isEmpty ? [input] : found
     }

@@ -19,7 +19,8 @@ enum RunCommand {
         positional: "-- SWIFT-TEST-ARGUMENTS…",
         positionalHelp: "Passed to `swift test` (after `--`), e.g. -- --filter GameTests --parallel.",
         options: [output.spec] + GateOptions.specs + [shard.spec, scratchPath.spec, timings.spec]
-            + [perTest.spec, testTimeout.spec, HistoryService.option.spec, ColorChoice.option.spec] + ScopeOptions.specs,
+            + [perTest.spec, testTimeout.spec, HistoryService.option.spec, ColorChoice.option.spec]
+            + ScopeOptions.specs,
         examples: [
             "swiftcov run",
             "swiftcov run --output coverage -- --filter TriviaGameTests",

@@ -8,7 +8,8 @@ extension HistoryCommand {
             "The run's coverage: an llvm-cov export or a folder with one. Default: the export in a `swiftcov run` output folder given."
     )
     static let commit = ValueOption<String>(
-        ["--commit"], value: "SHA", help: "The commit the tests ran on. Default: HEAD (and the working tree's changes).")
+        ["--commit"], value: "SHA", help: "The commit the tests ran on. Default: HEAD (and the working tree's changes)."
+    )
     static let branch = ValueOption<String>(
         ["--branch"], value: "NAME", help: "The branch. Default: the CI's (GitHub Actions, GitLab CI), else git's.")
     static let runID = ValueOption<String>(
@@ -17,7 +18,8 @@ extension HistoryCommand {
     static let environment = ValueOption<String>(
         ["--environment"], value: "KEY",
         help:
-            "Where it ran; outcomes are compared within one. Default: system, machine, `swift --version`'s version, configuration.")
+            "Where it ran; outcomes are compared within one. Default: system, machine, `swift --version`'s version, configuration."
+    )
     static let configuration = ValueOption<String>(
         ["--configuration"], value: "debug|release", help: "The build configuration of the run. Default: debug.")
     static let keepRuns = ValueOption<Int>(
@@ -43,14 +45,18 @@ extension HistoryCommand {
 
         init(_ arguments: ParsedArguments) throws(UsageError) {
             var positionals = arguments.positionals
-            guard !positionals.isEmpty else { throw UsageError("say what to do: history add INPUT… or history compact") }
+            guard !positionals.isEmpty else {
+                throw UsageError("say what to do: history add INPUT… or history compact")
+            }
             let verb = positionals.removeFirst()
             keepRuns = try arguments.value(HistoryCommand.keepRuns)
             keepDays = try arguments.value(HistoryCommand.keepDays)
             switch verb {
             case "add":
                 guard !positionals.isEmpty else { throw UsageError("history add needs test output to record") }
-                guard keepRuns == nil, keepDays == nil else { throw UsageError("--keep-runs and --keep-days go with compact") }
+                guard keepRuns == nil, keepDays == nil else {
+                    throw UsageError("--keep-runs and --keep-days go with compact")
+                }
                 action = .add(positionals)
             case "compact":
                 guard positionals.isEmpty else { throw UsageError("history compact takes no inputs") }

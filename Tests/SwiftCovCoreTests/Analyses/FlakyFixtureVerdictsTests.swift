@@ -27,7 +27,8 @@ struct FlakyFixtureVerdictsTests {
                 let inSuite = try #require(lastSuite?.cases.first { $0.testName == FlakyHistoryTests.orderDependent })
                 keys.orderDependent = [
                     TestHistory.OrderDependent(
-                        test: history.intern(TestHistory.testName(of: alone)), alone: alone.status, inSuite: inSuite.status)
+                        test: history.intern(TestHistory.testName(of: alone)), alone: alone.status,
+                        inSuite: inSuite.status)
                 ]
                 history.add(keys)
             } else {
@@ -49,7 +50,9 @@ struct FlakyFixtureVerdictsTests {
         for (index, analysis) in analyses.enumerated() {
             for test in FlakyHistoryTests.broken {
                 let verdict = Self.verdict(analysis, test)
-                #expect(verdict?.isFlaky != true && verdict?.name != "healed", "\(test) after run \(index + 1): \(String(describing: verdict))")
+                #expect(
+                    verdict?.isFlaky != true && verdict?.name != "healed",
+                    "\(test) after run \(index + 1): \(String(describing: verdict))")
                 if index >= 1 { #expect(verdict?.name == "broken", "\(test) after run \(index + 1)") }
             }
         }
@@ -82,7 +85,9 @@ struct FlakyFixtureVerdictsTests {
             // (flakyTitleCase() first failed on the first run of the second commit) a new
             // failure, not yet judged: never broken.
             let atFirst = Self.verdict(analyses[first], test)
-            #expect(atFirst == nil || atFirst?.isFlaky == true, "\(test) at run \(first + 1): \(String(describing: atFirst))")
+            #expect(
+                atFirst == nil || atFirst?.isFlaky == true,
+                "\(test) at run \(first + 1): \(String(describing: atFirst))")
             if atFirst == nil {
                 #expect(histories[first].runs.last!.commit != histories[first - 1].runs.last!.commit)
             }
@@ -104,7 +109,8 @@ struct FlakyFixtureVerdictsTests {
     @Test("the order-dependent test is named, with both outcomes; the crashed run is left out")
     func orderDependentAndInfrastructure() throws {
         let analysis = FlakyVerdicts.analyze(try Self.histories().last!)
-        guard case .orderDependent(let alone, let inSuite, _)? = Self.verdict(analysis, FlakyHistoryTests.orderDependent)
+        guard
+            case .orderDependent(let alone, let inSuite, _)? = Self.verdict(analysis, FlakyHistoryTests.orderDependent)
         else {
             Issue.record("testBReadsDefaults is not order-dependent")
             return
@@ -115,5 +121,71 @@ struct FlakyFixtureVerdictsTests {
         for test in FlakyHistoryTests.steady where test != "testARegistersDefaults" {
             #expect(Self.verdict(analysis, test) == nil, "\(test)")
         }
+    }
+}
+
+/// The coverage rule on a real change of the seeded package: its `run --per-test` after one edit
+/// of `percent(_:of:)` (Tests/Fixtures/FlakyHistory/change).
+@Suite("The coverage rule on a real change: a failure that ran no changed line is likely flaky")
+struct FlakyCoverageRuleTests {
+    static let folder = FlakyHistoryTests.folder + "/change"
+
+    static func inputs() throws -> (perTest: PerTestCoverage, changed: [String: [UInt32]]) {
+        let store = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/per-test.swiftcov")))
+        let diff = try UnifiedDiff.parse(String(contentsOfFile: folder + "/change.diff", encoding: .utf8))
+        return (try PerTestStore.decode(store), ImpactedTests.changedLines(of: diff, side: .changed))
+    }
+
+    @Test("the test that runs percent(_:of:) is not flaky by coverage; the flaky ones that failed ran none of it")
+    func findings() throws {
+        let (perTest, changed) = try Self.inputs()
+        #expect(changed == ["Sources/Flaky/Statistics.swift": [37, 38]])
+        // Named as the history names them: XCTest classes without their module (a Linux log).
+        let failures = [
+            "StatisticsTests/testPercentOfAThird", "StatisticsTests/testFlakyMedian",
+            "FlakyTests.WordsTests/flakyReversedWords()", "Elsewhere/testUnknown",
+        ]
+        let findings = Dictionary(
+            uniqueKeysWithValues: FlakyVerdicts.coverageFindings(of: failures, perTest: perTest, changedLines: changed)
+                .map { ($0.test, $0.finding) })
+        #expect(
+            findings["StatisticsTests/testPercentOfAThird"]
+                == .ran(["Sources/Flaky/Statistics.swift:37", "Sources/Flaky/Statistics.swift:38"], total: 2))
+        let none = FlakyVerdicts.CoverageFinding.ranNone(
+            changed: ["Sources/Flaky/Statistics.swift:37", "Sources/Flaky/Statistics.swift:38"], total: 2)
+        #expect(findings["StatisticsTests/testFlakyMedian"] == none)
+        #expect(findings["FlakyTests.WordsTests/flakyReversedWords()"] == none)
+        #expect(findings["Elsewhere/testUnknown"] == .notRecorded)
+    }
+
+    @Test("the failing run's new failures, judged: likely flaky, or the change's; the headline counts them")
+    func judged() throws {
+        let (perTest, changed) = try Self.inputs()
+        // The per-test run as the history's only run: every failure is new.
+        var history = TestHistory()
+        var run = TestHistory.Run(id: "change", time: 10, commit: "c2", tree: "t2")
+        for test in perTest.tests {
+            run.executions.append(
+                TestHistory.Execution(
+                    test: history.intern(test.id), status: test.outcome == .passed ? .passed : .failed))
+        }
+        history.add(run)
+        var analysis = FlakyVerdicts.analyze(history)
+        #expect(FlakyReport.headline(analysis).hasSuffix(" new"))
+        #expect(FlakyReport.table(analysis).contains("cannot tell flaky from broken yet"))
+        analysis.judgeByCoverage(perTest: perTest, changedLines: changed)
+        let table = FlakyReport.table(analysis)
+        let rows = Dictionary(
+            table.split(separator: "\n").compactMap { line in
+                line.split(separator: " ").first.map { (String($0), String(line)) }
+            }, uniquingKeysWith: { first, _ in first })
+        #expect(rows["FlakyTests.StatisticsTests/testFlakyMedian"]?.contains(" likely flaky (coverage) ") == true)
+        #expect(rows["FlakyTests.StatisticsTests/testPercentOfAThird"]?.contains(" new failure ") == true)
+        // (slugKeepsAccents() always fails: alone in a history it is "new" and ran no changed line —
+        // the rule's known false alarm; with the runs before, it is broken, and not judged by coverage.)
+        #expect(
+            table.contains("ran 2 changed lines (Sources/Flaky/Statistics.swift:37, Sources/Flaky/Statistics.swift:38)")
+        )
+        #expect(FlakyReport.headline(analysis).contains("likely flaky (ran no changed line)"))
     }
 }

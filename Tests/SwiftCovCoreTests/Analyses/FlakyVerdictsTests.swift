@@ -31,8 +31,13 @@ struct FlakyVerdictsTests {
         return history
     }
 
-    static func verdicts(_ history: TestHistory, _ options: FlakyVerdicts.Options = .init()) -> [String: FlakyVerdicts.Verdict] {
-        Dictionary(uniqueKeysWithValues: FlakyVerdicts.analyze(history, options: options).findings.map { ($0.test, $0.verdict) })
+    static func verdicts(_ history: TestHistory, _ options: FlakyVerdicts.Options = .init()) -> [String: FlakyVerdicts
+        .Verdict]
+    {
+        Dictionary(
+            uniqueKeysWithValues: FlakyVerdicts.analyze(history, options: options).findings.map {
+                ($0.test, $0.verdict)
+            })
     }
 
     @Test("a pass and a failure on one tree prove a flake, naming both runs; a pass on retry too")
@@ -73,8 +78,9 @@ struct FlakyVerdictsTests {
         // Every run on new code: never proven; fails 3 times in 12 runs, 5 flips.
         let outcomes = ["p", "p", "f", "p", "p", "p", "f", "p", "p", "f", "p", "p"]
         let history = Self.history(outcomes.map { ["A": $0] }, trees: outcomes.indices.map(String.init))
-        guard case .flakyStatistically(let branch, let runs, let failures, let flips, let interval)? =
-            Self.verdicts(history)["A"]
+        guard
+            case .flakyStatistically(let branch, let runs, let failures, let flips, let interval)? =
+                Self.verdicts(history)["A"]
         else {
             Issue.record("A is not statistically flaky")
             return
@@ -112,7 +118,8 @@ struct FlakyVerdictsTests {
         outcomes.append(["A": "f", "B": "f", "C": "f", "D": "f", "E": "f"])  // all failed: left out
         outcomes.append(["A": "p", "B": "f", "C": "p", "D": "p", "E": "p"])
         let analysis = FlakyVerdicts.analyze(
-            Self.history(outcomes + [["A": "p", "B": "p", "C": "p", "D": "p", "E": "f"]],
+            Self.history(
+                outcomes + [["A": "p", "B": "p", "C": "p", "D": "p", "E": "f"]],
                 complete: [true, true, true, true, false]))
         #expect(analysis.excluded.map(\.id) == ["r3", "r5"])
         #expect(analysis.runs == 3)
@@ -136,9 +143,10 @@ struct FlakyVerdictsTests {
 
     @Test("the headline sorts the newest run's failures: known flaky, broken, new")
     func headline() {
-        let history = Self.history([
-            ["A": "p", "B": "f", "C": "p"], ["A": "f", "B": "f", "C": "p"], ["A": "f", "B": "f", "C": "f"],
-        ], trees: ["1", "1", "2"])
+        let history = Self.history(
+            [
+                ["A": "p", "B": "f", "C": "p"], ["A": "f", "B": "f", "C": "p"], ["A": "f", "B": "f", "C": "f"],
+            ], trees: ["1", "1", "2"])
         // C failed once, on new code: a new failure.
         #expect(FlakyReport.headline(FlakyVerdicts.analyze(history)) == "3 failures: 1 known flaky, 1 broken, 1 new")
     }

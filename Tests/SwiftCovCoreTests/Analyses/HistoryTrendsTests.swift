@@ -32,16 +32,27 @@ struct HistoryTrendsTests {
         #expect(trends.points.map(\.tests) == [30, 31])
         #expect(trends.points.map(\.failed) == [1, 1])
         #expect(trends.points.map(\.carriedShards) == [[], ["2/2"]])
-        #expect(TrendsReport.table(trends).contains("1 commit lacked shards (2/2): their last numbers are carried forward."))
+        #expect(
+            TrendsReport.table(trends).contains("1 commit lacked shards (2/2): their last numbers are carried forward.")
+        )
     }
 
     @Test("coverage comes from whole runs; movers are measured since the commit asked for, biggest first")
     func movers() {
         var history = TestHistory()
-        history.add(Self.run("r1", commit: "aaa1", time: 1, tests: 5, lines: (50, 100), files: [("A.swift", 10, 20), ("B.swift", 40, 80)]))
-        history.add(Self.run("r2", commit: "bbb2", time: 2, tests: 5, lines: (60, 100), files: [("A.swift", 20, 20), ("B.swift", 40, 80)]))
+        history.add(
+            Self.run(
+                "r1", commit: "aaa1", time: 1, tests: 5, lines: (50, 100),
+                files: [("A.swift", 10, 20), ("B.swift", 40, 80)]))
+        history.add(
+            Self.run(
+                "r2", commit: "bbb2", time: 2, tests: 5, lines: (60, 100),
+                files: [("A.swift", 20, 20), ("B.swift", 40, 80)]))
         history.add(Self.run("r3", commit: "ccc3", time: 3, shard: "1/2", tests: 6))
-        history.add(Self.run("r4", commit: "ddd4", time: 4, tests: 6, lines: (70, 100), files: [("A.swift", 20, 20), ("B.swift", 50, 80)]))
+        history.add(
+            Self.run(
+                "r4", commit: "ddd4", time: 4, tests: 6, lines: (70, 100),
+                files: [("A.swift", 20, 20), ("B.swift", 50, 80)]))
         let trends = HistoryTrends(history)
         #expect(trends.points.map(\.carriedCoverage) == [false, false, true, false])
         #expect(trends.since == "aaa1")

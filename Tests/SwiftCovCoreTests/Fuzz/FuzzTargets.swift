@@ -764,7 +764,9 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         let history = reading.history
         var again = HistoryFormat.encode(history)
         let reread = try? again.withUTF8 { raw in
-            Result { () throws(HistoryFormat.ReadError) in try HistoryFormat.read(UnsafeRawBufferPointer(raw), path: "h") }
+            Result { () throws(HistoryFormat.ReadError) in
+                try HistoryFormat.read(UnsafeRawBufferPointer(raw), path: "h")
+            }
         }.get()
         guard let reread, reread.history.runs.count == history.runs.count,
             HistoryFormat.encode(reread.history) == again

@@ -30,7 +30,8 @@ struct HistoryFormatTests {
         return history
     }
 
-    static func read(_ text: String, latestTime: Int64 = .max) throws(HistoryFormat.ReadError) -> HistoryFormat.Reading {
+    static func read(_ text: String, latestTime: Int64 = .max) throws(HistoryFormat.ReadError) -> HistoryFormat.Reading
+    {
         var text = text
         return try text.withUTF8 { bytes in
             Result { () throws(HistoryFormat.ReadError) in
@@ -45,15 +46,17 @@ struct HistoryFormatTests {
         let text = HistoryFormat.encode(history)
         let reading = try Self.read(text)
         #expect(reading.warnings.isEmpty)
-        #expect(reading.history.runs == history.runs.map { run in
-            var run = run
-            run.executions = run.executions.map { execution in
-                var moved = execution
-                moved.test = reading.history.index(of: history.names[Int(execution.test)])!
-                return moved
-            }
-            return run
-        })
+        #expect(
+            reading.history.runs
+                == history.runs.map { run in
+                    var run = run
+                    run.executions = run.executions.map { execution in
+                        var moved = execution
+                        moved.test = reading.history.index(of: history.names[Int(execution.test)])!
+                        return moved
+                    }
+                    return run
+                })
         // Sorted lines, as `git notes merge -s cat_sort_uniq` leaves them: the same runs.
         let sorted = text.split(separator: "\n").sorted().joined(separator: "\n") + "\n"
         #expect(try Self.read(sorted).history.runs.map(\.id) == ["github-1-1-test", "github-2-1-test"])
@@ -103,7 +106,9 @@ struct HistoryFormatTests {
         let changed = text.split(separator: "\n").last!.replacingOccurrences(of: "\"p\"", with: "\"f\"")
         let twice = try Self.read(text + changed + "\n")
         #expect(twice.history.runs.count == 2)
-        #expect(twice.warnings.first?.message == "run github-2-1-test is recorded twice with different results; kept the first")
+        #expect(
+            twice.warnings.first?.message
+                == "run github-2-1-test is recorded twice with different results; kept the first")
     }
 
     @Test(
@@ -114,8 +119,14 @@ struct HistoryFormatTests {
             ("{\"v\":1,\"name\":\"1\",\"id\":\"A/b\"}", "name reference does not match its name (damaged)"),
             ("{\"v\":1,\"run\":\"x\",\"time\":5,\"tests\":[[\"zz\",\"p\",0,1]]}", "test \"zz\" has no name line"),
             ("{\"v\":1,\"run\":\"x\",\"time\":5,\"tests\":[],\"totals\":[1,2]}", "expected 6 counts"),
-            ("{\"v\":1,\"run\":\"x\",\"time\":5,\"tests\":[],\"coverage\":{\"total\":[9,1,0,0,0,0]}}", "more covered than there are"),
-            ("{\"v\":1,\"run\":\"x\",\"time\":5,\"tests\":[],\"totals\":[1e400,0,0,0,0,0]}", "expected an integer, found a fractional number (byte 48 of the line)"),
+            (
+                "{\"v\":1,\"run\":\"x\",\"time\":5,\"tests\":[],\"coverage\":{\"total\":[9,1,0,0,0,0]}}",
+                "more covered than there are"
+            ),
+            (
+                "{\"v\":1,\"run\":\"x\",\"time\":5,\"tests\":[],\"totals\":[1e400,0,0,0,0,0]}",
+                "expected an integer, found a fractional number (byte 48 of the line)"
+            ),
             ("{\"v\":1,\"run\":\"\",\"time\":5,\"tests\":[]}", "a run needs an ID"),
         ])
     func damaged(line: String, message: String) throws {
@@ -128,7 +139,8 @@ struct HistoryFormatTests {
 
     @Test("runs of two repositories in one history are an error")
     func twoRepositories() throws {
-        let text = "{\"v\":1,\"run\":\"a\",\"time\":5,\"repository\":\"r1\",\"tests\":[]}\n"
+        let text =
+            "{\"v\":1,\"run\":\"a\",\"time\":5,\"repository\":\"r1\",\"tests\":[]}\n"
             + "{\"v\":1,\"run\":\"b\",\"time\":6,\"repository\":\"r2\",\"tests\":[]}\n"
         let error = #expect(throws: HistoryFormat.ReadError.self) { try Self.read(text) }
         #expect(error?.line == 2 && error?.message.contains("another repository") == true)

@@ -12,12 +12,16 @@ struct HistoryReportsTests {
         let coverage = TestHistory.Coverage(try Fixture.sample.report())
         var better = coverage
         // The fix also covered the least covered file's lines.
-        let least = try #require(better.files.indices.min { better.files[$0].lines.percent < better.files[$1].lines.percent })
+        let least = try #require(
+            better.files.indices.min { better.files[$0].lines.percent < better.files[$1].lines.percent })
         let gained = better.files[least].lines.missed
         better.files[least].lines.covered += gained
         better.total.lines.covered += gained
         var history = TestHistory()
-        func add(_ tests: TestRun, _ id: String, _ commit: String, _ time: Int64, _ coverage: TestHistory.Coverage?, shard: String = "") {
+        func add(
+            _ tests: TestRun, _ id: String, _ commit: String, _ time: Int64, _ coverage: TestHistory.Coverage?,
+            shard: String = ""
+        ) {
             var keys = TestHistory.Run(
                 id: id, time: time, repository: "0f1e", commit: commit, tree: "t" + commit, branch: "main",
                 environment: "Linux x86_64 swift-6.3.1 debug")

@@ -91,6 +91,26 @@ package enum FlakyVerdicts {
         package var runs: Int
         /// The newest run's failing tests (its last attempts), by name.
         package var newestFailures: [String]
+        /// Those of them with no verdict: new failures, with what the change's coverage says of
+        /// them once `judgeByCoverage` is called.
+        package var newFailures: [NewFailure] = []
+        /// Whether per-test data and a change were given (`judgeByCoverage`).
+        package var judgedByCoverage = false
+
+        /// Judges the new failures by the per-test data of the failing run and the lines a change
+        /// touched (the coverage rule).
+        package mutating func judgeByCoverage(perTest: PerTestCoverage, changedLines: [String: [UInt32]]) {
+            let findings = FlakyVerdicts.coverageFindings(
+                of: newFailures.map(\.test), perTest: perTest, changedLines: changedLines)
+            for index in newFailures.indices { newFailures[index].coverage = findings[index].finding }
+            judgedByCoverage = true
+        }
+    }
+
+    /// A failure of the newest run that no verdict explains yet.
+    package struct NewFailure: Sendable, Equatable {
+        package var test: String
+        package var coverage: CoverageFinding?
     }
 
     /// The verdicts of `history`.
@@ -175,27 +195,35 @@ package enum FlakyVerdicts {
                     break
                 }
             }
-            if verdict == nil { verdict = statistical(seen.map { ($0.run, $0.failedLast) }, runs: runs, options: options) }
+            if verdict == nil {
+                verdict = statistical(seen.map { ($0.run, $0.failedLast) }, runs: runs, options: options)
+            }
             guard var verdict else { continue }
             // Healed: no failure in its last runs.
             let recent = seen.suffix(options.healAfter)
             if recent.count == options.healAfter, !recent.contains(where: \.failed),
                 let lastFailure = seen.last(where: \.failed)
             {
-                verdict = .healed(lastFailure: RunReference(runs[lastFailure.run]), passes: seen.count - 1 - seen.lastIndex(where: \.failed)!)
+                verdict = .healed(
+                    lastFailure: RunReference(runs[lastFailure.run]),
+                    passes: seen.count - 1 - seen.lastIndex(where: \.failed)!)
             }
             finding(verdict)
         }
-        let newestFailures: [String] = newest.map { newest in
-            var names: [String] = []
-            var seenNames = Set<Int32>()
-            for execution in runs[newest].executions.reversed() where seenNames.insert(execution.test).inserted {
-                if execution.isFailing { names.append(history.names[Int(execution.test)]) }
-            }
-            return names.reversed()
-        } ?? []
+        let newestFailures: [String] =
+            newest.map { newest in
+                var names: [String] = []
+                var seenNames = Set<Int32>()
+                for execution in runs[newest].executions.reversed() where seenNames.insert(execution.test).inserted {
+                    if execution.isFailing { names.append(history.names[Int(execution.test)]) }
+                }
+                return names.reversed()
+            } ?? []
         findings.sort { $0.test < $1.test }
-        return Analysis(findings: findings, excluded: excluded, runs: runs.count, newestFailures: newestFailures)
+        let judged = Set(findings.map(\.test))
+        return Analysis(
+            findings: findings, excluded: excluded, runs: runs.count, newestFailures: newestFailures,
+            newFailures: newestFailures.filter { !judged.contains($0) }.map { NewFailure(test: $0) })
     }
 
     /// Flaky by its flips: per branch and environment, in time order, at least `minimumRuns`

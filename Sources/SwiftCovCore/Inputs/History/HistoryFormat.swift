@@ -256,7 +256,9 @@ package enum HistoryFormat {
                 }
                 let version = try scanner.readInt()
                 guard version == Int64(Self.version) else {
-                    guard version > Int64(Self.version) else { throw scanner.error("unknown format version \(version)") }
+                    guard version > Int64(Self.version) else {
+                        throw scanner.error("unknown format version \(version)")
+                    }
                     throw ReadError(
                         path: path, line: number,
                         message:
@@ -270,7 +272,9 @@ package enum HistoryFormat {
                 }
                 guard kind.equals("name") else { throw scanner.error("unknown record \"\(kind.decoded())\"") }
                 let reference = try scanner.readRawString()
-                guard let value = Self.number(ofReference: reference) else { throw scanner.error("not a name reference") }
+                guard let value = Self.number(ofReference: reference) else {
+                    throw scanner.error("not a name reference")
+                }
                 guard let key = try scanner.nextMember(&started), key.equals("id") else {
                     throw scanner.error("a name record needs \"id\"")
                 }
@@ -279,15 +283,18 @@ package enum HistoryFormat {
                     throw scanner.error("unexpected data after the name record")
                 }
                 guard hash(name) == value else {
-                    throw ReadError(path: path, line: number, message: "name reference does not match its name (damaged)")
+                    throw ReadError(
+                        path: path, line: number, message: "name reference does not match its name (damaged)")
                 }
                 nameByNumber[value] = history.intern(name)
             } catch let error as JSONError {
                 if isLast {
-                    warnings.append(.warning(file: path, at: .line(number), "last line cut short (\(error.message)); skipped"))
+                    warnings.append(
+                        .warning(file: path, at: .line(number), "last line cut short (\(error.message)); skipped"))
                     continue
                 }
-                throw ReadError(path: path, line: number, message: "\(error.message) (byte \(error.offset + 1) of the line)")
+                throw ReadError(
+                    path: path, line: number, message: "\(error.message) (byte \(error.offset + 1) of the line)")
             } catch let error as ReadError {
                 throw error
             } catch {
@@ -305,10 +312,12 @@ package enum HistoryFormat {
                 run = try readRun(UnsafeRawBufferPointer(rebasing: bytes[range]), names: nameByNumber)
             } catch {
                 if isLast {
-                    warnings.append(.warning(file: path, at: .line(number), "last line cut short (\(error.message)); skipped"))
+                    warnings.append(
+                        .warning(file: path, at: .line(number), "last line cut short (\(error.message)); skipped"))
                     continue
                 }
-                throw ReadError(path: path, line: number, message: "\(error.message) (byte \(error.offset + 1) of the line)")
+                throw ReadError(
+                    path: path, line: number, message: "\(error.message) (byte \(error.offset + 1) of the line)")
             }
             if run.time > latestTime {
                 warnings.append(

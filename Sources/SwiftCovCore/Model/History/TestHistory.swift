@@ -130,7 +130,9 @@ package struct TestHistory: Sendable, Equatable {
         package var files: [(path: String, lines: Metric)]
 
         /// Coverage from its parts.
-        package init(total: Counts, modules: [(name: String, counts: Counts)] = [], files: [(path: String, lines: Metric)] = []) {
+        package init(
+            total: Counts, modules: [(name: String, counts: Counts)] = [], files: [(path: String, lines: Metric)] = []
+        ) {
             self.total = total
             self.modules = modules
             self.files = files
@@ -164,7 +166,8 @@ package struct TestHistory: Sendable, Equatable {
         }
 
         package static func == (lhs: Coverage, rhs: Coverage) -> Bool {
-            lhs.total == rhs.total && lhs.modules.elementsEqual(rhs.modules) { $0.name == $1.name && $0.counts == $1.counts }
+            lhs.total == rhs.total
+                && lhs.modules.elementsEqual(rhs.modules) { $0.name == $1.name && $0.counts == $1.counts }
                 && lhs.files.elementsEqual(rhs.files) { $0.path == $1.path && $0.lines == $1.lines }
         }
     }
