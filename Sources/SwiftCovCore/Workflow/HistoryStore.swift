@@ -152,7 +152,7 @@ package enum HistoryStore {
     private static func appendToFile(_ text: String, path: String) throws {
         let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         if !folder.isEmpty, FileSystem.kind(of: folder) == nil { try AtomicFile.makeDirectory(folder) }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Failure(file: path, message: String(cString: strerror(errno))) }
         defer { close(descriptor) }
         var text = text

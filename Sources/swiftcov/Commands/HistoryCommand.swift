@@ -35,9 +35,10 @@ enum HistoryCommand {
                 request.describer = .swiftPM
                 coverage = try request.makeReport(workingDirectory: cwd)
             }
-            if let coverage {
-                tests = tests.resolving(with: TestLogInput.sourceIndex(report: coverage, workingDirectory: cwd))
-            }
+            // XCTest classes get their module from the package's test folders, as `run` names them.
+            tests = tests.resolving(
+                with: try coverage.map { TestLogInput.sourceIndex(report: $0, workingDirectory: cwd) }
+                    ?? TestLogInput.sourceIndex(coverage: nil, root: root, workingDirectory: cwd))
             try HistoryService.record(
                 tests, coverage: coverage, home: options.home, root: root, given: given, now: now,
                 terminal: terminal, command: "history")

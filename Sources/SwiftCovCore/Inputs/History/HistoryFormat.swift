@@ -229,9 +229,9 @@ package enum HistoryFormat {
         package var diagnostic: Diagnostic { Diagnostic(file: path, at: .line(line), message) }
     }
 
-    /// Reads the lines of a history (from `path`, for messages). A last line cut short (a write
-    /// that did not end) and runs recorded after `latestTime` (a clock gone wrong) are skipped
-    /// with a warning; a run given twice is kept once (with a warning when the two differ); any
+    /// Reads the lines of a history (from `path`, for messages). A line cut short (a write that
+    /// did not end: its JSON ends with the line) and runs recorded after `latestTime` (a clock
+    /// gone wrong) are skipped with a warning; a run given twice is kept once (with a warning when the two differ); any
     /// other damage is an error naming the line. Runs of two repositories are an error.
     package static func read(
         _ bytes: UnsafeRawBufferPointer, path: String, latestTime: Int64 = .max
@@ -245,7 +245,6 @@ package enum HistoryFormat {
         for (index, range) in lines.enumerated() {
             let number = index + 1
             if range.isEmpty { continue }
-            let isLast = index == lines.count - 1 && (range.upperBound == bytes.count)
             let slice = UnsafeRawBufferPointer(rebasing: bytes[range])
             do {
                 var scanner = JSONScanner(slice)
@@ -288,9 +287,8 @@ package enum HistoryFormat {
                 }
                 nameByNumber[value] = history.intern(name)
             } catch let error as JSONError {
-                if isLast {
-                    warnings.append(
-                        .warning(file: path, at: .line(number), "last line cut short (\(error.message)); skipped"))
+                if error.offset >= range.count {
+                    warnings.append(cutShort(path: path, line: number))
                     continue
                 }
                 throw ReadError(
@@ -306,14 +304,12 @@ package enum HistoryFormat {
         var read: [TestHistory.Run] = []
         var repository: (name: String, line: Int)?
         for (number, range) in runLines {
-            let isLast = number == lines.count && range.upperBound == bytes.count
             let run: TestHistory.Run
             do throws(JSONError) {
                 run = try readRun(UnsafeRawBufferPointer(rebasing: bytes[range]), names: nameByNumber)
             } catch {
-                if isLast {
-                    warnings.append(
-                        .warning(file: path, at: .line(number), "last line cut short (\(error.message)); skipped"))
+                if error.offset >= range.count {
+                    warnings.append(cutShort(path: path, line: number))
                     continue
                 }
                 throw ReadError(
@@ -351,6 +347,12 @@ package enum HistoryFormat {
         read.sort { $0.time != $1.time ? $0.time < $1.time : $0.id < $1.id }
         for run in read { history.add(run) }
         return Reading(history: history, warnings: warnings)
+    }
+
+    /// A record that ends before its JSON does: a write that did not end (the job was killed),
+    /// whatever was appended after it. Its run is lost, never misread.
+    private static func cutShort(path: String, line: Int) -> Diagnostic {
+        .warning(file: path, at: .line(line), "record cut short (a write that did not end); skipped")
     }
 
     /// The byte ranges of the lines (without their line breaks).
