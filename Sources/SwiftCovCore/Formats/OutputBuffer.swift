@@ -133,8 +133,7 @@ package struct OutputBuffer: ~Copyable {
     }
 
     private mutating func append(escapingXML text: String, attribute: Bool) {
-        var text = text
-        let done = text.withUTF8 { utf8 -> Bool in
+        func appendBytes(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
             if utf8.isInertInXML(attribute: attribute) {
                 append(bytes: utf8)
                 return true
@@ -143,6 +142,13 @@ package struct OutputBuffer: ~Copyable {
             append(escapingXML: utf8, attribute: attribute)
             return true
         }
+        // The string's own bytes, without copying it (a native string always has them).
+        let done =
+            text.utf8.withContiguousStorageIfAvailable(appendBytes)
+            ?? {
+                var copy = text
+                return copy.withUTF8(appendBytes)
+            }()
         if !done { append(unescaped: attribute ? text.xmlAttributeEscaped : text.xmlEscaped) }
     }
 
