@@ -524,7 +524,7 @@ package enum TestLogLine: Sendable, Equatable {
         }
         var name = body.prefix(start)
         var caseCount: Int?
-        if let with = name.lastFind(" with "), name.hasSuffix(" test case") || name.hasSuffix(" test cases") {
+        if name.hasSuffix(" test case") || name.hasSuffix(" test cases"), let with = name.lastFind(" with ") {
             let words = name.suffix(from: with + 6).split(UInt8(ascii: " "))
             if let count = words[0].int {
                 caseCount = count
@@ -566,6 +566,10 @@ package enum TestLogLine: Sendable, Equatable {
 
     /// "0.065 seconds with 9 issues (including 1 warning and 1 known issue)"
     private static func parseDuration(_ text: LineText) -> (Double, IssueCounts)? {
+        // Most lines: "0.065 seconds" and no issues, read without cutting the text into words.
+        if let space = text.firstIndex(of: UInt8(ascii: " ")), space > 0, text.suffix(from: space + 1) == "seconds" {
+            return text.prefix(space).double.map { ($0, IssueCounts()) }
+        }
         let words = text.split(UInt8(ascii: " "))
         guard words.count >= 2, let seconds = words[0].double, words[1].hasPrefix("second") else { return nil }
         var counts = IssueCounts()

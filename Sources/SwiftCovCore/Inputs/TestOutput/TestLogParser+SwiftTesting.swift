@@ -182,7 +182,7 @@ extension TestLogParser {
             run.isComplete = false
         }
         pendingRunEnd = nil
-        inFlight = InFlightTests()
+        inFlight.removeAll()
         inSwiftTesting = false
         printedRunStart = nil
         printedRunTests = []
@@ -406,4 +406,15 @@ struct InFlightTests: Sequence {
 
     /// The first to start of the running tests named `name`.
     func first(named name: Int) -> Int? { name < byName.count ? byName[name].first : nil }
+
+    /// Forgets every test. The lists by name, empty when no test is running, are kept with their
+    /// room for the next run (a run of the same tests again, most often), which so adds its tests
+    /// without allocating.
+    mutating func removeAll() {
+        guard count == 0 else {
+            self = InFlightTests()  // tests cut off: their names' lists are not empty
+            return
+        }
+        order.removeAll(keepingCapacity: true)
+    }
 }
