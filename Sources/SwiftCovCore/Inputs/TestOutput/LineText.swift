@@ -295,8 +295,10 @@ struct LineText {
         (0..<power).reduce(1.0) { value, _ in value * 10 }
     }
 
-    /// Calls `body` with the bytes of `text`.
+    /// Calls `body` with the bytes of `text`: the string's own (a native string has them at
+    /// hand), without copying it.
     static func with<R>(_ text: String, _ body: (LineText) -> R) -> R {
+        if let result = text.utf8.withContiguousStorageIfAvailable({ body(LineText($0)) }) { return result }
         var text = text
         return text.withUTF8 { body(LineText($0)) }
     }
@@ -313,13 +315,12 @@ struct LineText {
             index + offset < count && range.contains(base.load(fromByteOffset: index + offset, as: UInt8.self))
         }
         while index < count {
-            // Eight bytes at a time while they are ASCII without ESC (after a symbol too).
+            // Eight bytes at a time while they are printable ASCII (after a symbol too); from a
+            // control (ESC among them) or a byte >= 0x80, byte by byte below.
             while index + 8 <= count {
                 let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                // A byte >= 0x80, or a byte equal to ESC (0x1B): the "has zero byte" test on word ^ ESC.
-                let escaped = word ^ 0x1B1B_1B1B_1B1B_1B1B
-                let hasESC = (escaped &- 0x0101_0101_0101_0101) & ~escaped & 0x8080_8080_8080_8080
-                if (word & 0x8080_8080_8080_8080) | hasESC != 0 { break }
+                // A byte below 0x20 borrows in the subtraction, a byte >= 0x80 has its high bit.
+                if ((word &- 0x2020_2020_2020_2020) | word) & 0x8080_8080_8080_8080 != 0 { break }
                 index += 8
             }
             guard index < count else { break }

@@ -135,9 +135,32 @@ package enum TestLogLine: Sendable, Equatable {
             break
         }
         // The rest are `place: message` lines.
-        guard text.contains(UInt8(ascii: ":")) else { return nil }
+        guard mayBeIssueOrCrash(text) else { return nil }
         if let issue = parseIssueOrSkip(text) { return issue }
         return parseCrash(text)
+    }
+
+    /// Whether `text` may be a line that `parseIssueOrSkip` or `parseCrash` reads: each of their
+    /// markers (`: error: `, ` : Test skipped`, `error: Process '`, `: Fatal error`, `: Precondition
+    /// failed`, `: Assertion failed`) holds ": " followed by one of `e T P F A`, or the line starts
+    /// with `Fatal error: `. One look at each ": " instead of a search for each marker: the lines a
+    /// test prints (a logger's `info label: message`) are ruled out at once.
+    static func mayBeIssueOrCrash(_ text: LineText) -> Bool {
+        if text.hasPrefix("Fatal error: ") { return true }
+        var start = 0
+        while let colon = text.suffix(from: start).firstIndex(of: UInt8(ascii: ":")) {
+            let next = start + colon + 2
+            guard next < text.count else { return false }
+            if text[next - 1] == UInt8(ascii: " ") {
+                switch text[next] {
+                case UInt8(ascii: "e"), UInt8(ascii: "T"), UInt8(ascii: "P"), UInt8(ascii: "F"), UInt8(ascii: "A"):
+                    return true
+                default: break
+                }
+            }
+            start = next - 1
+        }
+        return false
     }
 
     // MARK: XCTest

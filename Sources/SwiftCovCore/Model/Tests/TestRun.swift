@@ -335,7 +335,8 @@ package struct TestRun: Sendable, Equatable {
                     switch cases[index].status {
                     case .passed:
                         passed += 1
-                        if cases[index].isFlaky { flaky += 1 }
+                        // A bare case (most) had no earlier attempts: told without copying it.
+                        if !cases[index].isBare && cases[index].isFlaky { flaky += 1 }
                     case .failed: failed += 1
                     case .skipped: skipped += 1
                     case .error: errors += 1
