@@ -229,7 +229,7 @@ extension TestLogParser {
                     TestRun.Issue(kind: .failure, message: "The test failed; the log shows no issue for it.")
                 ]
             }
-            cases.append(single)
+            cases.append(consume single)
             return
         }
         guard !test.cases.isEmpty else {
@@ -243,7 +243,7 @@ extension TestLogParser {
                 single.issues.append(
                     TestRun.Issue(kind: .failure, message: "The test failed; the log shows no issue for it."))
             }
-            cases.append(single)
+            cases.append(consume single)
             return
         }
         var result: [TestRun.Case] = test.cases.indices.map { index in

@@ -248,8 +248,10 @@ extension TestLogParser {
         continuation = .none
         if !open.output.isEmpty { open.value.output = open.output.text }
         Self.settle(&open.value, status: status, seconds: seconds)
-        xctestSuites[open.suite].cases.append(open.value)
-        lastClosedCase = (open.suite, xctestSuites[open.suite].cases.count - 1, open.printedName)
+        let (suite, printedName) = (open.suite, open.printedName)
+        // Moved into the suite, not copied.
+        xctestSuites[suite].cases.append((consume open).value)
+        lastClosedCase = (suite, xctestSuites[suite].cases.count - 1, printedName)
         lastClosedCaseIsSettled = false
     }
 
