@@ -134,12 +134,14 @@ package struct OutputBuffer: ~Copyable {
 
     private mutating func append(escapingXML text: String, attribute: Bool) {
         func appendBytes(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-            if utf8.isInertInXML(attribute: attribute) {
+            guard let start = utf8.firstXMLEscapeCandidate(attribute: attribute) else {
                 append(bytes: utf8)
                 return true
             }
             guard !utf8.contains(0x1B) else { return false }  // ANSI codes: see `String.xmlEscaped`
-            append(escapingXML: utf8, attribute: attribute)
+            // The bytes before the first that may need escaping as they are, the rest escaped.
+            append(bytes: UnsafeBufferPointer(rebasing: utf8[..<start]))
+            append(escapingXML: UnsafeBufferPointer(rebasing: utf8[start...]), attribute: attribute)
             return true
         }
         // The string's own bytes, without copying it (a native string always has them).

@@ -20,8 +20,12 @@ extension Unicode.Scalar {
 extension UnsafeBufferPointer<UInt8> {
     /// Whether no byte of UTF-8 `self` needs escaping in XML element content (or, with
     /// `attribute`, in an attribute value): see `String.xmlEscaped`.
-    package func isInertInXML(attribute: Bool) -> Bool {
-        guard let base = baseAddress else { return true }
+    package func isInertInXML(attribute: Bool) -> Bool { firstXMLEscapeCandidate(attribute: attribute) == nil }
+
+    /// Where the first byte of UTF-8 `self` that may need escaping in XML is (see
+    /// `isInertInXML`): every byte before it is written as it is. Nil when there is none.
+    package func firstXMLEscapeCandidate(attribute: Bool) -> Int? {
+        guard let base = baseAddress else { return nil }
         // Eight bytes at a time while they are plain printable ASCII other than `" & ' < >`
         // (most text), byte by byte through eight that may need escaping (a line break, a
         // symbol), then eight at a time again.
@@ -33,19 +37,19 @@ extension UnsafeBufferPointer<UInt8> {
                 continue
             }
             let end = Swift.min(start + 8, count)
-            for byte in UnsafeBufferPointer(rebasing: self[start..<end]) {
-                switch byte {
-                case 0x26, 0x3C, 0x3E, 0x22, 0x27, 0x7F: return false  // & < > " ' DEL
-                case 0x0D: return false  // a parser reads a return itself as a line feed
-                case 0x09, 0x0A: if attribute { return false }
-                case 0..<0x20: return false  // controls, ESC
-                case 0xC2, 0xEF: return false  // may start a C1 control, U+FFFE or U+FFFF
+            for index in start..<end {
+                switch self[index] {
+                case 0x26, 0x3C, 0x3E, 0x22, 0x27, 0x7F: return index  // & < > " ' DEL
+                case 0x0D: return index  // a parser reads a return itself as a line feed
+                case 0x09, 0x0A: if attribute { return index }
+                case 0..<0x20: return index  // controls, ESC
+                case 0xC2, 0xEF: return index  // may start a C1 control, U+FFFE or U+FFFF
                 default: continue
                 }
             }
             start = end
         }
-        return true
+        return nil
     }
 
     /// Whether a byte of `word` (eight bytes of text) is not plain printable ASCII, or is one of

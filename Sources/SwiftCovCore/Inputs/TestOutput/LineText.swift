@@ -215,6 +215,29 @@ struct LineText {
         return pieces
     }
 
+    /// Calls `body` with the pieces that `split(separator)` gives (no empty piece), held in
+    /// temporary memory (on the stack for a line of a few dozen words) instead of an array.
+    func withPieces<R>(_ separator: UInt8, _ body: (UnsafeBufferPointer<LineText>) -> R) -> R {
+        var separators = 0
+        for index in 0..<count where bytes[index] == separator { separators += 1 }
+        return withUnsafeTemporaryAllocation(of: LineText.self, capacity: separators + 1) { pieces in
+            var found = 0
+            var start = 0
+            for index in 0..<count where bytes[index] == separator {
+                if index > start {
+                    pieces.initializeElement(at: found, to: self[start, index])
+                    found += 1
+                }
+                start = index + 1
+            }
+            if start < count {
+                pieces.initializeElement(at: found, to: self[start, count])
+                found += 1
+            }
+            return body(UnsafeBufferPointer(rebasing: pieces[..<found]))
+        }
+    }
+
     /// The first Unicode scalar and its length in bytes (the text is valid UTF-8).
     var firstScalar: (Unicode.Scalar, Int)? {
         guard let lead = first else { return nil }

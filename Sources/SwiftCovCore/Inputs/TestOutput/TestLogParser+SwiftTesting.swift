@@ -95,7 +95,11 @@ extension TestLogParser {
             if let arguments, caseIndex == nil { swiftTests[test].cases.append(arguments) }
             let index = caseIndex ?? (arguments == nil ? nil : swiftTests[test].cases.count - 1)
             swiftTests[test].issues.append(
-                (index, TestRun.Issue(kind: kind, message: text.string, location: location)))
+                (
+                    index,
+                    TestRun.Issue(
+                        kind: kind, message: text.string, location: location.flatMap(TestLogLine.sourceLocation))
+                ))
             continuation = .swiftTestingIssue(test: test, issue: swiftTests[test].issues.count - 1)
         case .runStarted, .runEnded, .details:
             break

@@ -116,7 +116,7 @@ extension TestLogParser {
         // Room for as many cases as the class before had: classes of a run are often alike, so
         // most suites allocate their cases once.
         suite.cases.reserveCapacity(lastSuiteCaseCount)
-        xctestSuites.append(suite)
+        xctestSuites.append(consume suite)
         xctestSuiteOutput.append(PrintedOutput())
         currentSuite = xctestSuites.count - 1
     }
