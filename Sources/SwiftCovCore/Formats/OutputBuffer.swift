@@ -133,16 +133,24 @@ package struct OutputBuffer: ~Copyable {
     }
 
     private mutating func append(escapingXML text: String, attribute: Bool) {
-        var text = text
-        let done = text.withUTF8 { utf8 -> Bool in
-            if utf8.isInertInXML(attribute: attribute) {
+        func appendBytes(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let start = utf8.firstXMLEscapeCandidate(attribute: attribute) else {
                 append(bytes: utf8)
                 return true
             }
             guard !utf8.contains(0x1B) else { return false }  // ANSI codes: see `String.xmlEscaped`
-            append(escapingXML: utf8, attribute: attribute)
+            // The bytes before the first that may need escaping as they are, the rest escaped.
+            append(bytes: UnsafeBufferPointer(rebasing: utf8[..<start]))
+            append(escapingXML: UnsafeBufferPointer(rebasing: utf8[start...]), attribute: attribute)
             return true
         }
+        // The string's own bytes, without copying it (a native string always has them).
+        let done =
+            text.utf8.withContiguousStorageIfAvailable(appendBytes)
+            ?? {
+                var copy = text
+                return copy.withUTF8(appendBytes)
+            }()
         if !done { append(unescaped: attribute ? text.xmlAttributeEscaped : text.xmlEscaped) }
     }
 
@@ -151,7 +159,15 @@ package struct OutputBuffer: ~Copyable {
     private mutating func append(escapingXML utf8: UnsafeBufferPointer<UInt8>, attribute: Bool) {
         var runStart = 0
         var index = 0
+        let base = UnsafeRawPointer(utf8.baseAddress)
         while index < utf8.count {
+            // Eight bytes at a time that need no escaping (most of a test's output).
+            if index + 8 <= utf8.count, let base,
+                !UnsafeBufferPointer<UInt8>.mayNeedXMLEscape(base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            {
+                index += 8
+                continue
+            }
             let byte = utf8[index]
             var replacement: StaticString?
             var length = 1

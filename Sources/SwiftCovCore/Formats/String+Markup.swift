@@ -20,32 +20,42 @@ extension Unicode.Scalar {
 extension UnsafeBufferPointer<UInt8> {
     /// Whether no byte of UTF-8 `self` needs escaping in XML element content (or, with
     /// `attribute`, in an attribute value): see `String.xmlEscaped`.
-    package func isInertInXML(attribute: Bool) -> Bool {
-        guard let base = baseAddress else { return true }
+    package func isInertInXML(attribute: Bool) -> Bool { firstXMLEscapeCandidate(attribute: attribute) == nil }
+
+    /// Where the first byte of UTF-8 `self` that may need escaping in XML is (see
+    /// `isInertInXML`): every byte before it is written as it is. Nil when there is none.
+    package func firstXMLEscapeCandidate(attribute: Bool) -> Int? {
+        guard let base = baseAddress else { return nil }
         // Eight bytes at a time while they are plain printable ASCII other than `" & ' < >`
-        // (most text), then byte by byte from the first that may need escaping.
+        // (most text), byte by byte through eight that may need escaping (a line break, a
+        // symbol), then eight at a time again.
         var start = 0
-        while start + 8 <= count {
-            let word = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)
-            if Self.mayNeedXMLEscape(word) { break }
-            start += 8
-        }
-        for byte in UnsafeBufferPointer(rebasing: self[start...]) {
-            switch byte {
-            case 0x26, 0x3C, 0x3E, 0x22, 0x27, 0x7F: return false  // & < > " ' DEL
-            case 0x0D: return false  // a parser reads a return itself as a line feed
-            case 0x09, 0x0A: if attribute { return false }
-            case 0..<0x20: return false  // controls, ESC
-            case 0xC2, 0xEF: return false  // may start a C1 control, U+FFFE or U+FFFF
-            default: continue
+        while start < count {
+            if start + 8 <= count, !Self.mayNeedXMLEscape(UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
+            {
+                start += 8
+                continue
             }
+            let end = Swift.min(start + 8, count)
+            for index in start..<end {
+                switch self[index] {
+                case 0x26, 0x3C, 0x3E, 0x22, 0x27, 0x7F: return index  // & < > " ' DEL
+                case 0x0D: return index  // a parser reads a return itself as a line feed
+                case 0x09, 0x0A: if attribute { return index }
+                case 0..<0x20: return index  // controls, ESC
+                case 0xC2, 0xEF: return index  // may start a C1 control, U+FFFE or U+FFFF
+                default: continue
+                }
+            }
+            start = end
         }
-        return true
+        return nil
     }
 
-    /// Whether a byte of `word` is not plain printable ASCII, or is one of `" & ' < >`.
+    /// Whether a byte of `word` (eight bytes of text) is not plain printable ASCII, or is one of
+    /// `" & ' < >`: eight bytes that need no escaping anywhere when false.
     @inline(__always)
-    private static func mayNeedXMLEscape(_ word: UInt64) -> Bool {
+    static func mayNeedXMLEscape(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         func hasByte(_ byte: UInt8) -> UInt64 {

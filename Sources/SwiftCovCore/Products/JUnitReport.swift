@@ -87,7 +87,11 @@ package enum JUnitReport {
             xml.append("\"/>\n")
         }
         xml.append("    </properties>\n")
-        for index in suite.cases.indices { write(suite.cases[index], strict: options.strict, to: &xml) }
+        // Each case read in place (not copied), its opening tag made once for all that share a class name.
+        var opening = CaseOpening()
+        suite.cases.withUnsafeBufferPointer { cases in
+            for index in cases.indices { write(cases[index], strict: options.strict, opening: &opening, to: &xml) }
+        }
         if !suite.output.isEmpty {
             xml.append("    <system-out>")
             xml.append(escapingXML: suite.output)
@@ -96,10 +100,31 @@ package enum JUnitReport {
         xml.append("  </testsuite>\n")
     }
 
-    private static func write(_ testCase: borrowing TestRun.Case, strict: Bool, to xml: inout OutputBuffer) {
-        xml.append("    <testcase classname=\"")
-        xml.append(escapingXMLAttribute: testCase.className)
-        xml.append("\" name=\"")
+    /// `    <testcase classname="…" name="` for the class name of the cases written before: the
+    /// cases of a suite share theirs, escaped once.
+    private struct CaseOpening {
+        private var className: String?
+        private var bytes: [UInt8] = []
+
+        /// Appends the opening for `className`.
+        mutating func write(_ className: String, to xml: inout OutputBuffer) {
+            // The same string (most often the same storage, compared at once) as the case before.
+            if className != self.className {
+                var opening = OutputBuffer()
+                opening.append("    <testcase classname=\"")
+                opening.append(escapingXMLAttribute: className)
+                opening.append("\" name=\"")
+                bytes = opening.withBytes { Array($0) }
+                self.className = className
+            }
+            bytes.withUnsafeBufferPointer { xml.append(bytes: $0) }
+        }
+    }
+
+    private static func write(
+        _ testCase: borrowing TestRun.Case, strict: Bool, opening: inout CaseOpening, to xml: inout OutputBuffer
+    ) {
+        opening.write(testCase.className, to: &xml)
         if let arguments = testCase.arguments, !hasESC(testCase.testName), !hasESC(arguments) {
             // `Case.name`, written in pieces: escaping goes character by character (but for
             // ANSI codes, removed from the whole text).
@@ -115,6 +140,11 @@ package enum JUnitReport {
             xml.append(" time=\"")
             append(seconds: duration, to: &xml)
             xml.append("\"")
+        }
+        if testCase.isBare && testCase.status == .passed {
+            // Most tests: no place, output, issues or earlier runs to write.
+            xml.append("/>\n")
+            return
         }
         if !strict, let location = testCase.primaryLocation {
             xml.append(" file=\"")
@@ -238,7 +268,10 @@ package enum JUnitReport {
         let milliseconds = value.isFinite && value > 0 && value < 3.2e13 ? UInt64((value * 1000).rounded()) : 0
         let fraction = milliseconds % 1000
         xml.append(decimal: milliseconds / 1000)
-        xml.append(fraction < 10 ? ".00" : fraction < 100 ? ".0" : ".")
-        xml.append(decimal: fraction)
+        // Always three decimals.
+        xml.append(byte: UInt8(ascii: "."))
+        xml.append(byte: UInt8(ascii: "0") + UInt8(fraction / 100))
+        xml.append(byte: UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
+        xml.append(byte: UInt8(ascii: "0") + UInt8(fraction % 10))
     }
 }

@@ -45,7 +45,7 @@ struct LineText {
     @inline(__always)
     func hasPrefix(_ prefix: StaticString) -> Bool {
         let length = prefix.utf8CodeUnitCount
-        return count >= length && (length == 0 || memcmp(bytes.baseAddress!, prefix.utf8Start, length) == 0)
+        return count >= length && (length == 0 || Self.equal(bytes.baseAddress!, prefix.utf8Start, count: length))
     }
 
     /// Whether the text ends with `suffix`'s bytes.
@@ -53,20 +53,54 @@ struct LineText {
     func hasSuffix(_ suffix: StaticString) -> Bool {
         let length = suffix.utf8CodeUnitCount
         return count >= length
-            && (length == 0 || memcmp(bytes.baseAddress! + (count - length), suffix.utf8Start, length) == 0)
+            && (length == 0 || Self.equal(bytes.baseAddress! + (count - length), suffix.utf8Start, count: length))
     }
 
     /// Whether the text starts with `prefix`.
     func hasPrefix(_ prefix: LineText) -> Bool {
         count >= prefix.count
-            && (prefix.isEmpty || memcmp(bytes.baseAddress!, prefix.bytes.baseAddress!, prefix.count) == 0)
+            && (prefix.isEmpty || Self.equal(bytes.baseAddress!, prefix.bytes.baseAddress!, count: prefix.count))
     }
 
     /// Whether the text ends with `suffix`.
     func hasSuffix(_ suffix: LineText) -> Bool {
         count >= suffix.count
             && (suffix.isEmpty
-                || memcmp(bytes.baseAddress! + (count - suffix.count), suffix.bytes.baseAddress!, suffix.count) == 0)
+                || Self.equal(
+                    bytes.baseAddress! + (count - suffix.count), suffix.bytes.baseAddress!, count: suffix.count))
+    }
+
+    /// Whether the `count` bytes at `first` and at `second` are the same: compared inline, eight
+    /// at a time (the last eight overlapping the ones before), then four, then one, because the
+    /// markers and names compared are short and a call to `memcmp` costs more than they do.
+    @inline(__always)
+    static func equal(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, count: Int) -> Bool {
+        if count >= 8 {
+            var offset = 0
+            while offset + 8 < count {
+                guard
+                    first.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                        == second.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                else { return false }
+                offset += 8
+            }
+            return first.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                == second.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        }
+        if count >= 4 {
+            return first.loadUnaligned(as: UInt32.self) == second.loadUnaligned(as: UInt32.self)
+                && first.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+                    == second.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+        }
+        var offset = 0
+        while offset < count {
+            guard
+                first.load(fromByteOffset: offset, as: UInt8.self)
+                    == second.load(fromByteOffset: offset, as: UInt8.self)
+            else { return false }
+            offset += 1
+        }
+        return true
     }
 
     /// Whether the bytes equal `other`'s.
@@ -75,6 +109,7 @@ struct LineText {
     }
 
     /// The rest after `prefix`, when the text starts with it.
+    @inline(__always)
     func after(_ prefix: StaticString) -> LineText? {
         hasPrefix(prefix) ? dropFirst(prefix.utf8CodeUnitCount) : nil
     }
@@ -115,7 +150,7 @@ struct LineText {
         guard let text = bytes.baseAddress, let pattern = needle.baseAddress, !needle.isEmpty,
             count >= needle.count
         else { return nil }
-        // memchr for one byte, memcmp for the rest: the second byte when the first is a space
+        // memchr for one byte, `equal` for the rest: the second byte when the first is a space
         // (most markers start with one, and lines have many).
         let lead = needle.count > 1 && needle[0] == 0x20 ? 1 : 0
         let last = count - needle.count
@@ -123,7 +158,7 @@ struct LineText {
         let byte = Int32(needle[lead])
         while offset <= last, let hit = memchr(text + offset + lead, byte, last - offset + 1) {
             let position = text.distance(to: UnsafeRawPointer(hit)) - lead
-            if memcmp(text + position, pattern, needle.count) == 0 { return position }
+            if Self.equal(text + position, pattern, count: needle.count) { return position }
             offset = position + 1
         }
         return nil
@@ -138,7 +173,7 @@ struct LineText {
         while start >= 0 {
             // The first byte, then the rest.
             if text.load(fromByteOffset: start, as: UInt8.self) == first,
-                memcmp(text + start, needle.utf8Start, length) == 0
+                Self.equal(text + start, needle.utf8Start, count: length)
             {
                 return start
             }
@@ -178,6 +213,29 @@ struct LineText {
         }
         if start != count || !omittingEmpty { pieces.append(self[start, count]) }
         return pieces
+    }
+
+    /// Calls `body` with the pieces that `split(separator)` gives (no empty piece), held in
+    /// temporary memory (on the stack for a line of a few dozen words) instead of an array.
+    func withPieces<R>(_ separator: UInt8, _ body: (UnsafeBufferPointer<LineText>) -> R) -> R {
+        var separators = 0
+        for index in 0..<count where bytes[index] == separator { separators += 1 }
+        return withUnsafeTemporaryAllocation(of: LineText.self, capacity: separators + 1) { pieces in
+            var found = 0
+            var start = 0
+            for index in 0..<count where bytes[index] == separator {
+                if index > start {
+                    pieces.initializeElement(at: found, to: self[start, index])
+                    found += 1
+                }
+                start = index + 1
+            }
+            if start < count {
+                pieces.initializeElement(at: found, to: self[start, count])
+                found += 1
+            }
+            return body(UnsafeBufferPointer(rebasing: pieces[..<found]))
+        }
     }
 
     /// The first Unicode scalar and its length in bytes (the text is valid UTF-8).
@@ -260,8 +318,10 @@ struct LineText {
         (0..<power).reduce(1.0) { value, _ in value * 10 }
     }
 
-    /// Calls `body` with the bytes of `text`.
+    /// Calls `body` with the bytes of `text`: the string's own (a native string has them at
+    /// hand), without copying it.
     static func with<R>(_ text: String, _ body: (LineText) -> R) -> R {
+        if let result = text.utf8.withContiguousStorageIfAvailable({ body(LineText($0)) }) { return result }
         var text = text
         return text.withUTF8 { body(LineText($0)) }
     }
@@ -278,13 +338,12 @@ struct LineText {
             index + offset < count && range.contains(base.load(fromByteOffset: index + offset, as: UInt8.self))
         }
         while index < count {
-            // Eight bytes at a time while they are ASCII without ESC (after a symbol too).
+            // Eight bytes at a time while they are printable ASCII (after a symbol too); from a
+            // control (ESC among them) or a byte >= 0x80, byte by byte below.
             while index + 8 <= count {
                 let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                // A byte >= 0x80, or a byte equal to ESC (0x1B): the "has zero byte" test on word ^ ESC.
-                let escaped = word ^ 0x1B1B_1B1B_1B1B_1B1B
-                let hasESC = (escaped &- 0x0101_0101_0101_0101) & ~escaped & 0x8080_8080_8080_8080
-                if (word & 0x8080_8080_8080_8080) | hasESC != 0 { break }
+                // A byte below 0x20 borrows in the subtraction, a byte >= 0x80 has its high bit.
+                if ((word &- 0x2020_2020_2020_2020) | word) & 0x8080_8080_8080_8080 != 0 { break }
                 index += 8
             }
             guard index < count else { break }

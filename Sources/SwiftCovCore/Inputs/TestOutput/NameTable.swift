@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Names (tests, classes, arguments) by their bytes, each numbered and made into a `String`
 /// once: the log parser looks a name up in the line it reads without making a `String`, and
 /// the thousands of tests of one name (a suite run again and again, shards, repetitions) share
@@ -82,7 +74,7 @@ struct NameTable {
         guard length == text.count else { return false }
         guard length > 0 else { return true }
         return bytes.withUnsafeBytes { stored in
-            memcmp(stored.baseAddress! + start, text.bytes.baseAddress!, length) == 0
+            LineText.equal(stored.baseAddress! + start, text.bytes.baseAddress!, count: length)
         }
     }
 

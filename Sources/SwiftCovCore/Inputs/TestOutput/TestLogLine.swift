@@ -135,9 +135,32 @@ package enum TestLogLine: Sendable, Equatable {
             break
         }
         // The rest are `place: message` lines.
-        guard text.contains(UInt8(ascii: ":")) else { return nil }
+        guard mayBeIssueOrCrash(text) else { return nil }
         if let issue = parseIssueOrSkip(text) { return issue }
         return parseCrash(text)
+    }
+
+    /// Whether `text` may be a line that `parseIssueOrSkip` or `parseCrash` reads: each of their
+    /// markers (`: error: `, ` : Test skipped`, `error: Process '`, `: Fatal error`, `: Precondition
+    /// failed`, `: Assertion failed`) holds ": " followed by one of `e T P F A`, or the line starts
+    /// with `Fatal error: `. One look at each ": " instead of a search for each marker: the lines a
+    /// test prints (a logger's `info label: message`) are ruled out at once.
+    static func mayBeIssueOrCrash(_ text: LineText) -> Bool {
+        if text.hasPrefix("Fatal error: ") { return true }
+        var start = 0
+        while let colon = text.suffix(from: start).firstIndex(of: UInt8(ascii: ":")) {
+            let next = start + colon + 2
+            guard next < text.count else { return false }
+            if text[next - 1] == UInt8(ascii: " ") {
+                switch text[next] {
+                case UInt8(ascii: "e"), UInt8(ascii: "T"), UInt8(ascii: "P"), UInt8(ascii: "F"), UInt8(ascii: "A"):
+                    return true
+                default: break
+                }
+            }
+            start = next - 1
+        }
+        return false
     }
 
     // MARK: XCTest
@@ -242,7 +265,10 @@ package enum TestLogLine: Sendable, Equatable {
 
     private static func parseExecuted(_ rest: LineText) -> TestLogLine? {
         // "7 tests, with 1 test skipped and 1 failure (0 unexpected) in 0.005 (0.005) seconds"
-        let words = rest.split(UInt8(ascii: " "))
+        rest.withPieces(UInt8(ascii: " ")) { parseExecuted(words: $0) }
+    }
+
+    private static func parseExecuted(words: UnsafeBufferPointer<LineText>) -> TestLogLine? {
         guard let tests = words.first?.int, words.count > 1, words[1].hasPrefix("test"),
             let inIndex = words.lastIndex(where: { $0 == "in" }), inIndex + 1 < words.count,
             let seconds = words[inIndex + 1].double
@@ -372,9 +398,9 @@ package enum TestLogLine: Sendable, Equatable {
         case caseStarted(argumentsAndTest: LineText)
         case skipped(isSuite: Bool, name: LineText, reason: LineText?)
         case ended(isSuite: Bool, name: LineText, caseCount: Int?, passed: Bool, seconds: Double, counts: IssueCounts)
+        /// `location` is the text of a place (`File.swift:12:5`), read by `sourceLocation`.
         case issue(
-            name: LineText, arguments: LineText?, location: TestRun.SourceLocation?, kind: TestRun.Issue.Kind,
-            message: LineText)
+            name: LineText, arguments: LineText?, location: LineText?, kind: TestRun.Issue.Kind, message: LineText)
         case runEnded(tests: Int, suites: Int?, passed: Bool, seconds: Double, counts: IssueCounts)
         case details(LineText)
 
@@ -392,8 +418,8 @@ package enum TestLogLine: Sendable, Equatable {
                     counts: counts)
             case .issue(let name, let arguments, let location, let kind, let message):
                 return .issue(
-                    name: name.string, arguments: arguments?.string, location: location, kind: kind,
-                    message: message.string)
+                    name: name.string, arguments: arguments?.string, location: location.flatMap(sourceLocation),
+                    kind: kind, message: message.string)
             case .runEnded(let tests, let suites, let passed, let seconds, let counts):
                 return .runEnded(tests: tests, suites: suites, passed: passed, seconds: seconds, counts: counts)
             case .details(let text): return .details(text.string)
@@ -472,7 +498,7 @@ package enum TestLogLine: Sendable, Equatable {
         let name = rest.prefix(found.start)
         var tail = rest.suffix(from: found.end)
         var arguments: LineText?
-        var location: TestRun.SourceLocation?
+        var location: LineText?
         if let (range, parsed) = findSourceLocation(in: tail) {
             if tail.prefix(range.lowerBound).hasPrefix(" with ") { arguments = tail.prefix(range.lowerBound) }
             location = parsed
@@ -487,24 +513,28 @@ package enum TestLogLine: Sendable, Equatable {
         return .issue(name: name, arguments: argumentText, location: location, kind: kind, message: message)
     }
 
-    /// The first " at File.swift:12:5" in `text` (followed by ": "): its offsets, and the location.
-    private static func findSourceLocation(in text: LineText) -> (Range<Int>, TestRun.SourceLocation)? {
+    /// The first " at File.swift:12:5" in `text` (followed by ": "): its offsets, and the
+    /// location's text.
+    private static func findSourceLocation(in text: LineText) -> (Range<Int>, LineText)? {
         var searchStart = 0
         while let found = text.suffix(from: searchStart).find(" at ") {
             let start = searchStart + found
             let after = text.suffix(from: start + 4)
-            if let end = after.find(": ") {
-                let parts = after.prefix(end).split(UInt8(ascii: ":"), omittingEmpty: false)
-                if parts.count == 3, !parts[0].isEmpty, let line = parts[1].int, let column = parts[2].int {
-                    return (
-                        start..<(start + 4 + end),
-                        TestRun.SourceLocation(file: parts[0].string, line: line, column: column)
-                    )
-                }
+            if let end = after.find(": "), sourceLocation(after.prefix(end)) != nil {
+                return (start..<(start + 4 + end), after.prefix(end))
             }
             searchStart = start + 4
         }
         return nil
+    }
+
+    /// `File.swift:12:5` as a location, nil for any other text.
+    static func sourceLocation(_ text: LineText) -> TestRun.SourceLocation? {
+        let parts = text.split(UInt8(ascii: ":"), omittingEmpty: false)
+        guard parts.count == 3, !parts[0].isEmpty, let line = parts[1].int, let column = parts[2].int else {
+            return nil
+        }
+        return TestRun.SourceLocation(file: parts[0].string, line: line, column: column)
     }
 
     private static func parseEnded(_ rest: LineText, isSuite: Bool) -> SwiftTestingLine? {
@@ -524,9 +554,8 @@ package enum TestLogLine: Sendable, Equatable {
         }
         var name = body.prefix(start)
         var caseCount: Int?
-        if let with = name.lastFind(" with "), name.hasSuffix(" test case") || name.hasSuffix(" test cases") {
-            let words = name.suffix(from: with + 6).split(UInt8(ascii: " "))
-            if let count = words[0].int {
+        if name.hasSuffix(" test case") || name.hasSuffix(" test cases"), let with = name.lastFind(" with ") {
+            if let count = name.suffix(from: with + 6).withPieces(UInt8(ascii: " "), { $0.first?.int }) {
                 caseCount = count
                 name = name.prefix(with)
             }
@@ -566,7 +595,14 @@ package enum TestLogLine: Sendable, Equatable {
 
     /// "0.065 seconds with 9 issues (including 1 warning and 1 known issue)"
     private static func parseDuration(_ text: LineText) -> (Double, IssueCounts)? {
-        let words = text.split(UInt8(ascii: " "))
+        // Most lines: "0.065 seconds" and no issues, read without cutting the text into words.
+        if let space = text.firstIndex(of: UInt8(ascii: " ")), space > 0, text.suffix(from: space + 1) == "seconds" {
+            return text.prefix(space).double.map { ($0, IssueCounts()) }
+        }
+        return text.withPieces(UInt8(ascii: " ")) { parseDuration(words: $0) }
+    }
+
+    private static func parseDuration(words: UnsafeBufferPointer<LineText>) -> (Double, IssueCounts)? {
         guard words.count >= 2, let seconds = words[0].double, words[1].hasPrefix("second") else { return nil }
         var counts = IssueCounts()
         var explicitTotal: Int?

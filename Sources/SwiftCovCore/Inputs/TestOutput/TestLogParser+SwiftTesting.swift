@@ -95,7 +95,11 @@ extension TestLogParser {
             if let arguments, caseIndex == nil { swiftTests[test].cases.append(arguments) }
             let index = caseIndex ?? (arguments == nil ? nil : swiftTests[test].cases.count - 1)
             swiftTests[test].issues.append(
-                (index, TestRun.Issue(kind: kind, message: text.string, location: location)))
+                (
+                    index,
+                    TestRun.Issue(
+                        kind: kind, message: text.string, location: location.flatMap(TestLogLine.sourceLocation))
+                ))
             continuation = .swiftTestingIssue(test: test, issue: swiftTests[test].issues.count - 1)
         case .runStarted, .runEnded, .details:
             break
@@ -182,7 +186,7 @@ extension TestLogParser {
             run.isComplete = false
         }
         pendingRunEnd = nil
-        inFlight = InFlightTests()
+        inFlight.removeAll()
         inSwiftTesting = false
         printedRunStart = nil
         printedRunTests = []
@@ -229,7 +233,7 @@ extension TestLogParser {
                     TestRun.Issue(kind: .failure, message: "The test failed; the log shows no issue for it.")
                 ]
             }
-            cases.append(single)
+            cases.append(consume single)
             return
         }
         guard !test.cases.isEmpty else {
@@ -243,7 +247,7 @@ extension TestLogParser {
                 single.issues.append(
                     TestRun.Issue(kind: .failure, message: "The test failed; the log shows no issue for it."))
             }
-            cases.append(single)
+            cases.append(consume single)
             return
         }
         var result: [TestRun.Case] = test.cases.indices.map { index in
@@ -406,4 +410,15 @@ struct InFlightTests: Sequence {
 
     /// The first to start of the running tests named `name`.
     func first(named name: Int) -> Int? { name < byName.count ? byName[name].first : nil }
+
+    /// Forgets every test. The lists by name, empty when no test is running, are kept with their
+    /// room for the next run (a run of the same tests again, most often), which so adds its tests
+    /// without allocating.
+    mutating func removeAll() {
+        guard count == 0 else {
+            self = InFlightTests()  // tests cut off: their names' lists are not empty
+            return
+        }
+        order.removeAll(keepingCapacity: true)
+    }
 }

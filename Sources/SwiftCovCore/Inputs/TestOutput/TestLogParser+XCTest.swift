@@ -116,7 +116,7 @@ extension TestLogParser {
         // Room for as many cases as the class before had: classes of a run are often alike, so
         // most suites allocate their cases once.
         suite.cases.reserveCapacity(lastSuiteCaseCount)
-        xctestSuites.append(suite)
+        xctestSuites.append(consume suite)
         xctestSuiteOutput.append(PrintedOutput())
         currentSuite = xctestSuites.count - 1
     }
@@ -248,8 +248,10 @@ extension TestLogParser {
         continuation = .none
         if !open.output.isEmpty { open.value.output = open.output.text }
         Self.settle(&open.value, status: status, seconds: seconds)
-        xctestSuites[open.suite].cases.append(open.value)
-        lastClosedCase = (open.suite, xctestSuites[open.suite].cases.count - 1, open.printedName)
+        let (suite, printedName) = (open.suite, open.printedName)
+        // Moved into the suite, not copied.
+        xctestSuites[suite].cases.append((consume open).value)
+        lastClosedCase = (suite, xctestSuites[suite].cases.count - 1, printedName)
         lastClosedCaseIsSettled = false
     }
 

@@ -268,7 +268,8 @@ package struct TestLogParser {
             unknown()
             return
         }
-        switch parsed {
+        // Consumed: the names it carries move to where they are kept instead of being copied.
+        switch consume parsed {
         case .suiteStarted(let name, let timestamp):
             suiteStarted(name, timestamp: timestamp)
         case .suiteFinished(let name, _, let timestamp):
