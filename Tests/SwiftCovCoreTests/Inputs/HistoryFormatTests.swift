@@ -129,6 +129,11 @@ struct HistoryFormatTests {
                 "expected an integer, found a fractional number (byte 48 of the line)"
             ),
             ("{\"v\":1,\"run\":\"\",\"time\":5,\"tests\":[]}", "a run needs an ID"),
+            // Found by fuzzing: counts near 2^64 overflowed the infrastructure rule's arithmetic.
+            (
+                "{\"v\":1,\"run\":\"x\",\"time\":5,\"tests\":[],\"totals\":[8,0,0,0,9223372036854775807,0]}",
+                "totals out of range: each count is at most the tests'"
+            ),
         ])
     func damaged(line: String, message: String) throws {
         let text = line + "\n{\"v\":1,\"run\":\"ok\",\"time\":5,\"tests\":[]}\n"

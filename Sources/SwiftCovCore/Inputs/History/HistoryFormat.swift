@@ -404,6 +404,10 @@ package enum HistoryFormat {
                 run.isComplete = try scanner.readBool()
             } else if key.equals("totals") {
                 let values = try readCounts(&scanner, count: 6)
+                // No count above the tests, and no more tests than a run can have (2^40).
+                guard values[0] < 1 << 40, values.dropFirst().allSatisfy({ $0 <= values[0] }) else {
+                    throw scanner.error("totals out of range: each count is at most the tests'")
+                }
                 run.totals.tests = values[0]
                 run.totals.passed = values[1]
                 run.totals.failed = values[2]

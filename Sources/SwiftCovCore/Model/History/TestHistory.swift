@@ -76,8 +76,9 @@ package struct TestHistory: Sendable, Equatable {
         /// at once (more than 80% of at least five: a broken machine, not broken tests).
         package var isInfrastructureFailure: Bool {
             guard isComplete else { return true }
-            let failing = totals.failed + totals.errors
-            return totals.tests >= 5 && failing * 5 > totals.tests * 4
+            // In Double: counts from a file are never trusted to stay small.
+            let failing = Double(totals.failed) + Double(totals.errors)
+            return totals.tests >= 5 && failing * 5 > Double(totals.tests) * 4
         }
     }
 
