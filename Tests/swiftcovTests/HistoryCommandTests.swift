@@ -52,6 +52,32 @@ struct HistoryCommandTests {
         #expect(again.stderr.hasPrefix("\(history): error: run two is already recorded"))
     }
 
+    @Test("a `swiftcov run` output folder: its log and event stream as one run, its export's coverage per module and file")
+    func outputFolder() throws {
+        let directory = try repository()
+        let folder = directory + "/swiftcov-output"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for (from, to) in [
+            ("swift-test-failing.log", "swift-test.log"), ("swift-testing-events.jsonl", "swift-testing-events.jsonl"),
+            ("coverage.json", "llvm-cov-export.json"),
+        ] {
+            try FileManager.default.copyItem(atPath: packageRoot + "/SampleReports/" + from, toPath: folder + "/" + to)
+        }
+        let history = directory + "/runs.jsonl"
+        let added = try swiftcov(
+            ["history", "add", folder, "--history", history, "--run-id", "ci-1"], in: directory)
+        #expect(added.status == 0, "\(added.stderr)")
+        let lines = try String(contentsOfFile: history, encoding: .utf8).split(separator: "\n")
+        let run = try #require(
+            try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as? [String: Any])
+        #expect(run["totals"] as? [Int] == [72, 65, 4, 3, 0, 0])
+        let coverage = try #require(run["coverage"] as? [String: Any])
+        #expect(coverage["total"] as? [Int] == [325, 352, 46, 50, 175, 192])
+        #expect((coverage["modules"] as? [String: Any])?.keys.sorted() == ["TriviaCore", "TriviaGame", "trivia"])
+        // Swift Testing's tests by their suites, from the event stream.
+        #expect(lines.contains { $0.contains("\"id\":\"TriviaGameTests.GameTests/") })
+    }
+
     @Test("git notes: two processes adding at once lose no run")
     func gitNotesConcurrently() throws {
         let directory = try repository()

@@ -31,7 +31,8 @@ enum HistoryCommand {
             var tests = try TestLogInput.readResults(inputs.flatMap(Self.testInputs))
             var coverage: CoverageReport?
             if let path = options.coverage ?? inputs.first(where: { FileSystem.kind(of: $0) == .directory }) {
-                var request = CoverageRequest(inputs: [path], root: root)
+                // In a package, its root; elsewhere (a CI job's artifacts) inferred from the export's paths.
+                var request = CoverageRequest(inputs: [path], root: PackageManifest.root(around: cwd))
                 request.describer = .swiftPM
                 coverage = try request.makeReport(workingDirectory: cwd)
             }
