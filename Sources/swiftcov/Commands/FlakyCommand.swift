@@ -21,10 +21,7 @@ enum FlakyCommand {
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
         let options = try Options(arguments)
         let destination = try terminal.output(options.output)
-        let cwd = terminal.workingDirectory
-        let root = PackageManifest.root(around: cwd) ?? cwd
-        let now = Clock.system(sourceDateEpoch: terminal.environment("SOURCE_DATE_EPOCH")).secondsSince1970
-        let history = try HistoryService.read(options.home, root: root, terminal: terminal, command: "flaky", now: now)
+        let (history, root, _) = try HistoryService.load(options.home, terminal: terminal, command: "flaky")
         var analysis = FlakyVerdicts.analyze(history, options: options.verdicts)
         if let perTestPath = options.perTest, let change = options.change, !analysis.newFailures.isEmpty {
             // The coverage rule: the failing run's per-test data against the lines the change touched.

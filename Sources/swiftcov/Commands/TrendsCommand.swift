@@ -17,10 +17,7 @@ enum TrendsCommand {
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
         let options = try Options(arguments)
         let destination = try terminal.output(options.output)
-        let cwd = terminal.workingDirectory
-        let root = PackageManifest.root(around: cwd) ?? cwd
-        let now = Clock.system(sourceDateEpoch: terminal.environment("SOURCE_DATE_EPOCH")).secondsSince1970
-        let history = try HistoryService.read(options.home, root: root, terminal: terminal, command: "trends", now: now)
+        let (history, root, _) = try HistoryService.load(options.home, terminal: terminal, command: "trends")
         // A ref names its commit; a prefix of a hash is taken as it is.
         var since = options.since
         if let ref = since, let result = try? Git.run(["rev-parse", "--verify", "-q", ref + "^{commit}"], in: root),

@@ -30,10 +30,7 @@ extension FlakyCommand {
         var verdicts: FlakyVerdicts.Options
 
         init(_ arguments: ParsedArguments) throws(UsageError) {
-            guard let history = try arguments.value(HistoryService.option) else {
-                throw UsageError("give the history with --history FILE or --history git-notes")
-            }
-            home = HistoryStore.Home(parsing: history)
+            home = try HistoryService.home(arguments)
             format = try arguments.value(FlakyCommand.format) ?? .table
             output = try arguments.value(OutputOption.file)
             perTest = try arguments.value(FlakyCommand.perTest)

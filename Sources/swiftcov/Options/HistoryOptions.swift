@@ -67,10 +67,7 @@ extension HistoryCommand {
             default:
                 throw UsageError("unknown history action '\(verb.terminalSafe)'; use add or compact")
             }
-            guard let history = try arguments.value(HistoryService.option) else {
-                throw UsageError("give the history with --history FILE or --history git-notes")
-            }
-            home = HistoryStore.Home(parsing: history)
+            home = try HistoryService.home(arguments)
             coverage = try arguments.value(HistoryCommand.coverage)
             given = HistoryKeys.Given(
                 commit: try arguments.value(HistoryCommand.commit), branch: try arguments.value(HistoryCommand.branch),

@@ -21,10 +21,7 @@ extension TrendsCommand {
         var since: String?
 
         init(_ arguments: ParsedArguments) throws(UsageError) {
-            guard let history = try arguments.value(HistoryService.option) else {
-                throw UsageError("give the history with --history FILE or --history git-notes")
-            }
-            home = HistoryStore.Home(parsing: history)
+            home = try HistoryService.home(arguments)
             format = try arguments.value(TrendsCommand.format) ?? .table
             output = try arguments.value(OutputOption.file)
             since = try arguments.value(TrendsCommand.since)

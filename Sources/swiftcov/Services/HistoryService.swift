@@ -10,6 +10,25 @@ enum HistoryService {
             "The history of runs: a file (kept by CI as a cache or artifact; made on first use), or git-notes (refs/notes/swiftcov; git-notes:REF for another)."
     )
 
+    /// `--history`'s home, which the command needs.
+    static func home(_ arguments: ParsedArguments) throws(UsageError) -> HistoryStore.Home {
+        guard let history = try arguments.value(option) else {
+            throw UsageError("give the history with --history FILE or --history git-notes")
+        }
+        return HistoryStore.Home(parsing: history)
+    }
+
+    /// The history at `home` of the package around the working folder (git runs in its root),
+    /// as a command reading it sees it; the root and the time now with it.
+    static func load(
+        _ home: HistoryStore.Home, terminal: Terminal, command: String
+    ) throws -> (history: TestHistory, root: String, now: Int64) {
+        let cwd = terminal.workingDirectory
+        let root = PackageManifest.root(around: cwd) ?? cwd
+        let now = Clock.system(sourceDateEpoch: terminal.environment("SOURCE_DATE_EPOCH")).secondsSince1970
+        return (try read(home, root: root, terminal: terminal, command: command, now: now), root, now)
+    }
+
     /// The history at `home` for the package at `root`, its warnings shown. A history of another
     /// repository is an error.
     static func read(
