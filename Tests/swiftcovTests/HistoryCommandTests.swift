@@ -52,7 +52,9 @@ struct HistoryCommandTests {
         #expect(again.stderr.hasPrefix("\(history): error: run two is already recorded"))
     }
 
-    @Test("a `swiftcov run` output folder: its log and event stream as one run, its export's coverage per module and file")
+    @Test(
+        "a `swiftcov run` output folder: its log and event stream as one run, its export's coverage per module and file"
+    )
     func outputFolder() throws {
         let directory = try repository()
         let folder = directory + "/swiftcov-output"
