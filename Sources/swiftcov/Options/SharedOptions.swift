@@ -180,7 +180,12 @@ struct GateOptions {
         let file = path ?? root + "/.swiftcov.json"
         guard path != nil || (FileSystem.size(of: file) ?? 0) > 0 else { return GateConfiguration() }
         let name = path ?? (root == Terminal.currentDirectory || root == "." ? ".swiftcov.json" : file)
-        return try GateConfiguration.parse(try Terminal.readFile(file, name: name), path: name)
+        var configuration = try GateConfiguration.parse(try Terminal.readFile(file, name: name), path: name)
+        if let quarantine = configuration.quarantineFile {
+            configuration.quarantine = try GateConfiguration.parseQuarantine(
+                try Terminal.readFile(quarantine, name: quarantine), path: quarantine)
+        }
+        return configuration
     }
 
     /// The ratchet's baseline, when `--baseline` is given.
