@@ -163,7 +163,10 @@ extension GateConfiguration {
         var tests: [QuarantinedTest] = []
         let text = String(
             decoding: bytes.starts(with: JSONValue.byteOrderMark) ? Array(bytes.dropFirst(3)) : bytes, as: UTF8.self)
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, line) in text.split(
+            omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }
+        )
+        .enumerated() {
             var entry = line.prefix { $0 != "#" }
             while let first = entry.first, first == " " || first == "\t" { entry = entry.dropFirst() }
             while let last = entry.last, last == " " || last == "\t" || last == "\r" { entry = entry.dropLast() }
