@@ -23,9 +23,17 @@ final class RetryTests: XCTestCase {
         XCTAssertTrue(isEven(2))
     }
 
-    /// Fails every run when FLAKY_BROKEN is set.
-    func testBroken() {
-        XCTAssertNil(ProcessInfo.processInfo.environment["FLAKY_BROKEN"], "broken")
+    /// Fails every run when FLAKY_BROKEN is set; with FLAKY_HANG_ON_RETRY too, its runs after the
+    /// first write their process ID to FLAKY_STATE/hanging and hang.
+    func testBroken() throws {
+        let environment = ProcessInfo.processInfo.environment
+        if environment["FLAKY_HANG_ON_RETRY"] != nil, let folder = environment["FLAKY_STATE"],
+            !failsThisRun("testBroken-hang")
+        {
+            try String(getpid()).write(toFile: folder + "/hanging", atomically: true, encoding: .utf8)
+            sleep(600)
+        }
+        XCTAssertNil(environment["FLAKY_BROKEN"], "broken")
     }
 
     /// Crashes its first FLAKY_FAILURES runs when FLAKY_CRASH is set.
