@@ -28,7 +28,7 @@ extension RunWorkflow {
         for testCase in results.failingCases where !failing.contains(where: { $0.matches(testCase) }) {
             sink.emit(
                 .warning(
-                    "cannot retry \(testCase.className) \(testCase.name): no test `swift test list` lists is it"))
+                    "cannot retry \(testCase.className) \(testCase.name): no test ID of `swift test list` names it"))
         }
         var log: [UInt8] = []
         for id in failing {
