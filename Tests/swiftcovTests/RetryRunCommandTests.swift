@@ -86,6 +86,11 @@ struct RetryRunCommandTests {
         #expect(check.status == 0, "\(check.stdout)\n\(check.stderr)")
         let junitCommand = try swiftcov(["junit", "out/junit.xml", "-o", "again.xml"], in: package)
         #expect(junitCommand.status == 0, "\(junitCommand.stderr)")
+        // report's Markdown says it too.
+        let markdown = try swiftcov(["report", "out", "--tests", "out/junit.xml", "-f", "md"], in: package)
+        #expect(
+            markdown.stdout.contains("| FlakyTests.RetryTests › testBroken (quarantined: does not fail the gate) |"),
+            "\(markdown.stdout)")
         // A bad line: one error naming the file and the line, exit 2, nothing written.
         try write("FlakyTests.RetryTests/testBroken\nnot a test\n", to: "quarantine.txt")
         try FileManager.default.removeItem(atPath: package + "/out")

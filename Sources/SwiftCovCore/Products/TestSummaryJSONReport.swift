@@ -10,10 +10,10 @@ package enum TestSummaryJSONReport {
 
     /// Writes the complete document to `json` (a streaming writer keeps memory bounded however
     /// many tests the run has).
-    package static func write(_ run: TestRun, to json: inout JSONWriter) {
+    package static func write(_ run: TestRun, judgement: TestJudgement = TestJudgement(), to json: inout JSONWriter) {
         json.beginObject(.block)
         json.member("schemaVersion", CoverageJSONReport.schemaVersion)
-        writeMember(run, to: &json)
+        writeMember(run, judgement: judgement, to: &json)
         json.endObject()
     }
 

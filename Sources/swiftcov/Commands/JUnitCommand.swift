@@ -22,9 +22,7 @@ enum JUnitCommand {
             with: try TestLogInput.sourceIndex(
                 coverage: options.coverage, root: options.root, workingDirectory: terminal.workingDirectory))
         // The package's `.swiftcov.json`: quarantined tests do not fail, flaky ones as it says.
-        let package = PackageManifest.root(around: options.root ?? terminal.workingDirectory)
-        let configuration = try package.map { try GateOptions.configuration(root: $0) } ?? GateConfiguration()
-        let judgement = TestJudgement(configuration: configuration)
+        let judgement = try GateOptions.testJudgement(around: options.root ?? terminal.workingDirectory)
         var status: ExitCode = !judgement.failedTests(of: run).isEmpty || !run.isComplete ? .gateFailed : .success
         if let missing = TestLogInput.missingResults(run, inputs: options.inputs) {
             // CI still gets a file, with one error that says why.

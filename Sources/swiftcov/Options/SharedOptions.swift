@@ -188,6 +188,13 @@ struct GateOptions {
         return configuration
     }
 
+    /// How the package's `.swiftcov.json` judges tests (quarantine, flaky), for the commands that
+    /// read test results without a gate of their own: the package around `folder`, if any.
+    static func testJudgement(around folder: String) throws -> TestJudgement {
+        guard let root = PackageManifest.root(around: folder) else { return TestJudgement() }
+        return TestJudgement(configuration: try configuration(root: root))
+    }
+
     /// The ratchet's baseline, when `--baseline` is given.
     func loadBaseline() throws -> CoverageBaseline? {
         guard let baselinePath else { return nil }

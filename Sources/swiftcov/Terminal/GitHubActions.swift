@@ -65,8 +65,10 @@ extension GitHubActions {
         report: CoverageReport, result: GateResult, tests: TestRun?, judgement: TestJudgement = TestJudgement()
     ) {
         guard isActive || terminal.environment("GITHUB_STEP_SUMMARY") != nil else { return }
+        // The tests' summary too, saying which failures do not fail the gate (quarantined, order-dependent).
         addToStepSummary(
-            CoverageMarkdownReport.render(report, options: CoverageReportOptions()) + GateReport.markdown(result))
+            CoverageMarkdownReport.render(report, options: CoverageReportOptions()) + GateReport.markdown(result)
+                + (tests.map { "\n" + TestSummaryMarkdownReport.render($0, judgement: judgement) } ?? ""))
         let tests = tests.map { GitHubAnnotations.failures(of: $0, judgement: judgement) } ?? []
         annotate(tests + GitHubAnnotations.failures(of: result), root: report.scope.root)
     }
