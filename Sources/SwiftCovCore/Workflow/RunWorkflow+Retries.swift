@@ -50,7 +50,10 @@ extension RunWorkflow {
     /// One `swift test` of the built tests (coverage on, as they were built), those `selection`
     /// chooses (`--filter` arguments; nil: the user's `--filter` and `--skip`), its output
     /// captured and read with its own event stream.
-    func captureSwiftTest(selection: [String]?, utcOffset: Int) throws -> (run: TestRun, output: [UInt8]) {
+    /// `timeout`: seconds after which it is ended (and what it reported so far read).
+    func captureSwiftTest(
+        selection: [String]?, utcOffset: Int, timeout: Double? = nil
+    ) throws -> (run: TestRun, output: [UInt8], timedOut: Bool) {
         let ownStream = !eventStream.arguments.isEmpty
         let events = ownStream ? output + "/rerun-events.jsonl" : eventStream.path
         system.remove(events)
@@ -59,7 +62,9 @@ extension RunWorkflow {
             ownStream ? ["--experimental-event-stream-output", events, "--experimental-event-stream-version", "0"] : []
         let command = tests.arguments.testCommand(selection: selection, skipBuild: true, extra: extra)
         let process = try system.capture(
-            Command("swift", command, in: root, mergingErrors: true, outputLimit: PerTestRunner.defaultOutputLimit))
+            Command(
+                "swift", command, in: root, mergingErrors: true, timeout: timeout,
+                outputLimit: PerTestRunner.defaultOutputLimit))
         var inputs = [
             try process.output.withUnsafeBytes { raw in
                 try Result { () throws(TestResultsError) in
@@ -70,7 +75,7 @@ extension RunWorkflow {
         if let size = system.fileSize(events), size > 0 {
             inputs.append(try TestResultsReader.read(path: events, utcOffset: utcOffset))
         }
-        return (TestResultsReader.combine(inputs), process.output)
+        return (TestResultsReader.combine(inputs), process.output, process.timedOut)
     }
 
     /// The order check of `run --per-test`: when tests of `selected` failed alone (after their
@@ -78,18 +83,35 @@ extension RunWorkflow {
     /// whole selection, since a test that passes only in the suite passes because of what the
     /// others leave behind. A test that ends one way alone and the other way in the suite is
     /// order-dependent (both ways: one that passed alone but fails in the suite is found too).
+    /// Tests that ran out of time alone (`timedOut`) are skipped there: they would stall the
+    /// suite; and the suite run ends after `timeout` seconds, what it reported so far compared.
     func checkOrder(
-        of results: TestRun, selected: [TestID], selection: [String]?, utcOffset: Int, sink: some DiagnosticSink
+        of results: TestRun, selected: [TestID], timedOut: [TestID], selection: [String]?, timeout: Double,
+        utcOffset: Int, sink: some DiagnosticSink
     ) throws -> [OrderDependence] {
-        let failedAlone = selected.filter { (results.status(of: $0) ?? .passed) >= .failed }
+        let failedAlone = selected.filter { !timedOut.contains($0) && (results.status(of: $0) ?? .passed) >= .failed }
         guard !failedAlone.isEmpty else { return [] }
         sink.stage(
-            "\(failedAlone.count) test(s) failed alone: running the \(selected.count) tests together once, "
-                + "as swift test runs them, to find tests that depend on the others (\(Self.suiteLogName))")
-        let (suite, output) = try captureSwiftTest(selection: selection, utcOffset: utcOffset)
+            "\(failedAlone.count) test(s) failed alone: running the \(selected.count - timedOut.count) tests together "
+                + "once, as swift test runs them, to find tests that depend on the others (\(Self.suiteLogName))")
+        var filter = selection
+        if !timedOut.isEmpty {
+            filter =
+                (selection
+                    ?? tests.arguments.filters.flatMap { ["--filter", $0] }
+                    + tests.arguments.skips.flatMap { ["--skip", $0] })
+                + timedOut.flatMap { ["--skip", $0.filterPattern] }
+        }
+        let (suite, output, ended) = try captureSwiftTest(selection: filter, utcOffset: utcOffset, timeout: timeout)
         try system.write(output, to: self.output + "/" + Self.suiteLogName)
+        if ended {
+            sink.emit(
+                .warning(
+                    "the suite run was still running after \(PerTestRunner.seconds(timeout)) s and was ended: "
+                        + "the tests it did not report are not compared"))
+        }
         var found: [OrderDependence] = []
-        for test in selected {
+        for test in selected where !timedOut.contains(test) {
             guard let alone = results.status(of: test), let inSuite = suite.status(of: test),
                 (alone >= .failed) != (inSuite >= .failed)
             else { continue }

@@ -217,7 +217,9 @@ package struct RunWorkflow: Sendable {
         if retries > 0 && results.totals.hasFailures {
             let listed = try selection?.tests ?? tests.list().chosen
             try retryFailures(in: &results, ids: listed, sink: sink) { test in
-                try captureSwiftTest(selection: ["--filter", test.filterPattern], utcOffset: clock.utcOffset)
+                let (run, output, _) = try captureSwiftTest(
+                    selection: ["--filter", test.filterPattern], utcOffset: clock.utcOffset)
+                return (run, output)
             }
         }
         var outcome = Outcome(
