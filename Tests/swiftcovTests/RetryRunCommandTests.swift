@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `swiftcov run --retry-failed` and `run --per-test`'s order check on a small real package
-/// (Tests/Fixtures/FlakyPackage, copied to a temporary folder), whose tests fail, crash, hang or
+/// (Tests/Fixtures/RetryPackage, copied to a temporary folder), whose tests fail, crash, hang or
 /// depend on each other's order as environment variables say. Each test builds it once.
 @Suite(
     "swiftcov run with retries, quarantine and order-dependent tests, end to end", .serialized,
@@ -13,9 +13,9 @@ struct RetryRunCommandTests {
 
     init() throws {
         let base = try temporaryDirectory()
-        package = base + "/FlakyPackage"
+        package = base + "/RetryPackage"
         state = base + "/state"
-        try FileManager.default.copyItem(atPath: packageRoot + "/Tests/Fixtures/FlakyPackage", toPath: package)
+        try FileManager.default.copyItem(atPath: packageRoot + "/Tests/Fixtures/RetryPackage", toPath: package)
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
     }
 
