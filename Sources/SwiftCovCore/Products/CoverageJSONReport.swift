@@ -18,10 +18,10 @@ package enum CoverageJSONReport {
     /// however large the document), with the test summary (`tests`, see `TestSummaryJSONReport`)
     /// when given. With per-test data, each file has `lineTests` (every executable line with the
     /// IDs of the tests that executed it) and `tests` lists the tests (the summary, if any, is
-    /// then `testSummary`).
+    /// then `testSummary`). `judgement` marks the tests' failures that do not fail the gate.
     package static func write(
         _ report: CoverageReport, options: CoverageReportOptions, tests: TestRun? = nil,
-        perTest: PerTestCoverage? = nil, to json: inout JSONWriter
+        perTest: PerTestCoverage? = nil, judgement: TestJudgement = TestJudgement(), to json: inout JSONWriter
     ) throws(CoverageInputError) {
         json.beginObject(.block)
         json.member("schemaVersion", schemaVersion)
@@ -102,9 +102,11 @@ package enum CoverageJSONReport {
         json.endArray()
         if let perTest {
             writeTests(perTest, to: &json)
-            if let tests { TestSummaryJSONReport.writeMember(tests, named: "testSummary", to: &json) }
+            if let tests {
+                TestSummaryJSONReport.writeMember(tests, named: "testSummary", judgement: judgement, to: &json)
+            }
         } else if let tests {
-            TestSummaryJSONReport.writeMember(tests, to: &json)
+            TestSummaryJSONReport.writeMember(tests, judgement: judgement, to: &json)
         }
         json.endObject()
     }

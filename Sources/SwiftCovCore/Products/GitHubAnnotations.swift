@@ -44,10 +44,14 @@ package enum GitHubAnnotations {
     package static let limitPerSeverity = 10
 
     /// One annotation per failing issue of every failed test (a test with three failed
-    /// expectations gets three), crashes and errors first.
-    package static func failures(of run: TestRun) -> [GitHubAnnotation] {
+    /// expectations gets three), crashes and errors first; a failure `judgement` excuses
+    /// (quarantined, order-dependent) is a warning that says why.
+    package static func failures(
+        of run: TestRun, judgement: TestJudgement = TestJudgement()
+    ) -> [GitHubAnnotation] {
         var errors: [GitHubAnnotation] = []
         var failures: [GitHubAnnotation] = []
+        var excused: [GitHubAnnotation] = []
         // Suite by suite: the run's cases are not copied into one array.
         for suite in run.suites {
             for test in suite.cases where test.status == .failed || test.status == .error {
@@ -68,10 +72,21 @@ package enum GitHubAnnotations {
                             title: "Test \(test.status == .error ? "error" : "failed"): \(name)", message: issue.message
                         )
                     }
-                if test.status == .error { errors += made } else { failures += made }
+                if let excuse = judgement.excuse(for: test) {
+                    excused += made.map { annotation in
+                        var warning = annotation
+                        warning.severity = .warning
+                        warning.title += " (\(excuse.label): does not fail the gate)"
+                        return warning
+                    }
+                } else if test.status == .error {
+                    errors += made
+                } else {
+                    failures += made
+                }
             }
         }
-        return errors + failures
+        return errors + failures + excused
     }
 
     /// One annotation per failed rule of the gate that is not a test (tests are annotated from

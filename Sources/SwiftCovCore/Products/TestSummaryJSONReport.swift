@@ -10,15 +10,20 @@ package enum TestSummaryJSONReport {
 
     /// Writes the complete document to `json` (a streaming writer keeps memory bounded however
     /// many tests the run has).
-    package static func write(_ run: TestRun, to json: inout JSONWriter) {
+    package static func write(_ run: TestRun, judgement: TestJudgement = TestJudgement(), to json: inout JSONWriter) {
         json.beginObject(.block)
         json.member("schemaVersion", CoverageJSONReport.schemaVersion)
-        writeMember(run, to: &json)
+        writeMember(run, judgement: judgement, to: &json)
         json.endObject()
     }
 
     /// Writes the `"tests"` member (or `name`) of a JSON report's top-level object.
-    package static func writeMember(_ run: TestRun, named name: String = "tests", to json: inout JSONWriter) {
+    /// `judgement`: failures that do not fail the gate get `"excused"` (why), and the tests found
+    /// order-dependent are listed in `"orderDependent"` (both only when there are any).
+    package static func writeMember(
+        _ run: TestRun, named name: String = "tests", judgement: TestJudgement = TestJudgement(),
+        to json: inout JSONWriter
+    ) {
         json.key(name)
         json.beginObject(.block)
         json.key("totals")
@@ -49,10 +54,24 @@ package enum TestSummaryJSONReport {
                 json.key("line")
                 if let location = issue.location { json.number(location.line) } else { json.null() }
                 json.member("message", issue.message)
+                if !testCase.attempts.isEmpty { json.member("runs", testCase.attempts.count + 1) }
+                if let excuse = judgement.excuse(for: testCase) { json.member("excused", excuse.label) }
                 json.endObject()
             }
         }
         json.endArray()
+        if !judgement.orderDependent.isEmpty {
+            json.key("orderDependent")
+            json.beginArray(.block)
+            for dependence in judgement.orderDependent {
+                json.beginObject()
+                json.member("id", dependence.id)
+                json.member("alone", dependence.alone.rawValue)
+                json.member("inSuite", dependence.inSuite.rawValue)
+                json.endObject()
+            }
+            json.endArray()
+        }
         json.endObject()
     }
 

@@ -4,11 +4,13 @@ package enum TestSummaryMarkdownReport {
     /// At most this many failures are listed; the rest are counted.
     package static let failureLimit = 50
 
-    /// Renders the summary of `run` as GitHub-flavoured Markdown.
-    package static func render(_ run: TestRun) -> String {
+    /// Renders the summary of `run` as GitHub-flavoured Markdown; `judgement` marks the failures
+    /// that do not fail the gate (quarantined, order-dependent).
+    package static func render(_ run: TestRun, judgement: TestJudgement = TestJudgement()) -> String {
         let totals = run.totals
         let verdict = totals.hasFailures || !run.isComplete ? "failed" : "passed"
         var text = "### Tests \(verdict): \(totals.sentence(seconds: run.duration))\n\n"
+        if let excused = TestSummaryTableReport.excusedSentence(run, judgement: judgement) { text += excused + "\n\n" }
         if !run.isComplete {
             text += "The log ends before the test run does: tests that were running are reported as errors.\n\n"
         }
@@ -19,11 +21,17 @@ package enum TestSummaryMarkdownReport {
                 let issue = testCase.failingIssues.first
                 let location = issue?.location.map { "\($0.file):\($0.line)" } ?? ""
                 let message = issue.map { String($0.message.prefix { $0 != "\n" }) } ?? ""
-                let name = "\(testCase.className) › \(testCase.name)"
+                let notes = TestSummaryTableReport.notes(on: testCase, judgement: judgement)
+                let name = "\(testCase.className) › \(testCase.name)" + notes.map { " (\($0))" }.joined()
                 let more = testCase.failingIssues.count > 1 ? " (+\(testCase.failingIssues.count - 1) more)" : ""
                 text += "| \(cell(name)) | \(cell(location)) | \(cell(message))\(more) |\n"
             }
             if failing.count > failureLimit { text += "\n… and \(failing.count - failureLimit) more failed tests.\n" }
+            text += "\n"
+        }
+        for section in TestSummaryTableReport.sections(run, judgement: judgement) {
+            text += "\(section.title):\n\n"
+            for item in section.items { text += "- \(cell(item.name))\(cell(item.note))\n" }
             text += "\n"
         }
         guard !run.suites.isEmpty else { return text }

@@ -11,8 +11,11 @@
 /// merged profile and its export — and the per-test store beside them.
 extension RunWorkflow {
     /// Steps 3 and 4 with each test alone.
+    /// `selection`: the `--filter` arguments that choose `selected` (a shard's), nil when the
+    /// user's `--filter` and `--skip` do.
     func runEachTestAlone(
-        _ selected: [TestID], timeout: Double, toolchain: Toolchain, clock: Clock, sink: some DiagnosticSink
+        _ selected: [TestID], selection: [String]?, timeout: Double, toolchain: Toolchain, clock: Clock,
+        sink: some DiagnosticSink
     ) throws -> Outcome {
         let binary = try tests.testBinary(in: try tests.binPath())
         sink.stage("running \(selected.count) tests one by one, \(jobs) at a time")
@@ -97,10 +100,31 @@ extension RunWorkflow {
         sink.stage(
             "recorded the lines of \(coverage.tests.count) tests over \(coverage.files.count) files "
                 + "(\(lines) executable lines) in \(storePath) (\(system.fileSize(storePath) ?? 0) bytes)")
-        return Outcome(
-            exportPath: exportPath,
-            testsPassed: results.allSatisfy { $0.outcome == .passed || $0.outcome == .skipped },
-            results: try testRun(of: results, utcOffset: clock.utcOffset), perTest: coverage, export: export)
+        var run = try testRun(of: results, utcOffset: clock.utcOffset)
+        // A failure alone is recorded when the test's cases show it (its output was read).
+        let failed = results.filter { $0.outcome != .passed && $0.outcome != .skipped }
+        let failuresRecorded = failed.allSatisfy { run.hasFailed($0.test) }
+        // Each test ran in a process of its own: one that crashed is that test's error (recorded
+        // as a case), not a run cut short.
+        if failuresRecorded { run.isComplete = true }
+        var retryRunner = runner
+        retryRunner.scratch = scratch + "/retries"
+        try retryFailures(in: &run, ids: failed.map(\.test), sink: sink) { test in
+            // Its profile is not merged: the coverage is the run's.
+            let result = try retryRunner.run([test])
+            for profile in result.compactMap(\.profile) { system.remove(profile) }
+            return (try testRun(of: result, utcOffset: clock.utcOffset), result.first?.output ?? [])
+        }
+        var outcome = Outcome(
+            exportPath: exportPath, testsPassed: failed.allSatisfy { (run.status(of: $0.test) ?? .error) < .failed },
+            results: run, perTest: coverage, export: export)
+        outcome.failuresRecorded = failuresRecorded
+        // The suite gets the time its tests took alone, twice over, and one test's timeout.
+        let seconds = Double(results.reduce(0) { $0 + $1.milliseconds }) / 1000
+        outcome.orderDependent = try checkOrder(
+            of: run, selected: selected, timedOut: results.filter { $0.outcome == .timedOut }.map(\.test),
+            selection: selection, timeout: timeout + 2 * seconds, utcOffset: clock.utcOffset, sink: sink)
+        return outcome
     }
 
     /// The results as one plain run's: each process's output (and event stream) read on its

@@ -38,6 +38,8 @@ package struct RunWorkflow: Sendable {
     package var jobs = PerTestRunner.cores
     /// How many tests' profiles are merged into one while the tests run alone.
     package var mergeBatch = 128
+    /// How many times a failed test runs again, alone, until it passes (`--retry-failed`).
+    package var retries = 0
 
     package init(
         root: String, output: String, testArguments: [String], scratchPath: String? = nil,
@@ -61,8 +63,13 @@ package struct RunWorkflow: Sendable {
     package struct Outcome: Sendable {
         /// The coverage export, kept in the output folder (`CoverageInput.runExportName`).
         package var exportPath: String
-        /// Whether every test passed or was skipped (`swift test`'s exit status 0).
+        /// Whether every test passed or was skipped in its last attempt, as the test processes'
+        /// exit statuses say (`swift test`'s 0).
         package var testsPassed: Bool
+        /// Whether every failure the test processes exited with is a failed case of `results`
+        /// (a complete log), so that the gate, which judges those cases (a quarantined test, a
+        /// pass on retry), decides. False when a process failed in a way no case records.
+        package var failuresRecorded = false
         /// The tests' results, from the log and the event stream.
         package var results: TestRun
         /// Each test's lines, when each test ran alone.
@@ -70,6 +77,8 @@ package struct RunWorkflow: Sendable {
         /// The export, when the run read it (each test alone): the report is made from it
         /// without reading it again.
         package var export: LLVMCovExport?
+        /// The tests that ended one way alone and another in the suite (`run --per-test`).
+        package var orderDependent: [OrderDependence] = []
     }
 
     // MARK: What a run leaves in its output folder
@@ -114,7 +123,8 @@ package struct RunWorkflow: Sendable {
             sink.stage("building the tests with coverage")
             let selection = try select(build: try build(sink), sink: sink)
             return try runEachTestAlone(
-                selection.tests, timeout: timeout, toolchain: toolchain, clock: clock, sink: sink)
+                selection.tests, selection: shard == nil ? nil : selection.filter, timeout: timeout,
+                toolchain: toolchain, clock: clock, sink: sink)
         }
     }
 
@@ -194,16 +204,29 @@ package struct RunWorkflow: Sendable {
         guard failure == 0 else { throw AtomicFile.WriteError(path: logPath, errno: failure) }
         try log.finish(writing: "")
 
-        let results = try readResults(utcOffset: clock.utcOffset)
+        var results = try readResults(utcOffset: clock.utcOffset)
         guard results.hasTestOutput else {
             // The build failed (usually): its errors may have been hidden behind a progress line.
             sink.outputEnded(errors: buildErrors())
             throw Diagnostic(file: logPath, "`swift test` exited with status \(status) before running any test")
         }
         sink.outputEnded(errors: nil)
-        return Outcome(
-            exportPath: try coverageExport(toolchain: toolchain, sink: sink), testsPassed: status == 0,
+        // The coverage is made first: the retries' runs replace SwiftPM's profiles.
+        let exportPath = try coverageExport(toolchain: toolchain, sink: sink)
+        let failuresRecorded = results.isComplete && results.totals.hasFailures
+        if retries > 0 && results.totals.hasFailures {
+            let listed = try selection?.tests ?? tests.list().chosen
+            try retryFailures(in: &results, ids: listed, sink: sink) { test in
+                let (run, output, _) = try captureSwiftTest(
+                    selection: ["--filter", test.filterPattern], utcOffset: clock.utcOffset)
+                return (run, output)
+            }
+        }
+        var outcome = Outcome(
+            exportPath: exportPath, testsPassed: status == 0 || (failuresRecorded && !results.totals.hasFailures),
             results: results, perTest: nil, export: nil)
+        outcome.failuresRecorded = status == 0 || failuresRecorded
+        return outcome
     }
 
     /// The results of a whole-suite run: the log, and the event stream when `swift test` wrote one.
@@ -274,10 +297,11 @@ package struct RunWorkflow: Sendable {
 extension RunWorkflow {
     /// Writes what CI keeps: the HTML site, `junit.xml` and `coverage.json` (the coverage with
     /// every function, and the test summary). Returns the paths written and what to warn about.
-    /// With `perTest`, the site's pages show the tests that ran each line.
+    /// With `perTest`, the site's pages show the tests that ran each line; `judgement` marks in
+    /// `coverage.json` the failures that do not fail the gate.
     package func writeOutputs(
         report: CoverageReport, tests: TestRun, request: CoverageRequest, clock: Clock, hostname: String,
-        perTest: PerTestCoverage? = nil
+        perTest: PerTestCoverage? = nil, judgement: TestJudgement = TestJudgement()
     ) throws -> (paths: [String], warnings: [Diagnostic]) {
         let site = try HTMLSite.write(
             report, tests: tests, extraFiles: request.failureFiles(of: tests, report: report),
@@ -288,7 +312,7 @@ extension RunWorkflow {
         try system.write(junit, to: output + "/junit.xml")
         var json = JSONWriter()
         try CoverageJSONReport.write(
-            report, options: CoverageReportOptions(showFunctions: true), tests: tests, to: &json)
+            report, options: CoverageReportOptions(showFunctions: true), tests: tests, judgement: judgement, to: &json)
         try system.write(json.output, to: output + "/coverage.json")
         return ([output + "/html/index.html", output + "/junit.xml", output + "/coverage.json"], site.warnings)
     }

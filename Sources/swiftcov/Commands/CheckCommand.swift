@@ -54,11 +54,14 @@ enum CheckCommand {
             throw UsageError("\(warnings.count) configuration warning(s) and --strict")
         }
 
+        // Quarantined tests do not fail the gate; flaky ones as the configuration says.
+        let judgement = TestJudgement(configuration: configuration)
+        if let tests { for warning in configuration.unmatchedQuarantine(in: tests) { terminal.emit(warning) } }
         let result = Gate.evaluate(
             report, configuration: configuration, baseline: baseline,
-            failedTests: tests.map(FailedTest.all(of:)))
+            failedTests: tests.map(judgement.failedTests(of:)))
         try terminal.out(GateReport.text(result))
-        terminal.github.publishGate(report: report, result: result, tests: tests)
+        terminal.github.publishGate(report: report, result: result, tests: tests, judgement: judgement)
         return result.passed ? .success : .gateFailed
     }
 }

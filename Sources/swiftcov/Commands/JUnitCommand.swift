@@ -21,7 +21,9 @@ enum JUnitCommand {
         run.resolve(
             with: try TestLogInput.sourceIndex(
                 coverage: options.coverage, root: options.root, workingDirectory: terminal.workingDirectory))
-        var status: ExitCode = run.totals.hasFailures || !run.isComplete ? .gateFailed : .success
+        // The package's `.swiftcov.json`: quarantined tests do not fail, flaky ones as it says.
+        let judgement = try GateOptions.testJudgement(around: options.root ?? terminal.workingDirectory)
+        var status: ExitCode = !judgement.failedTests(of: run).isEmpty || !run.isComplete ? .gateFailed : .success
         if let missing = TestLogInput.missingResults(run, inputs: options.inputs) {
             // CI still gets a file, with one error that says why.
             run = TestResultsReader.missingResults(
@@ -42,7 +44,7 @@ enum JUnitCommand {
         if !options.quiet, status != .usage {
             terminal.status(wrote: options.output.map { [$0] } ?? [], run.totals.sentence(seconds: run.duration))
         }
-        terminal.github.annotate(failuresOf: run, root: options.root)
+        terminal.github.annotate(failuresOf: run, root: options.root, judgement: judgement)
         if status == .gateFailed && options.noFail { return .success }
         return status
     }

@@ -28,6 +28,11 @@ enum ReportCommand {
             ? PerTestData.load(
                 beside: coverage.inputs, command: "report", terminal: terminal, ownFiles: report.ownFiles) : nil
         let tests = try options.testLogs.isEmpty ? nil : readTests(options, terminal)
+        // The package's quarantine and flaky rule mark the failures that do not fail its gate.
+        let judgement =
+            tests == nil
+            ? TestJudgement()
+            : try GateOptions.testJudgement(around: coverage.packageRoot ?? terminal.workingDirectory)
 
         var reportOptions = CoverageReportOptions()
         reportOptions.showFunctions = showsFunctions
@@ -40,24 +45,27 @@ enum ReportCommand {
         case .json:
             // Streamed: with every function and line the JSON can be many times the export's size.
             var json = JSONWriter(destination.streamingBuffer())
-            try CoverageJSONReport.write(report, options: reportOptions, tests: tests, perTest: perTest, to: &json)
+            try CoverageJSONReport.write(
+                report, options: reportOptions, tests: tests, perTest: perTest, judgement: judgement, to: &json)
             try destination.finish(json.finish())
         case .markdown:
             var text = CoverageMarkdownReport.render(report, options: reportOptions)
-            if let tests { text += "\n" + TestSummaryMarkdownReport.render(tests) }
+            if let tests { text += "\n" + TestSummaryMarkdownReport.render(tests, judgement: judgement) }
             try destination.finish(writing: text)
         case .table:
             var text = CoverageTableReport.render(report, options: reportOptions)
             if let perTest {
                 text += "\n" + PerTestTableReport.render(report, perTest: perTest, width: reportOptions.width)
             }
-            if let tests { text += "\n" + TestSummaryTableReport.render(tests, colors: reportOptions.colors) }
+            if let tests {
+                text += "\n" + TestSummaryTableReport.render(tests, colors: reportOptions.colors, judgement: judgement)
+            }
             try destination.finish(writing: text)
         }
         terminal.github.addToStepSummary(
             CoverageMarkdownReport.render(report, options: reportOptions)
-                + (tests.map { "\n" + TestSummaryMarkdownReport.render($0) } ?? ""))
-        if let tests { terminal.github.annotate(failuresOf: tests) }
+                + (tests.map { "\n" + TestSummaryMarkdownReport.render($0, judgement: judgement) } ?? ""))
+        if let tests { terminal.github.annotate(failuresOf: tests, judgement: judgement) }
         return .success
     }
 
@@ -66,18 +74,20 @@ enum ReportCommand {
         _ options: Options, _ destination: AtomicFile.Destination, _ terminal: Terminal
     ) throws -> ExitCode {
         let tests = try readTests(options, terminal)
+        let judgement = try GateOptions.testJudgement(around: terminal.workingDirectory)
         let colors = options.color.usesColor(terminal, writesToFile: options.output != nil)
         switch options.format {
         case .json:
             // Streamed: a log of a million tests gives a JSON document larger than the log.
             var json = JSONWriter(destination.streamingBuffer())
-            TestSummaryJSONReport.write(tests, to: &json)
+            TestSummaryJSONReport.write(tests, judgement: judgement, to: &json)
             try destination.finish(json.finish())
-        case .markdown: try destination.finish(writing: TestSummaryMarkdownReport.render(tests))
-        case .table: try destination.finish(writing: TestSummaryTableReport.render(tests, colors: colors))
+        case .markdown: try destination.finish(writing: TestSummaryMarkdownReport.render(tests, judgement: judgement))
+        case .table:
+            try destination.finish(writing: TestSummaryTableReport.render(tests, colors: colors, judgement: judgement))
         }
-        terminal.github.addToStepSummary(TestSummaryMarkdownReport.render(tests))
-        terminal.github.annotate(failuresOf: tests)
+        terminal.github.addToStepSummary(TestSummaryMarkdownReport.render(tests, judgement: judgement))
+        terminal.github.annotate(failuresOf: tests, judgement: judgement)
         return .success
     }
 

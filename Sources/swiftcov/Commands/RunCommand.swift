@@ -19,7 +19,7 @@ enum RunCommand {
         positional: "-- SWIFT-TEST-ARGUMENTS…",
         positionalHelp: "Passed to `swift test` (after `--`), e.g. -- --filter GameTests --parallel.",
         options: [output.spec] + GateOptions.specs + [shard.spec, scratchPath.spec, timings.spec]
-            + [perTest.spec, testTimeout.spec, HistoryService.option.spec, ColorChoice.option.spec]
+            + [perTest.spec, testTimeout.spec, retryFailed.spec, HistoryService.option.spec, ColorChoice.option.spec]
             + ScopeOptions.specs,
         examples: [
             "swiftcov run",
@@ -27,6 +27,7 @@ enum RunCommand {
             "swiftcov run --shard 2/4 --timings previous/junit.xml",
             "swiftcov run --per-test --test-timeout 60",
             "swiftcov run --history .swiftcov-history/history.jsonl",
+            "swiftcov run --retry-failed 2",
         ])
 
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
@@ -42,11 +43,12 @@ enum RunCommand {
         }
         let configuration = try options.gate.loadConfiguration(root: root)
         let baseline = try options.gate.loadBaseline()
-        let workflow = RunWorkflow(
+        var workflow = RunWorkflow(
             root: root, output: options.output, testArguments: options.testArguments, scratchPath: options.scratchPath,
             strategy: options.perTest
                 ? .eachTestAlone(timeout: options.testTimeout ?? RunWorkflow.Strategy.defaultTimeout) : .wholeSuite,
             shard: options.shard, timings: try options.timings.map { try TestTimings.read(path: $0) })
+        workflow.retries = options.retryFailed
         let toolchain = try Toolchain.locate()
         // One run at a time in an output folder: a second waits for the first.
         try OutputLock.acquire(options.output) {
@@ -60,27 +62,32 @@ enum RunCommand {
         request.adopt(configuration)
         let report = try request.makeReport(workingDirectory: root, read: outcome.export)
         let tests = outcome.results.resolving(with: TestLogInput.sourceIndex(report: report, workingDirectory: root))
+        let judgement = TestJudgement(configuration: configuration, orderDependent: outcome.orderDependent)
+        for warning in configuration.unmatchedQuarantine(in: tests) { terminal.emit(warning) }
 
         // What a person reads: the coverage table and the test summary.
         var reportOptions = CoverageReportOptions()
         reportOptions.colors = options.color.usesColor(terminal)
         reportOptions.width = terminal.columns
         try terminal.out(CoverageTableReport.render(report, options: reportOptions))
-        try terminal.out("\n" + TestSummaryTableReport.render(tests, colors: reportOptions.colors))
+        try terminal.out(
+            "\n" + TestSummaryTableReport.render(tests, colors: reportOptions.colors, judgement: judgement))
 
         // The files CI keeps; with --per-test, the site shows which tests ran each line.
         let written = try workflow.writeOutputs(
             report: report, tests: tests, request: request, clock: clock, hostname: Clock.hostname,
-            perTest: outcome.perTest)
+            perTest: outcome.perTest, judgement: judgement)
         for warning in written.warnings { terminal.emit(warning) }
         terminal.status(wrote: written.paths)
         if let home = options.history {
+            // Outcomes of tests run alone are compared with outcomes alone: their environment says so.
+            let configuration =
+                SwiftTestArguments(options.testArguments).configuration + (options.perTest ? " alone" : "")
             try HistoryService.record(
-                tests, coverage: report, home: home, root: root,
+                tests, coverage: report, orderDependent: outcome.orderDependent, home: home, root: root,
                 given: HistoryKeys.Given(
                     shard: options.shard?.description,
-                    configuration: SwiftTestArguments(options.testArguments).configuration,
-                    toolchain: Toolchain.swiftVersion(system: toolchain.system)),
+                    configuration: configuration, toolchain: Toolchain.swiftVersion(system: toolchain.system)),
                 now: clock.secondsSince1970, terminal: terminal, command: "run")
         }
 
@@ -91,14 +98,15 @@ enum RunCommand {
         let shardSkipsRules = options.shard != nil && options.gate.configPath == nil && configuration.hasCoverageRules
         if shardSkipsRules { rules = configuration.withoutCoverageRules }
         let result = Gate.evaluate(
-            report, configuration: rules, baseline: baseline, failedTests: FailedTest.all(of: tests))
+            report, configuration: rules, baseline: baseline, failedTests: judgement.failedTests(of: tests))
         try terminal.out("\n" + GateReport.text(result))
         if shardSkipsRules, let shard = options.shard {
             try terminal.out(
                 "Shard \(shard) gates its tests only: the coverage rules of .swiftcov.json are checked where the "
                     + "shards are merged (swiftcov check -c SHARD-1-OUTPUT -c SHARD-2-OUTPUT …).\n")
         }
-        terminal.github.publishGate(report: report, result: result, tests: tests)
-        return result.passed && outcome.testsPassed ? .success : .gateFailed
+        terminal.github.publishGate(report: report, result: result, tests: tests, judgement: judgement)
+        // The gate judges the failed cases; a failure no case records fails the run all the same.
+        return result.passed && (outcome.testsPassed || outcome.failuresRecorded) ? .success : .gateFailed
     }
 }

@@ -39,6 +39,16 @@ extension RunCommand {
         return seconds
     }
 
+    static let retryFailed = ValueOption<Int>(
+        ["--retry-failed"], value: "N",
+        help:
+            "Run each failed test again, alone, up to N times (0 to \(RunWorkflow.maximumRetries)), until it passes: a pass on retry is flaky. Default: 0.",
+        expected: "a whole number from 0 to \(RunWorkflow.maximumRetries)"
+    ) { text in
+        guard let count = Int(text), count >= 0, count <= RunWorkflow.maximumRetries else { return nil }
+        return count
+    }
+
     struct Options {
         var output: String
         var gate: GateOptions
@@ -47,6 +57,7 @@ extension RunCommand {
         var timings: String?
         var perTest: Bool
         var testTimeout: Double?
+        var retryFailed: Int
         var color: ColorChoice
         var scope: ScopeOptions
         var testArguments: [String]
@@ -70,6 +81,7 @@ extension RunCommand {
             perTest = arguments.has(RunCommand.perTest)
             testTimeout = try arguments.value(RunCommand.testTimeout)
             guard perTest || testTimeout == nil else { throw UsageError("--test-timeout goes with --per-test") }
+            retryFailed = try arguments.value(RunCommand.retryFailed) ?? 0
             color = try arguments.value(ColorChoice.option) ?? .auto
             scope = try ScopeOptions(arguments)
             testArguments = arguments.positionals

@@ -180,7 +180,19 @@ struct GateOptions {
         let file = path ?? root + "/.swiftcov.json"
         guard path != nil || (FileSystem.size(of: file) ?? 0) > 0 else { return GateConfiguration() }
         let name = path ?? (root == Terminal.currentDirectory || root == "." ? ".swiftcov.json" : file)
-        return try GateConfiguration.parse(try Terminal.readFile(file, name: name), path: name)
+        var configuration = try GateConfiguration.parse(try Terminal.readFile(file, name: name), path: name)
+        if let quarantine = configuration.quarantineFile {
+            configuration.quarantine = try GateConfiguration.parseQuarantine(
+                try Terminal.readFile(quarantine, name: quarantine), path: quarantine)
+        }
+        return configuration
+    }
+
+    /// How the package's `.swiftcov.json` judges tests (quarantine, flaky), for the commands that
+    /// read test results without a gate of their own: the package around `folder`, if any.
+    static func testJudgement(around folder: String) throws -> TestJudgement {
+        guard let root = PackageManifest.root(around: folder) else { return TestJudgement() }
+        return TestJudgement(configuration: try configuration(root: root))
     }
 
     /// The ratchet's baseline, when `--baseline` is given.

@@ -52,7 +52,7 @@ enum HistoryService {
     /// Records `tests` (and `coverage`) as a new run in the history at `home`; says so on stderr.
     static func record(
         _ tests: TestRun, coverage: CoverageReport?,
-        orderDependent: [(id: String, alone: TestRun.Status, inSuite: TestRun.Status)] = [],
+        orderDependent: [OrderDependence] = [],
         home: HistoryStore.Home, root: String, given: HistoryKeys.Given, now: Int64, terminal: Terminal, command: String
     ) throws {
         var history = try read(home, root: root, terminal: terminal, command: command, now: now)

@@ -41,9 +41,9 @@ struct GitHubActions {
     }
 
     /// Annotations for every failure of the failed tests of `run`.
-    func annotate(failuresOf run: TestRun, root: String? = nil) {
+    func annotate(failuresOf run: TestRun, root: String? = nil, judgement: TestJudgement = TestJudgement()) {
         guard isActive else { return }  // nothing to compute outside GitHub: a run may hold a million tests
-        annotate(GitHubAnnotations.failures(of: run), root: root)
+        annotate(GitHubAnnotations.failures(of: run, judgement: judgement), root: root)
     }
 
     /// The package root's path inside the repository (`GITHUB_WORKSPACE`), with a trailing
@@ -61,11 +61,15 @@ struct GitHubActions {
 extension GitHubActions {
     /// The gate's outcome where GitHub shows it (`check`, `run`): the coverage table and the
     /// verdict in the job summary, and an annotation for each failed test, then each rule not met.
-    func publishGate(report: CoverageReport, result: GateResult, tests: TestRun?) {
+    func publishGate(
+        report: CoverageReport, result: GateResult, tests: TestRun?, judgement: TestJudgement = TestJudgement()
+    ) {
         guard isActive || terminal.environment("GITHUB_STEP_SUMMARY") != nil else { return }
+        // The tests' summary too, saying which failures do not fail the gate (quarantined, order-dependent).
         addToStepSummary(
-            CoverageMarkdownReport.render(report, options: CoverageReportOptions()) + GateReport.markdown(result))
-        let tests = tests.map(GitHubAnnotations.failures(of:)) ?? []
+            CoverageMarkdownReport.render(report, options: CoverageReportOptions()) + GateReport.markdown(result)
+                + (tests.map { "\n" + TestSummaryMarkdownReport.render($0, judgement: judgement) } ?? ""))
+        let tests = tests.map { GitHubAnnotations.failures(of: $0, judgement: judgement) } ?? []
         annotate(tests + GitHubAnnotations.failures(of: result), root: report.scope.root)
     }
 }

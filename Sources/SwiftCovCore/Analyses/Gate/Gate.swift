@@ -71,15 +71,9 @@ package struct FailedTest: Equatable, Sendable {
         self.message = message
     }
 
-    /// The failed tests of `run`.
+    /// The failed tests of `run`, every failure counted (no quarantine, no order dependence).
     package static func all(of run: TestRun) -> [FailedTest] {
-        run.failingCases.map { test in
-            FailedTest(
-                name: test.className == TestLogParser.swiftTestingSuiteName
-                    ? test.name : "\(test.className).\(test.name)",
-                file: test.primaryLocation?.file, line: test.primaryLocation?.line,
-                message: test.failingIssues.first?.message ?? test.status.rawValue)
-        }
+        TestJudgement().failedTests(of: run)
     }
 }
 

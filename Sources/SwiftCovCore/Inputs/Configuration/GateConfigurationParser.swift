@@ -24,6 +24,7 @@ extension GateConfiguration {
     /// The keys a configuration may have at the top level.
     package static let topLevelKeys = [
         "thresholds", "modules", "files", "exempt", "include", "exclude", "allFiles", "ratchet", "failOn",
+        "tests", "quarantine",
     ]
 
     /// Parses a configuration document; `path` names it in errors.
@@ -104,11 +105,87 @@ extension GateConfiguration {
                     }
                     configuration.failOn.insert(category)
                 }
+            case "tests":
+                configuration.tests = try testRules(value, fail)
+            case "quarantine":
+                switch value {
+                case .string(let file) where !file.isEmpty:
+                    // Relative to the configuration's folder.
+                    let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
+                    configuration.quarantineFile = file.hasPrefix("/") ? file : folder + file
+                case .array(let items):
+                    for (index, item) in items.enumerated() {
+                        guard case .string(let text) = item, let id = TestID(text) else {
+                            throw fail("quarantine[\(index)]", Self.notATestID)
+                        }
+                        configuration.quarantine.append(
+                            QuarantinedTest(id: id, file: path, location: .keyPath("quarantine[\(index)]")))
+                    }
+                default:
+                    throw fail("quarantine", "expected an array of test IDs or the path of a file of them")
+                }
             default:
                 throw fail(abbreviated(key), "unknown key" + suggestion(for: key, among: topLevelKeys))
             }
         }
         return configuration
+    }
+
+    private static let notATestID =
+        "expected a test ID as `swift test list` prints it (Module.Class/method, Module.Suite/function())"
+
+    /// `"tests": {"flaky": "pass", "orderDependent": "fail"}`.
+    private static func testRules(
+        _ value: JSONValue, _ fail: (String, String) -> GateConfigurationError
+    ) throws(GateConfigurationError) -> TestRules {
+        guard case .object(let members) = value else {
+            throw fail("tests", "expected an object such as {\"flaky\": \"pass\"}")
+        }
+        var rules = TestRules()
+        let keys = ["flaky", "orderDependent"]
+        for (key, setting) in members {
+            guard keys.contains(key) else {
+                throw fail("tests.\(abbreviated(key))", "unknown key" + suggestion(for: key, among: keys))
+            }
+            guard case .string(let text) = setting, let verdict = TestRules.Verdict(rawValue: text) else {
+                throw fail("tests.\(key)", "expected \"pass\" or \"fail\", found \(describe(setting))")
+            }
+            if key == "flaky" { rules.flaky = verdict } else { rules.orderDependent = verdict }
+        }
+        return rules
+    }
+
+    /// Reads a quarantine file: one test ID a line as `swift test list` prints it; blank lines
+    /// and what follows a `#` are left out. `path` names it in errors (`path:line`).
+    package static func parseQuarantine(
+        _ bytes: [UInt8], path: String
+    ) throws(GateConfigurationError) -> [QuarantinedTest] {
+        var tests: [QuarantinedTest] = []
+        let text = String(
+            decoding: bytes.starts(with: JSONValue.byteOrderMark) ? Array(bytes.dropFirst(3)) : bytes, as: UTF8.self)
+        for (index, line) in text.split(
+            omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }
+        )
+        .enumerated() {
+            var entry = line.prefix { $0 != "#" }
+            while let first = entry.first, first == " " || first == "\t" { entry = entry.dropFirst() }
+            while let last = entry.last, last == " " || last == "\t" || last == "\r" { entry = entry.dropLast() }
+            guard !entry.isEmpty else { continue }
+            guard let id = TestID(entry) else {
+                throw GateConfigurationError(
+                    path: path, location: .line(index + 1),
+                    message: "\(JSONWriter.quoted(abbreviated(String(entry)))): " + notATestID)
+            }
+            tests.append(QuarantinedTest(id: id, file: path, location: .line(index + 1)))
+        }
+        return tests
+    }
+
+    /// The quarantine entries that name no test of `run`: probably a test renamed or removed.
+    package func unmatchedQuarantine(in run: TestRun) -> [Diagnostic] {
+        quarantine.filter { entry in !run.cases.contains(where: entry.id.matches) }.map { entry in
+            .warning(file: entry.file, at: entry.location, "quarantined test \(entry.id.id) matches no test of the run")
+        }
     }
 
     private static func minimums(

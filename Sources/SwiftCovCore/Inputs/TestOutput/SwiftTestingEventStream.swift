@@ -346,6 +346,7 @@ package enum SwiftTestingEventStream {
             single.status = TestLogParser.settledStatus(single.issues, default: baseStatus)
             single.skipReason = state.skipReason
             single.location = record.location
+            if record.displayName != nil { single.function = record.name }
             if let start = state.start, let end = state.end { single.duration = end - start }
             return [single]
         }
@@ -358,6 +359,7 @@ package enum SwiftTestingEventStream {
             if crashed && info.end == nil { testCase.issues.append(didNotFinish) }
             testCase.status = TestLogParser.settledStatus(testCase.issues, default: baseStatus)
             testCase.location = record.location
+            if record.displayName != nil { testCase.function = record.name }
             if let start = info.start, let end = info.end { testCase.duration = end - start }
             return testCase
         }
@@ -367,6 +369,7 @@ package enum SwiftTestingEventStream {
             whole.issues = failing
             whole.status = TestLogParser.settledStatus(failing, default: .failed)
             whole.location = record.location
+            if record.displayName != nil { whole.function = record.name }
             result.append(whole)
         }
         result[0].issues += testLevel.filter { !$0.isFailing }

@@ -64,8 +64,50 @@ package struct GateConfiguration: Equatable, Sendable {
     /// The differential categories no line may fall into (`swiftcov diff --baseline`):
     /// `"failOn": ["UNC", "LBC", "UIC"]` is genhtml's "UNC + LBC + UIC == 0".
     package var failOn: Set<DifferentialCategory> = []
+    /// What the gate makes of tests that failed only in some runs (`"tests"`).
+    package var tests = TestRules()
+    /// Tests whose failures are reported but do not fail the gate (`"quarantine"`).
+    package var quarantine: [QuarantinedTest] = []
+    /// The file `"quarantine"` names, as the configuration's folder makes it (read by
+    /// `parseQuarantine` into `quarantine`).
+    package var quarantineFile: String?
 
     package init() {}
+
+    /// How the gate judges the tests that failed and passed.
+    package struct TestRules: Equatable, Sendable {
+        /// Whether such tests pass the gate or fail it.
+        package enum Verdict: String, Equatable, Sendable, CaseIterable {
+            case pass, fail
+        }
+
+        /// A test that failed, then passed when run again (`run --retry-failed`, Xcode's retries):
+        /// reported as flaky either way. Default: it passes.
+        package var flaky = Verdict.pass
+        /// A test that ends one way alone and another in the suite (`run --per-test`): reported as
+        /// order-dependent either way. Default: it passes.
+        package var orderDependent = Verdict.pass
+
+        package init(flaky: Verdict = .pass, orderDependent: Verdict = .pass) {
+            self.flaky = flaky
+            self.orderDependent = orderDependent
+        }
+    }
+
+    /// A test in quarantine: it still runs and is reported, but its failure does not fail the gate.
+    package struct QuarantinedTest: Equatable, Sendable {
+        /// The test, as `swift test list` names it.
+        package var id: TestID
+        /// Where it is listed: the configuration (at `quarantine[2]`) or the quarantine file (a line).
+        package var file: String
+        package var location: Diagnostic.Location
+
+        package init(id: TestID, file: String, location: Diagnostic.Location) {
+            self.id = id
+            self.file = file
+            self.location = location
+        }
+    }
 
     /// The minimums for a file: for each metric, from the most specific file rule that sets it
     /// (most literal characters in its pattern; the later rule on a tie), unless exempted.
@@ -104,10 +146,14 @@ extension GateConfiguration {
             || ratchetTolerance != nil
     }
 
-    /// This configuration's scope (include, exclude, allFiles) without its coverage rules: for
-    /// a shard, whose coverage is a share of the package's, so that only its tests are gated.
+    /// This configuration's scope (include, exclude, allFiles) and its rules for tests, without
+    /// its coverage rules: for a shard, whose coverage is a share of the package's, so that only
+    /// its tests are gated.
     package var withoutCoverageRules: GateConfiguration {
         var scope = GateConfiguration()
+        scope.tests = tests
+        scope.quarantine = quarantine
+        scope.quarantineFile = quarantineFile
         scope.includes = includes
         scope.excludes = excludes
         scope.allFiles = allFiles

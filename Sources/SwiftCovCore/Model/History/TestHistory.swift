@@ -220,8 +220,7 @@ extension TestHistory.Run {
     /// test by the name its log shows, with a parameterized case's arguments).
     package static func recording(
         _ testRun: TestRun, keys: TestHistory.Run, coverage: TestHistory.Coverage?,
-        orderDependent: [(id: String, alone: TestRun.Status, inSuite: TestRun.Status)] = [],
-        into history: inout TestHistory
+        orderDependent: [OrderDependence] = [], into history: inout TestHistory
     ) -> TestHistory.Run {
         var run = keys
         run.isComplete = keys.isComplete && testRun.isComplete && !testRun.wasInterrupted
@@ -245,8 +244,15 @@ extension TestHistory.Run {
                         milliseconds: TestHistory.milliseconds(testCase.duration)))
             }
         }
-        run.orderDependent = orderDependent.map {
-            TestHistory.OrderDependent(test: history.intern($0.id), alone: $0.alone, inSuite: $0.inSuite)
+        // Named as the run's case of that ID is (so the verdict and the executions are of one
+        // test); by the ID when no case matches.
+        run.orderDependent = orderDependent.map { finding in
+            let testCase = TestID(finding.id).flatMap { id in
+                testRun.suites.lazy.flatMap(\.cases).first { id.matches($0) }
+            }
+            let name = testCase.map(TestHistory.testName(of:)) ?? finding.id
+            return TestHistory.OrderDependent(
+                test: history.intern(name), alone: finding.alone, inSuite: finding.inSuite)
         }
         return run
     }

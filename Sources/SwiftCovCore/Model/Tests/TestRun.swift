@@ -159,6 +159,15 @@ package struct TestRun: Sendable, Equatable {
                 dropEmptyDetails()
             }
         }
+        /// The test function's name (`add(_:)`) when `testName` is a Swift Testing display name,
+        /// so that the case can be matched to the test ID `swift test list` prints.
+        package var function: String? {
+            get { details?.value.function }
+            _modify {
+                yield &uniqueDetails().value.function
+                dropEmptyDetails()
+            }
+        }
         /// The attempts before the last (retries, repetitions), oldest first; the case's own
         /// status, issues and duration are the last attempt's.
         package var attempts: [Attempt] {
@@ -216,10 +225,11 @@ package struct TestRun: Sendable, Equatable {
             var location: SourceLocation?
             var output = ""
             var attempts: [Attempt] = []
+            var function: String?
 
             var isEmpty: Bool {
                 arguments == nil && issues.isEmpty && skipReason == nil && location == nil && output.isEmpty
-                    && attempts.isEmpty
+                    && attempts.isEmpty && function == nil
             }
         }
 

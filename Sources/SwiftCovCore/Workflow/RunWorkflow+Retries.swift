@@ -1,0 +1,124 @@
+/// `run --retry-failed N` and the order check of `run --per-test`: after the run, each test that
+/// failed runs again, alone, up to N times, stopping at its first pass, and every attempt is
+/// recorded in the results (`TestRun.Case.attempts`: a pass on retry is flaky); with each test
+/// alone, tests that still fail run once more in the suite, to tell a test that fails only
+/// alone (or only in the suite) from one that fails.
+///
+/// The coverage is the run's own: the retries and the suite run come after it is made, and
+/// their profiles are not merged into it (a retry runs code a second time, which would change
+/// the counts but not what the tests cover).
+extension RunWorkflow {
+    /// What the retries' runs printed, one after the other (the run's own log stays as it was).
+    package static let retriesLogName = "swift-test-retries.log"
+    /// What the suite run of `run --per-test`'s order check printed.
+    package static let suiteLogName = "swift-test-suite.log"
+
+    /// At most this many retries of a test (`--retry-failed`).
+    package static let maximumRetries = 10
+
+    /// Runs each test of `ids` whose cases failed in `results` again, alone (`runAlone`), up to
+    /// `retries` times, stopping at its first pass; records each attempt in `results`. Writes
+    /// what the attempts printed to `OUTPUT/swift-test-retries.log`.
+    func retryFailures(
+        in results: inout TestRun, ids: [TestID], sink: some DiagnosticSink,
+        runAlone: (TestID) throws -> (run: TestRun, output: [UInt8])
+    ) throws {
+        guard retries > 0, !results.failingCases.isEmpty else { return }
+        let failing = results.failingIDs(among: ids)
+        for testCase in results.failingCases where !failing.contains(where: { $0.matches(testCase) }) {
+            sink.emit(
+                .warning(
+                    "cannot retry \(testCase.className) \(testCase.name): no test ID of `swift test list` names it"))
+        }
+        var log: [UInt8] = []
+        for id in failing {
+            for attempt in 1...retries {
+                sink.stage("retrying \(id) alone (\(attempt) of \(retries))")
+                let (run, output) = try runAlone(id)
+                log += Array("=== swiftcov run --retry-failed: \(id), retry \(attempt) of \(retries)\n".utf8) + output
+                if log.last.map({ $0 != 0x0A }) ?? false { log.append(0x0A) }
+                if results.recordRetry(run, of: id) {
+                    sink.note("\(id) passed on retry \(attempt): flaky")
+                    break
+                }
+                if attempt == retries { sink.note("\(id) failed every retry (\(retries))") }
+            }
+        }
+        try system.write(log, to: output + "/" + Self.retriesLogName)
+    }
+
+    /// One `swift test` of the built tests (coverage on, as they were built), those `selection`
+    /// chooses (`--filter` arguments; nil: the user's `--filter` and `--skip`), its output
+    /// captured and read with its own event stream.
+    /// `timeout`: seconds after which it is ended (and what it reported so far read).
+    func captureSwiftTest(
+        selection: [String]?, utcOffset: Int, timeout: Double? = nil
+    ) throws -> (run: TestRun, output: [UInt8], timedOut: Bool) {
+        let ownStream = !eventStream.arguments.isEmpty
+        let events = ownStream ? output + "/rerun-events.jsonl" : eventStream.path
+        system.remove(events)
+        defer { if ownStream { system.remove(events) } }
+        let extra =
+            ownStream ? ["--experimental-event-stream-output", events, "--experimental-event-stream-version", "0"] : []
+        let command = tests.arguments.testCommand(selection: selection, skipBuild: true, extra: extra)
+        let process = try system.capture(
+            Command(
+                "swift", command, in: root, mergingErrors: true, timeout: timeout,
+                outputLimit: PerTestRunner.defaultOutputLimit))
+        var inputs = [
+            try process.output.withUnsafeBytes { raw in
+                try Result { () throws(TestResultsError) in
+                    try TestResultsReader.read(bytes: raw, path: logPath, utcOffset: utcOffset)
+                }.get()
+            }
+        ]
+        if let size = system.fileSize(events), size > 0 {
+            inputs.append(try TestResultsReader.read(path: events, utcOffset: utcOffset))
+        }
+        return (TestResultsReader.combine(inputs), process.output, process.timedOut)
+    }
+
+    /// The order check of `run --per-test`: when tests of `selected` failed alone (after their
+    /// retries), the same selection runs once more as one suite, as `swift test` runs it — the
+    /// whole selection, since a test that passes only in the suite passes because of what the
+    /// others leave behind. A test that ends one way alone and the other way in the suite is
+    /// order-dependent (both ways: one that passed alone but fails in the suite is found too).
+    /// Tests that ran out of time alone (`timedOut`) are skipped there: they would stall the
+    /// suite; and the suite run ends after `timeout` seconds, what it reported so far compared.
+    func checkOrder(
+        of results: TestRun, selected: [TestID], timedOut: [TestID], selection: [String]?, timeout: Double,
+        utcOffset: Int, sink: some DiagnosticSink
+    ) throws -> [OrderDependence] {
+        let failedAlone = selected.filter { !timedOut.contains($0) && (results.status(of: $0) ?? .passed) >= .failed }
+        guard !failedAlone.isEmpty else { return [] }
+        sink.stage(
+            "\(failedAlone.count) test(s) failed alone: running the \(selected.count - timedOut.count) tests together "
+                + "once, as swift test runs them, to find tests that depend on the others (\(Self.suiteLogName))")
+        var filter = selection
+        if !timedOut.isEmpty {
+            filter =
+                (selection
+                    ?? tests.arguments.filters.flatMap { ["--filter", $0] }
+                    + tests.arguments.skips.flatMap { ["--skip", $0] })
+                + timedOut.flatMap { ["--skip", $0.filterPattern] }
+        }
+        let (suite, output, ended) = try captureSwiftTest(selection: filter, utcOffset: utcOffset, timeout: timeout)
+        try system.write(output, to: self.output + "/" + Self.suiteLogName)
+        if ended {
+            sink.emit(
+                .warning(
+                    "the suite run was still running after \(PerTestRunner.seconds(timeout)) s and was ended: "
+                        + "the tests it did not report are not compared"))
+        }
+        var found: [OrderDependence] = []
+        for test in selected where !timedOut.contains(test) {
+            guard let alone = results.status(of: test), let inSuite = suite.status(of: test),
+                (alone >= .failed) != (inSuite >= .failed)
+            else { continue }
+            let dependence = OrderDependence(id: test.id, alone: alone, inSuite: inSuite)
+            sink.emit(.warning("order-dependent test \(dependence)"))
+            found.append(dependence)
+        }
+        return found
+    }
+}
