@@ -107,6 +107,60 @@ struct HistoryCommandTests {
         #expect(document["runs"] as? Int == 2 * perProcess)
     }
 
+    @Test("ci/history-git-notes.sh: jobs of two clones push their runs at once; none is lost; the job keeps its status")
+    func gitNotesRecipe() throws {
+        let base = try temporaryDirectory()
+        @Sendable func shell(_ script: String, in directory: String) throws -> Int32 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", script]
+            process.currentDirectoryURL = URL(fileURLWithPath: directory)
+            var environment = ProcessInfo.processInfo.environment
+            environment["PATH"] =
+                swiftcovExecutable().deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
+            process.environment = environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        let identity = "-c user.name=t -c user.email=t@t"
+        try #require(
+            try shell(
+                "git init -q --bare origin.git && git clone -q origin.git seed && cd seed && "
+                    + "git \(identity) commit -q --allow-empty -m one && git push -q origin HEAD && cd .. && "
+                    + "git clone -q origin.git a && git clone -q origin.git b", in: base) == 0)
+        let recipe = packageRoot + "/ci/history-git-notes.sh"
+        let group = DispatchGroup()
+        nonisolated(unsafe) var statuses: [Int32] = []
+        let lock = NSLock()
+        for clone in ["a", "b"] {
+            DispatchQueue.global().async(group: group) {
+                for index in 0..<3 {
+                    let status =
+                        (try? shell(
+                            "'\(recipe)' -- swiftcov history add '\(Self.passing)' --history git-notes --run-id \(clone)\(index)",
+                            in: base + "/" + clone)) ?? -1
+                    lock.withLock { statuses.append(status) }
+                }
+            }
+        }
+        group.wait()
+        #expect(statuses == [0, 0, 0, 0, 0, 0])
+        // A third clone sees all six runs.
+        try #require(
+            try shell(
+                "git clone -q origin.git c && cd c && git fetch -q origin refs/notes/swiftcov:refs/notes/swiftcov",
+                in: base)
+                == 0)
+        let json = try swiftcov(["flaky", "--history", "git-notes", "--format", "json"], in: base + "/c")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(document["runs"] as? Int == 6, "\(json.stderr)")
+        // The command's failure is the job's failure.
+        #expect(try shell("'\(recipe)' -- sh -c 'exit 1'", in: base + "/a") == 1)
+    }
+
     @Test("a history of another repository, or a damaged one: one line naming it, exit 2")
     func refused() throws {
         let directory = try repository()

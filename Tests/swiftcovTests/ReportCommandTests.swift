@@ -192,7 +192,10 @@ struct ReportCommandTests {
         let listed = overview.stdout.split(separator: "\n", omittingEmptySubsequences: false).drop { $0 != "COMMANDS:" }
             .dropFirst()
             .prefix { !$0.isEmpty }.map { $0.split(separator: " ")[0] }
-        #expect(listed == ["report", "html", "check", "run", "impacted", "export", "diff", "junit"])
+        #expect(
+            listed == [
+                "report", "html", "check", "run", "impacted", "export", "diff", "junit", "history", "flaky", "trends",
+            ])
         let version = try swiftcov(["--version"])
         #expect(version.status == 0)
         #expect(version.stdout.hasPrefix("swiftcov "))

@@ -75,6 +75,7 @@ package enum FlakyReport {
             }
             text += "\n" + table.render()
         }
+        text += quarantineSection(analysis, markdown: false)
         text += footer(analysis)
         return text
     }
@@ -98,6 +99,32 @@ package enum FlakyReport {
         case nil:
             return ("new failure", "cannot tell flaky from broken yet: give per-test data and the change")
         }
+    }
+
+    /// What the history says of a quarantined test, in one line.
+    package static func quarantineLine(_ quarantined: FlakyVerdicts.QuarantineState) -> String {
+        switch quarantined.state {
+        case .release(let runs):
+            return "\(quarantined.id): passed its last \(runs) runs: release it from the quarantine"
+        case .broken(let since, let runs):
+            return
+                "\(quarantined.id): broken, not flaky (failed every attempt of the last \(runs) runs, since "
+                + "\(short(since.commit))): the quarantine hides a real failure"
+        case .stays(let verdict):
+            return "\(quarantined.id): stays quarantined" + (verdict.map { " (\($0))" } ?? "")
+        case .notInHistory:
+            return "\(quarantined.id): no run of the history has it"
+        }
+    }
+
+    private static func quarantineSection(_ analysis: FlakyVerdicts.Analysis, markdown: Bool) -> String {
+        guard !analysis.quarantine.isEmpty else { return "" }
+        var text = markdown ? "\n**Quarantine**\n\n" : "\nQuarantine:\n"
+        for quarantined in analysis.quarantine {
+            let line = quarantineLine(quarantined)
+            text += markdown ? "- \(cell(line))\n" : "  \(line.terminalSafe)\n"
+        }
+        return text
     }
 
     private static func footer(_ analysis: FlakyVerdicts.Analysis) -> String {
@@ -127,6 +154,7 @@ package enum FlakyReport {
                 text += "| \(cell(failure.test)) ❌ | \(verdict) | \(cell(evidence)) |\n"
             }
         }
+        text += quarantineSection(analysis, markdown: true)
         text += footer(analysis)
         return text
     }
@@ -150,6 +178,25 @@ package enum FlakyReport {
         for test in analysis.newestFailures { writer.string(test) }
         writer.endArray()
         writer.member("headline", headline(analysis))
+        if !analysis.quarantine.isEmpty {
+            writer.key("quarantine")
+            writer.beginArray(.block)
+            for quarantined in analysis.quarantine {
+                writer.beginObject()
+                writer.member("id", quarantined.id)
+                let state: String
+                switch quarantined.state {
+                case .release: state = "release"
+                case .broken: state = "broken"
+                case .stays: state = "stays"
+                case .notInHistory: state = "not in history"
+                }
+                writer.member("state", state)
+                writer.member("evidence", quarantineLine(quarantined))
+                writer.endObject()
+            }
+            writer.endArray()
+        }
         writer.key("tests")
         writer.beginArray(.block)
         for finding in analysis.findings {

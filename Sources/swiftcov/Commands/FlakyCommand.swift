@@ -32,6 +32,10 @@ enum FlakyCommand {
             analysis.judgeByCoverage(
                 perTest: perTest, changedLines: ImpactedTests.changedLines(of: diff, side: .changed))
         }
+        // The package's quarantine: which tests may leave it, and which hide a broken test.
+        let configuration = try GateOptions.configuration(root: root)
+        analysis.quarantine = FlakyVerdicts.quarantine(
+            configuration.quarantine.map(\.id), in: history, analysis: analysis, healAfter: options.verdicts.healAfter)
         switch options.format {
         case .table: try destination.finish(writing: FlakyReport.table(analysis))
         case .json: try destination.finish(writing: FlakyReport.json(analysis))

@@ -106,6 +106,33 @@ struct FlakyFixtureVerdictsTests {
         #expect(FlakyReport.headline(last).hasSuffix("broken") || FlakyReport.headline(last).contains("known flaky"))
     }
 
+    @Test("the quarantine: a flaky test stays, a broken one is called out, a steady one may leave")
+    func quarantine() throws {
+        let history = try Self.histories().last!
+        let analysis = FlakyVerdicts.analyze(history)
+        let ids = [
+            "FlakyTests.StatisticsTests/testFlakyMean", "FlakyTests.StatisticsTests/testPercentOfAThird",
+            "FlakyTests.StatisticsTests/testSum", "FlakyTests.StatisticsTests/testGone",
+        ].compactMap(TestID.init)
+        let states = FlakyVerdicts.quarantine(ids, in: history, analysis: analysis, healAfter: 10)
+        #expect(
+            states.map(\.state) == [
+                .stays(verdict: "flaky"),
+                .broken(
+                    since: try #require(
+                        analysis.findings.first { $0.test.hasSuffix("/testPercentOfAThird") }.flatMap {
+                            if case .broken(let since, _) = $0.verdict { since } else { nil }
+                        }), runs: 24),
+                .release(runs: 24), .notInHistory,
+            ])
+        var withQuarantine = analysis
+        withQuarantine.quarantine = states
+        #expect(
+            FlakyReport.table(withQuarantine).contains(
+                "FlakyTests.StatisticsTests/testSum: passed its last 24 runs: release it from the quarantine"))
+        #expect(FlakyReport.markdown(withQuarantine).contains("broken, not flaky"))
+    }
+
     @Test("the order-dependent test is named, with both outcomes; the crashed run is left out")
     func orderDependentAndInfrastructure() throws {
         let analysis = FlakyVerdicts.analyze(try Self.histories().last!)

@@ -96,6 +96,8 @@ package enum FlakyVerdicts {
         package var newFailures: [NewFailure] = []
         /// Whether per-test data and a change were given (`judgeByCoverage`).
         package var judgedByCoverage = false
+        /// The quarantined tests' states, when the package has a quarantine.
+        package var quarantine: [QuarantineState] = []
 
         /// Judges the new failures by the per-test data of the failing run and the lines a change
         /// touched (the coverage rule).
