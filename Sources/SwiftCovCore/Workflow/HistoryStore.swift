@@ -174,14 +174,39 @@ package enum HistoryStore {
         "GIT_COMMITTER_NAME": "swiftcov", "GIT_COMMITTER_EMAIL": "swiftcov@localhost",
     ]
 
-    /// Adds `run`'s lines to its commit's note: the new notes commit is made on a private ref
-    /// from the notes as they were, then the notes ref is moved to it only if it has not moved
-    /// since (`git update-ref REF NEW OLD`); if it has, again from the notes as they are now.
+    /// Adds `run`'s lines to its commit's note.
     private static func appendToNote(_ run: TestHistory.Run, of history: TestHistory, ref: String, root: String) throws
     {
+        try changeNotes(ref: ref, root: root, what: "run \(run.id) was added") { scratch, write in
+            var note = ""
+            var known = Set<String>()
+            let shown = try Git.run(["notes", "--ref=\(scratch)", "show", run.commit], in: root)
+            if shown.status == 0 {
+                note = shown.output
+                // The names this note already defines (a damaged note defines none: all are written).
+                if let reading = try? note.withUTF8({ bytes throws(HistoryFormat.ReadError) in
+                    try HistoryFormat.read(UnsafeRawBufferPointer(bytes), path: ref)
+                }) {
+                    known = Set(reading.history.names)
+                }
+            }
+            if !note.isEmpty, !note.hasSuffix("\n") { note += "\n" }
+            note += HistoryFormat.lines(of: [run], in: history, skippingNames: &known)
+            try write(run.commit, note)
+        }
+    }
+
+    /// Changes the notes under `ref` as `change` does on a private ref made from them (given its
+    /// name, and a function writing a commit's note; "" removes it), then moves `ref` to the
+    /// result only if no one moved it meanwhile (`git update-ref REF NEW OLD`); if someone did,
+    /// again from the notes as they are now. No other process's change is lost.
+    private static func changeNotes(
+        ref: String, root: String, what: String,
+        _ change: (_ scratch: String, _ write: (_ commit: String, _ note: String) throws -> Void) throws -> Void
+    ) throws {
         // Private to this call, even among threads of one process.
         let unique = "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        let scratch = "refs/notes/swiftcov-adding-" + unique
+        let scratch = "refs/notes/swiftcov-changing-" + unique
         let noteFile = (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/swiftcov-note-" + unique
         TemporaryPaths.register(noteFile)
         defer {
@@ -189,35 +214,30 @@ package enum HistoryStore {
             TemporaryPaths.unregister(noteFile)
             _ = try? Git.run(["update-ref", "-d", scratch], in: root)
         }
+        func write(_ commit: String, _ note: String) throws {
+            let result: Git.Result
+            if note.isEmpty {
+                result = try Git.run(["notes", "--ref=\(scratch)", "remove", commit], in: root, environment: identity)
+            } else {
+                try AtomicFile.write(note, to: noteFile)
+                result = try Git.run(
+                    ["notes", "--ref=\(scratch)", "add", "-f", "-F", noteFile, commit], in: root, environment: identity)
+            }
+            guard result.status == 0 else { throw Failure(file: ref, message: "git notes: \(result.firstErrorLine)") }
+        }
         for attempt in 0..<20 {
             let current = try Git.run(["rev-parse", "-q", "--verify", ref], in: root)
             let old = current.status == 0 ? current.trimmedOutput : nil
-            var note = ""
-            var known = Set<String>()
             if let old {
                 let copied = try Git.run(["update-ref", scratch, old], in: root)
                 guard copied.status == 0 else { throw Failure(file: ref, message: "git: \(copied.firstErrorLine)") }
-                let shown = try Git.run(["notes", "--ref=\(scratch)", "show", run.commit], in: root)
-                if shown.status == 0 {
-                    note = shown.output
-                    // The names this note already defines (a damaged note defines none: all are written).
-                    if let reading = try? note.withUTF8({ bytes throws(HistoryFormat.ReadError) in
-                        try HistoryFormat.read(UnsafeRawBufferPointer(bytes), path: ref)
-                    }) {
-                        known = Set(reading.history.names)
-                    }
-                }
             } else {
                 _ = try Git.run(["update-ref", "-d", scratch], in: root)
             }
-            if !note.isEmpty, !note.hasSuffix("\n") { note += "\n" }
-            note += HistoryFormat.lines(of: [run], in: history, skippingNames: &known)
-            try AtomicFile.write(note, to: noteFile)
-            let added = try Git.run(
-                ["notes", "--ref=\(scratch)", "add", "-f", "-F", noteFile, run.commit], in: root, environment: identity)
-            guard added.status == 0 else { throw Failure(file: ref, message: "git notes: \(added.firstErrorLine)") }
-            let made = try Git.run(["rev-parse", "--verify", scratch], in: root)
-            guard made.status == 0 else { throw Failure(file: ref, message: "git: \(made.firstErrorLine)") }
+            try change(scratch, write)
+            let made = try Git.run(["rev-parse", "-q", "--verify", scratch], in: root)
+            guard made.status == 0 else { return }  // nothing was, or is, there
+            if made.trimmedOutput == old { return }  // nothing changed
             let moved = try Git.run(
                 [
                     "update-ref", ref, made.trimmedOutput,
@@ -225,27 +245,52 @@ package enum HistoryStore {
                 ],
                 in: root)
             if moved.status == 0 { return }
-            // Another process added a run meanwhile: again, from its notes.
+            // Another process changed the notes meanwhile: again, from its notes.
             usleep(UInt32(10_000 + (attempt * 7919 + Int(getpid())) % 40_000))
         }
-        throw Failure(file: ref, message: "the notes kept changing while run \(run.id) was added; try again")
+        throw Failure(file: ref, message: "the notes kept changing while \(what); try again")
     }
 
     // MARK: Compacting
 
-    /// Keeps, of the history in the file at `path`, the newest `runs` runs and those of the last
-    /// `days` days (each when given), rewriting the file atomically; returns how many were dropped.
-    package static func compact(
-        _ history: TestHistory, file path: String, keepingRuns runs: Int?, days: Int?, now: Int64
-    ) throws -> Int {
+    /// Which runs of `history` compaction keeps: the newest `runs` runs and those of the last
+    /// `days` days (each when given).
+    static func kept(_ history: TestHistory, runs: Int?, days: Int?, now: Int64) -> Set<String> {
         let cutoff = days.map { now - Int64($0) * 86_400 }
         let firstKept = runs.map { max(0, history.runs.count - $0) } ?? 0
-        var index = 0
-        let kept = history.filter { run in
-            defer { index += 1 }
-            return index >= firstKept && (cutoff.map { run.time >= $0 } ?? true)
+        var ids = Set<String>()
+        for (index, run) in history.runs.enumerated()
+        where index >= firstKept && (cutoff.map { run.time >= $0 } ?? true) {
+            ids.insert(run.id)
         }
-        try AtomicFile.write(HistoryFormat.encode(kept), to: path)
-        return history.runs.count - kept.runs.count
+        return ids
+    }
+
+    /// Keeps, of `history` (read from `home`), the newest `runs` runs and those of the last `days`
+    /// days: a file is rewritten atomically; in git notes each note keeps its kept runs (a note
+    /// left with none is removed), in one change of the notes. Returns how many runs were dropped.
+    package static func compact(
+        _ history: TestHistory, at home: Home, root: String, keepingRuns runs: Int?, days: Int?, now: Int64
+    ) throws -> Int {
+        let keep = kept(history, runs: runs, days: days, now: now)
+        switch home {
+        case .file(let path):
+            try AtomicFile.write(HistoryFormat.encode(history.filter { keep.contains($0.id) }), to: path)
+        case .gitNotes(let ref):
+            try changeNotes(ref: ref, root: root, what: "the notes were compacted") { scratch, write in
+                for (commit, text) in try noteContents(ref: scratch, root: root) {
+                    var text = text
+                    let reading = try text.withUTF8 { bytes in
+                        Result { () throws(HistoryFormat.ReadError) in
+                            try HistoryFormat.read(UnsafeRawBufferPointer(bytes), path: ref)
+                        }
+                    }.get()
+                    let remaining = reading.history.filter { keep.contains($0.id) }
+                    guard remaining.runs.count < reading.history.runs.count else { continue }
+                    try write(commit, remaining.runs.isEmpty ? "" : HistoryFormat.encode(remaining))
+                }
+            }
+        }
+        return history.runs.count - keep.count
     }
 }

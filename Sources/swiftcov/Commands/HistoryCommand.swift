@@ -44,16 +44,13 @@ enum HistoryCommand {
                 tests, coverage: coverage, home: options.home, root: root, given: given, now: now,
                 terminal: terminal, command: "history")
         case .compact:
-            guard case .file(let path) = options.home else {
-                throw UsageError("compact works on a history file; git notes are compacted by removing old notes")
-            }
             let history = try HistoryService.read(
                 options.home, root: root, terminal: terminal, command: "history", now: now)
             let dropped = try HistoryStore.compact(
-                history, file: path, keepingRuns: options.keepRuns, days: options.keepDays, now: now)
+                history, at: options.home, root: root, keepingRuns: options.keepRuns, days: options.keepDays, now: now)
             terminal.error(
-                "swiftcov: kept \(history.runs.count - dropped) of \(history.runs.count) runs in \(path.terminalSafe)\n"
-            )
+                "swiftcov: kept \(history.runs.count - dropped) of \(history.runs.count) runs in "
+                    + "\(options.home.description.terminalSafe)\n")
         }
         return .success
     }

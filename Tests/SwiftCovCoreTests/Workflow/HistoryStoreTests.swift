@@ -53,13 +53,13 @@ struct HistoryStoreTests {
         #expect(reading.warnings.map(\.message) == ["record cut short (a write that did not end); skipped"])
         // Compacted: by count, then by age.
         var dropped = try HistoryStore.compact(
-            reading.history, file: path, keepingRuns: 1, days: nil, now: 300 + 86_400 * 10)
+            reading.history, at: home, root: "/", keepingRuns: 1, days: nil, now: 300 + 86_400 * 10)
         #expect(dropped == 1)
         let compacted = try HistoryStore.read(home, root: "/", latestTime: .max)
         #expect(compacted.history.runs.map(\.id) == ["b"] && compacted.warnings.isEmpty)
         #expect(compacted.history.names.count == 1)
         dropped = try HistoryStore.compact(
-            compacted.history, file: path, keepingRuns: nil, days: 1, now: 300 + 86_400 * 20)
+            compacted.history, at: home, root: "/", keepingRuns: nil, days: 1, now: 300 + 86_400 * 20)
         #expect(dropped == 1)
     }
 
@@ -85,13 +85,22 @@ struct HistoryStoreTests {
         let reading = try HistoryStore.read(home, root: repository, latestTime: .max)
         #expect(reading.history.runs.map(\.id) == ["a", "b", "c"])
         #expect(try Self.git(["notes", "--ref=swiftcov", "show", one], in: repository).contains("\"run\":\"c\""))
+        // Compacted to the newest run: the second commit's note goes, the first's keeps c alone.
+        let dropped = try HistoryStore.compact(
+            reading.history, at: home, root: repository, keepingRuns: 1, days: nil, now: 10)
+        #expect(dropped == 2)
+        #expect(try HistoryStore.read(home, root: repository, latestTime: .max).history.runs.map(\.id) == ["c"])
+        #expect(try Git.run(["notes", "--ref=swiftcov", "show", two], in: repository).status != 0)
+        // A run added after: on top of the compacted notes.
+        try HistoryStore.append(
+            [Self.run("e", time: 5, commit: two, into: &history)], of: history, to: home, known: [], root: repository)
         // Damage is named by the note it is in.
         _ = try Self.git(["notes", "--ref=swiftcov", "append", "-m", "garbage", two], in: repository)
         let error = #expect(throws: HistoryFormat.ReadError.self) {
             try HistoryStore.read(home, root: repository, latestTime: .max)
         }
         #expect(error?.path == "refs/notes/swiftcov (note of \(two.prefix(12)))")
-        let orphan = Self.run("d", time: 4, into: &history)
+        let orphan = Self.run("d", time: 6, into: &history)
         #expect(throws: HistoryStore.Failure.self) {
             try HistoryStore.append([orphan], of: history, to: home, known: [], root: repository)
         }
