@@ -29,10 +29,18 @@ extension FlakyVerdicts {
         }
         return failures.map { name in
             guard let test = byID[name] ?? byShortID[withoutModule(name)] else { return (name, .notRecorded) }
-            let executed = perTest.lines(of: test)
             var ran: [String] = []
             var count = 0
-            for (path, line) in changed where executed[path].map({ binarySearch($0, line) }) == true {
+            // Only the changed files' lines of the test, each file's once.
+            var executed: (path: String, lines: [UInt32]) = ("", [])
+            for (path, line) in changed {
+                if executed.path != path {
+                    executed = (
+                        path, perTest.fileIndex(of: path).map { perTest.executedLines(of: test, inFile: $0) } ?? []
+                    )
+                }
+                let index = PerTestCoverage.lowerBound(of: line, in: executed.lines)
+                guard index < executed.lines.count, executed.lines[index] == line else { continue }
                 count += 1
                 if ran.count < 20 { ran.append("\(path):\(line)") }
             }
@@ -46,15 +54,5 @@ extension FlakyVerdicts {
         let slash = id.firstIndex(of: "/") ?? id.endIndex
         guard let dot = id[..<slash].firstIndex(of: ".") else { return id }
         return String(id[id.index(after: dot)...])
-    }
-
-    private static func binarySearch(_ lines: [UInt32], _ line: UInt32) -> Bool {
-        var low = 0
-        var high = lines.count
-        while low < high {
-            let middle = (low + high) / 2
-            if lines[middle] < line { low = middle + 1 } else { high = middle }
-        }
-        return low < lines.count && lines[low] == line
     }
 }

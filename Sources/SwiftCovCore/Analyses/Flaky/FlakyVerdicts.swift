@@ -94,8 +94,6 @@ package enum FlakyVerdicts {
         /// Those of them with no verdict: new failures, with what the change's coverage says of
         /// them once `judgeByCoverage` is called.
         package var newFailures: [NewFailure] = []
-        /// Whether per-test data and a change were given (`judgeByCoverage`).
-        package var judgedByCoverage = false
         /// The quarantined tests' states, when the package has a quarantine.
         package var quarantine: [QuarantineState] = []
 
@@ -105,7 +103,6 @@ package enum FlakyVerdicts {
             let findings = FlakyVerdicts.coverageFindings(
                 of: newFailures.map(\.test), perTest: perTest, changedLines: changedLines)
             for index in newFailures.indices { newFailures[index].coverage = findings[index].finding }
-            judgedByCoverage = true
         }
     }
 

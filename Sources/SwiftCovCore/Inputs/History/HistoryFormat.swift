@@ -23,9 +23,6 @@ package enum HistoryFormat {
     /// The version this swiftcov writes and reads.
     package static let version = 1
 
-    /// A run that the reader skipped, and why (the file goes on being read).
-    package typealias Warning = Diagnostic
-
     /// What `read` found, besides the history: runs skipped with a reason.
     package struct Reading: Sendable {
         package var history: TestHistory
