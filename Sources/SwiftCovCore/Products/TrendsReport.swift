@@ -34,6 +34,8 @@ package enum TrendsReport {
         return sign + "\(magnitude / 100)." + (magnitude % 100 < 10 ? "0" : "") + "\(magnitude % 100)"
     }
 
+    private static func commits(_ count: Int) -> String { count == 1 ? "1 commit" : "\(count) commits" }
+
     private static func short(_ commit: String) -> String { commit.isEmpty ? "no commit" : String(commit.prefix(10)) }
 
     /// The lines every format shares: what moved from the first point to the newest.
@@ -91,7 +93,7 @@ package enum TrendsReport {
     package static func table(_ trends: HistoryTrends) -> String {
         guard let last = trends.points.last else { return "No runs in the history yet.\n" }
         var text =
-            "\(trends.points.count) commits, newest \(short(last.commit)) on \(last.branch.isEmpty ? "no branch" : last.branch)\n\n"
+            "\(commits(trends.points.count)), newest \(short(last.commit)) on \(last.branch.isEmpty ? "no branch" : last.branch)\n\n"
         var table = TextTable(columns: [.init("", .left), .init("Trend", .left), .init("First"), .init("Newest")])
         for row in summary(trends) {
             table.add([.init(row.label), .init(row.spark), .init(row.first), .init(row.last)])
@@ -133,7 +135,7 @@ package enum TrendsReport {
     /// GitHub-flavoured Markdown for a pull-request comment or a job summary.
     package static func markdown(_ trends: HistoryTrends) -> String {
         guard let last = trends.points.last else { return "### Trends\n\nNo runs in the history yet.\n" }
-        var text = "### Trends over \(trends.points.count) commits (newest `\(short(last.commit))`)\n\n"
+        var text = "### Trends over \(commits(trends.points.count)) (newest `\(short(last.commit))`)\n\n"
         text += "| | Trend | First | Newest |\n|:--|:--|--:|--:|\n"
         for row in summary(trends) { text += "| \(row.label) | \(row.spark) | \(row.first) | \(row.last) |\n" }
         for module in modules(trends) {

@@ -69,5 +69,10 @@ struct HistoryTrendsTests {
         #expect(TrendsReport.sparkline([92.33, 92.34, nil, 92.33]) == "▄▄ ▄")
         #expect(TrendsReport.sparkline([]) == "")
         #expect(TrendsReport.sparkline([nil]) == " ")
+        // One commit is one commit.
+        var history = TestHistory()
+        history.add(HistoryTrendsTests.run("r1", commit: "c1", time: 1, tests: 3))
+        #expect(TrendsReport.table(HistoryTrends(history)).hasPrefix("1 commit, newest c1 on main\n"))
+        #expect(TrendsReport.markdown(HistoryTrends(history)).hasPrefix("### Trends over 1 commit (newest `c1`)"))
     }
 }
