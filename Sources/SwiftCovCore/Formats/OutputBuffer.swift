@@ -121,6 +121,25 @@ package struct OutputBuffer: ~Copyable {
         count += length
     }
 
+    /// Appends `value` thousandths in decimal with three decimals: 62 as "0.062", 1500 as "1.500".
+    package mutating func append(thousandths value: UInt64) {
+        let fraction = value % 1000
+        if value < 1000 {
+            // Most test durations: "0.ddd" in one go.
+            reserve(5)
+            start[count] = UInt8(ascii: "0")
+            count += 1
+        } else {
+            append(decimal: value / 1000)
+            reserve(4)
+        }
+        start[count] = UInt8(ascii: ".")
+        start[count + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction / 100)
+        start[count + 2] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction / 10 % 10)
+        start[count + 3] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
+        count += 4
+    }
+
     /// Appends `text` escaped for XML element content (see `String.xmlEscaped`): copied as it
     /// is when nothing in it needs escaping, as with most names and messages.
     package mutating func append(escapingXML text: String) {

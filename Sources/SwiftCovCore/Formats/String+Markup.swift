@@ -28,13 +28,18 @@ extension UnsafeBufferPointer<UInt8> {
         guard let base = baseAddress else { return nil }
         // Eight bytes at a time while they are plain printable ASCII other than `" & ' < >`
         // (most text), byte by byte through eight that may need escaping (a line break, a
-        // symbol), then eight at a time again.
+        // symbol), then eight at a time again; the last bytes as the last eight when there are.
         var start = 0
         while start < count {
-            if start + 8 <= count, !Self.mayNeedXMLEscape(UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
+            if start + 8 <= count {
+                guard Self.mayNeedXMLEscape(UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)) else {
+                    start += 8
+                    continue
+                }
+            } else if count >= 8,
+                !Self.mayNeedXMLEscape(UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self))
             {
-                start += 8
-                continue
+                return nil
             }
             let end = Swift.min(start + 8, count)
             for index in start..<end {
@@ -53,20 +58,21 @@ extension UnsafeBufferPointer<UInt8> {
     }
 
     /// Whether a byte of `word` (eight bytes of text) is not plain printable ASCII, or is one of
-    /// `" & ' < >`: eight bytes that need no escaping anywhere when false.
+    /// `" & ' < >`: eight bytes that need no escaping anywhere when false. (A byte may be
+    /// reported wrongly only beside one reported rightly: the borrows and carries of the
+    /// arithmetic cross into the next byte only from a byte that matches.)
     @inline(__always)
     static func mayNeedXMLEscape(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasByte(_ byte: UInt8) -> UInt64 {
-            let matched = word ^ (ones &* UInt64(byte))
-            return (matched &- ones) & ~matched & highs
-        }
-        // A byte below 0x20 (the subtraction borrows), or with the high bit, or DEL.
-        let low = (word &- ones &* 0x20) & ~word & highs
-        return
-            (low | word & highs | hasByte(0x7F) | hasByte(0x22) | hasByte(0x26) | hasByte(0x27) | hasByte(0x3C)
-            | hasByte(0x3E)) != 0
+        /// The high bit of each byte of `word` that is zero, as below.
+        func zeros(_ word: UInt64) -> UInt64 { (word &- ones) & ~word }
+        // Below 0x20 (the subtraction borrows), from 0x7F on (the addition reaches the high bit, or
+        // it is set), `"`, `&` or `'` (0x26 and 0x27 differ in the low bit), `<` or `>` (0x3C and
+        // 0x3E differ in bit 1).
+        let flagged =
+            ((word &- ones &* 0x20) & ~word) | word | (word &+ ones) | zeros(word ^ (ones &* 0x22))
+            | zeros((word | ones) ^ (ones &* 0x27)) | zeros((word | ones &* 0x02) ^ (ones &* 0x3E))
+        return flagged & 0x8080_8080_8080_8080 != 0
     }
 
     /// Whether UTF-8 `self` may hold a C1 control (U+0080–U+009F, encoded as C2 80…C2 9F).

@@ -42,7 +42,9 @@ package enum JUnitReport {
     /// a million tests is never held as text). Written piece by piece, without building a
     /// `String` per test.
     package static func write(_ run: TestRun, options: Options, to xml: inout OutputBuffer) {
-        let totals = run.totals
+        // Each suite counted once: the run's totals are theirs added up.
+        let suiteTotals = run.suites.map(\.totals)
+        let totals = suiteTotals.reduce(into: TestRun.Totals()) { $0.add($1) }
         xml.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"")
         xml.append(escapingXMLAttribute: options.name)
         xml.append("\" tests=\"")
@@ -54,14 +56,17 @@ package enum JUnitReport {
         xml.append("\" time=\"")
         append(seconds: run.duration, to: &xml)
         xml.append("\">\n")
-        for index in run.suites.indices {
-            write(run.suites[index], options: options, to: &xml)
+        run.suites.withUnsafeBufferPointer { suites in
+            for index in suites.indices {
+                write(suites[index], counts: suiteTotals[index], options: options, to: &xml)
+            }
         }
         xml.append("</testsuites>\n")
     }
 
-    private static func write(_ suite: borrowing TestRun.Suite, options: Options, to xml: inout OutputBuffer) {
-        let counts = suite.totals
+    private static func write(
+        _ suite: borrowing TestRun.Suite, counts: TestRun.Totals, options: Options, to xml: inout OutputBuffer
+    ) {
         xml.append("  <testsuite name=\"")
         xml.append(escapingXMLAttribute: suite.name)
         xml.append("\" tests=\"")
@@ -87,10 +92,12 @@ package enum JUnitReport {
             xml.append("\"/>\n")
         }
         xml.append("    </properties>\n")
-        // Each case read in place (not copied), its opening tag made once for all that share a class name.
+        // Each case read in place through a pointer (passing the case itself copies it: every
+        // string retained and released), its opening tag made once for all that share a class name.
         var opening = CaseOpening()
         suite.cases.withUnsafeBufferPointer { cases in
-            for index in cases.indices { write(cases[index], strict: options.strict, opening: &opening, to: &xml) }
+            guard let first = cases.baseAddress else { return }
+            for index in cases.indices { write(first + index, strict: options.strict, opening: &opening, to: &xml) }
         }
         if !suite.output.isEmpty {
             xml.append("    <system-out>")
@@ -122,42 +129,44 @@ package enum JUnitReport {
     }
 
     private static func write(
-        _ testCase: borrowing TestRun.Case, strict: Bool, opening: inout CaseOpening, to xml: inout OutputBuffer
+        _ testCase: UnsafePointer<TestRun.Case>, strict: Bool, opening: inout CaseOpening, to xml: inout OutputBuffer
     ) {
-        opening.write(testCase.className, to: &xml)
-        if let arguments = testCase.arguments, !hasESC(testCase.testName), !hasESC(arguments) {
+        opening.write(testCase.pointee.className, to: &xml)
+        if let arguments = testCase.pointee.arguments, !hasESC(testCase.pointee.testName), !hasESC(arguments) {
             // `Case.name`, written in pieces: escaping goes character by character (but for
             // ANSI codes, removed from the whole text).
-            xml.append(escapingXMLAttribute: testCase.testName)
+            xml.append(escapingXMLAttribute: testCase.pointee.testName)
             xml.append(" (")
             xml.append(escapingXMLAttribute: arguments)
             xml.append(")")
         } else {
-            xml.append(escapingXMLAttribute: testCase.arguments == nil ? testCase.testName : testCase.name)
+            xml.append(
+                escapingXMLAttribute: testCase.pointee.arguments == nil
+                    ? testCase.pointee.testName : testCase.pointee.name)
         }
         xml.append("\"")
-        if let duration = testCase.duration {
+        if let duration = testCase.pointee.duration {
             xml.append(" time=\"")
             append(seconds: duration, to: &xml)
             xml.append("\"")
         }
-        if testCase.isBare && testCase.status == .passed {
+        if testCase.pointee.isBare && testCase.pointee.status == .passed {
             // Most tests: no place, output, issues or earlier runs to write.
             xml.append("/>\n")
             return
         }
-        if !strict, let location = testCase.primaryLocation {
+        if !strict, let location = testCase.pointee.primaryLocation {
             xml.append(" file=\"")
             xml.append(escapingXMLAttribute: location.file)
             xml.append("\" line=\"")
             xml += "\(location.line)"
             xml.append("\"")
         }
-        var output = testCase.output
-        for issue in testCase.issues where !issue.isFailing {
+        var output = testCase.pointee.output
+        for issue in testCase.pointee.issues where !issue.isFailing {
             output.appendLines((issue.kind == .warning ? "warning: " : "known issue: ") + describe(issue))
         }
-        if testCase.status == .passed && output.isEmpty && testCase.attempts.isEmpty {
+        if testCase.pointee.status == .passed && output.isEmpty && testCase.pointee.attempts.isEmpty {
             xml.append("/>\n")
             return
         }
@@ -165,11 +174,13 @@ package enum JUnitReport {
         // Runs that failed, as Maven Surefire writes reruns: the first failing run in
         // `failure`/`error` and the later ones in `rerunFailure`/`rerunError` when the test failed
         // in the end; each in `flakyFailure`/`flakyError` when it passed in the end.
-        var failedRuns = testCase.attempts.filter { $0.status == .failed || $0.status == .error }
-        switch testCase.status {
+        var failedRuns = testCase.pointee.attempts.filter { $0.status == .failed || $0.status == .error }
+        switch testCase.pointee.status {
         case .failed, .error:
             failedRuns.append(
-                TestRun.Case.Attempt(status: testCase.status, issues: testCase.issues, duration: testCase.duration))
+                TestRun.Case.Attempt(
+                    status: testCase.pointee.status, issues: testCase.pointee.issues,
+                    duration: testCase.pointee.duration))
             let first = failure(failedRuns[0])
             // Named after the first failed run, as Surefire does: its later runs name their own.
             let element: StaticString = failedRuns[0].status == .error ? "error" : "failure"
@@ -186,7 +197,7 @@ package enum JUnitReport {
                 write(rerun: run, element: run.status == .error ? "rerunError" : "rerunFailure", to: &xml)
             }
         case .skipped:
-            if let reason = testCase.skipReason {
+            if let reason = testCase.pointee.skipReason {
                 xml.append("      <skipped message=\"")
                 xml.append(escapingXMLAttribute: reason)
                 xml.append("\"/>\n")
@@ -266,12 +277,7 @@ package enum JUnitReport {
     static func append(seconds value: Double, to xml: inout OutputBuffer) {
         // Up to a thousand years; anything else (a corrupt duration) is shown as 0.
         let milliseconds = value.isFinite && value > 0 && value < 3.2e13 ? UInt64((value * 1000).rounded()) : 0
-        let fraction = milliseconds % 1000
-        xml.append(decimal: milliseconds / 1000)
         // Always three decimals.
-        xml.append(byte: UInt8(ascii: "."))
-        xml.append(byte: UInt8(ascii: "0") + UInt8(fraction / 100))
-        xml.append(byte: UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
-        xml.append(byte: UInt8(ascii: "0") + UInt8(fraction % 10))
+        xml.append(thousandths: milliseconds)
     }
 }

@@ -45,6 +45,7 @@ enum JUnitCommand {
             terminal.status(wrote: options.output.map { [$0] } ?? [], run.totals.sentence(seconds: run.duration))
         }
         terminal.github.annotate(failuresOf: run, root: options.root, judgement: judgement)
+        ProcessLifetime.keepUntilExit(run)
         if status == .gateFailed && options.noFail { return .success }
         return status
     }

@@ -95,6 +95,37 @@ struct MarkupEscapingTests {
         #expect(attribute.text == text.xmlAttributeEscaped)
     }
 
+    @Test("Eight bytes of text: every byte that may need escaping is found at every place, and no other")
+    func wordTest() {
+        let specials: Set<UInt8> = [0x22, 0x26, 0x27, 0x3C, 0x3E]
+        for byte in UInt8.min...UInt8.max {
+            let mayNeed = byte < 0x20 || byte >= 0x7F || specials.contains(byte)
+            for place in 0..<8 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 8)
+                bytes[place] = byte
+                let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                #expect(UnsafeBufferPointer<UInt8>.mayNeedXMLEscape(word) == mayNeed, "byte \(byte) at \(place)")
+            }
+        }
+    }
+
+    @Test("Each character up to U+00FF, at every place of texts of 1 to 24 bytes, escapes as String's escaping")
+    func everyPlace() {
+        for value in UInt32(0)...0xFF {
+            let character = String(Character(Unicode.Scalar(value)!))
+            for length in 1...24 {
+                for place in 0..<length {
+                    let text =
+                        String(repeating: "a", count: place) + character
+                        + String(repeating: "b", count: length - place - 1)
+                    var attribute = OutputBuffer()
+                    attribute.append(escapingXMLAttribute: text)
+                    #expect(attribute.text == text.xmlAttributeEscaped, "U+\(value) at \(place) of \(length)")
+                }
+            }
+        }
+    }
+
     @Test("Markdown: @user cannot mention anyone; the text still reads @user")
     func mentions() {
         let escaped = CoverageMarkdownReport.escape("test_@octocat(x@y.com)")

@@ -27,7 +27,7 @@ struct TestLogLineTests {
                 .testCaseFinished(
                     Name(
                         module: "TriviaCoreTests", className: "LoadQuestionsTests", method: "testFailing",
-                        printed: "-[TriviaCoreTests.LoadQuestionsTests testFailing]"), .passed, seconds: 0.05)
+                        form: .bracketed(instanceMethod: true)), .passed, seconds: 0.05)
             ),
             (
                 "Test Case 'SkipTests.testSkipped' skipped (0.0 seconds)",
@@ -44,7 +44,7 @@ struct TestLogLineTests {
             (
                 "<unknown>:0: error: -[M.C testThrows] : failed: caught error: \"boom\"",
                 .testCaseIssue(
-                    Name(module: "M", className: "C", method: "testThrows", printed: "-[M.C testThrows]"),
+                    Name(module: "M", className: "C", method: "testThrows", form: .bracketed(instanceMethod: true)),
                     location: nil,
                     message: "failed: caught error: \"boom\"")
             ),
@@ -60,8 +60,7 @@ struct TestLogLineTests {
                 .testCaseFinished(
                     Name(
                         module: nil, className: "QuickSpec",
-                        method: "a calculator, fails, with spaces & <xml> \"quotes\"",
-                        printed: "QuickSpec.a calculator, fails, with spaces & <xml> \"quotes\""), .failed,
+                        method: "a calculator, fails, with spaces & <xml> \"quotes\""), .failed,
                     seconds: 0.001)
             ),
             (
@@ -69,7 +68,7 @@ struct TestLogLineTests {
                 .parallelProgress(
                     Name(
                         module: "QuickTests", className: "CalculatorSpec", method: "a calculator, it's 1.5/2 \"x\"",
-                        printed: "QuickTests.CalculatorSpec/a calculator, it's 1.5/2 \"x\""),
+                        form: .slashed),
                     index: 2, total: 5)
             ),
             (
@@ -81,8 +80,7 @@ struct TestLogLineTests {
                 .parallelProgress(
                     Name(
                         module: "TriviaCoreTests", className: "QuestionsLoaderTests",
-                        method: "testProviderFailureIsWrapped",
-                        printed: "TriviaCoreTests.QuestionsLoaderTests/testProviderFailureIsWrapped"),
+                        method: "testProviderFailureIsWrapped", form: .slashed),
                     index: 3, total: 12)
             ),
             (
@@ -93,7 +91,25 @@ struct TestLogLineTests {
             ),
         ])
     func xctest(line: String, expected: TestLogLine) {
-        #expect(TestLogLine.parse(line) == expected)
+        let parsed = TestLogLine.parse(line)
+        #expect(parsed == expected)
+        // A name gives back the text it was printed as, and is found where it was printed.
+        let name: TestLogLine.XCTestName? =
+            switch parsed {
+            case .testCaseStarted(let name), .testCaseFinished(let name, _, _), .testCaseIssue(let name, _, _),
+                .testCaseSkipped(let name, _, _), .parallelProgress(let name, _, _):
+                name
+            default: nil
+            }
+        if let name, let range = line.firstRange(of: name.printed) {
+            #expect(name.printedCount == name.printed.utf8.count)
+            LineText.with(String(line[range.lowerBound...])) { text in
+                #expect(text.after(name)?.string == String(line[range.upperBound...]))
+            }
+            LineText.with(String(line[..<range.upperBound])) { #expect($0.hasSuffix(name)) }
+        } else if let name {
+            Issue.record("\(name.printed) is not in the line")
+        }
     }
 
     @Test(

@@ -100,6 +100,12 @@ struct JUnitReportTests {
         #expect(JUnitReport.seconds(12.0) == "12.000")
         #expect(JUnitReport.seconds(0.0005) == "0.001")
         #expect(JUnitReport.seconds(.nan) == "0.000")
+        #expect(JUnitReport.seconds(0.9994) == "0.999")
+        #expect(JUnitReport.seconds(0.9995) == "1.000")
+        #expect(JUnitReport.seconds(1.0625) == "1.063")
+        #expect(JUnitReport.seconds(1234.5) == "1234.500")
+        #expect(JUnitReport.seconds(-1) == "0.000")
+        #expect(JUnitReport.seconds(.infinity) == "0.000")
     }
 
     @Test("a log without test results becomes one error, so CI does not show an empty pass")

@@ -327,9 +327,10 @@ struct LineText {
     }
 
     /// Whether `bytes` are valid UTF-8 holding no ESC: a line that is its own text, needing no
-    /// UTF-8 repair and no removal of terminal escape sequences. ASCII is checked eight bytes at a
-    /// time; from the first other byte on, each sequence by the ranges of RFC 3629 (no overlong
-    /// forms, no surrogates, nothing above U+10FFFF), as `String(validating:)` accepts them.
+    /// UTF-8 repair and no removal of terminal escape sequences. Printable ASCII is checked
+    /// eight bytes at a time; from the first other byte on, each sequence by the ranges of RFC
+    /// 3629 (no overlong forms, no surrogates, nothing above U+10FFFF), as `String(validating:)`
+    /// accepts them.
     static func isPlainText(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         var index = 0
@@ -337,14 +338,21 @@ struct LineText {
         func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
             index + offset < count && range.contains(base.load(fromByteOffset: index + offset, as: UInt8.self))
         }
+        /// Whether no byte of `word` is below 0x20 (one would borrow in the subtraction) or at least 0x80.
+        @inline(__always) func isPrintableASCII(_ word: UInt64) -> Bool {
+            ((word &- 0x2020_2020_2020_2020) | word) & 0x8080_8080_8080_8080 == 0
+        }
         while index < count {
             // Eight bytes at a time while they are printable ASCII (after a symbol too); from a
             // control (ESC among them) or a byte >= 0x80, byte by byte below.
-            while index + 8 <= count {
-                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                // A byte below 0x20 borrows in the subtraction, a byte >= 0x80 has its high bit.
-                if ((word &- 0x2020_2020_2020_2020) | word) & 0x8080_8080_8080_8080 != 0 { break }
+            while index + 8 <= count, isPrintableASCII(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
                 index += 8
+            }
+            // The last bytes of a line, fewer than eight: as the last eight of it when those are plain.
+            if index + 8 > count, count >= 8, index < count,
+                isPrintableASCII(base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+            {
+                break
             }
             guard index < count else { break }
             let byte = base.load(fromByteOffset: index, as: UInt8.self)

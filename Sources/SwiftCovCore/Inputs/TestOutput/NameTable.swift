@@ -105,14 +105,19 @@ struct NameTable {
             index += 8
         }
         if index < count {
-            var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while index < count {
-                tail |= UInt64(base.load(fromByteOffset: index, as: UInt8.self)) << shift
-                shift += 8
-                index += 1
+            if count >= 8 {
+                // The last eight bytes (the length is in the seed).
+                mix(base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+            } else {
+                var tail: UInt64 = 0
+                var shift: UInt64 = 0
+                while index < count {
+                    tail |= UInt64(base.load(fromByteOffset: index, as: UInt8.self)) << shift
+                    shift += 8
+                    index += 1
+                }
+                mix(tail)
             }
-            mix(tail)
         }
         return hash ^ (hash >> 29)
     }

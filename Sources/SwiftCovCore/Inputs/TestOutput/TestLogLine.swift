@@ -34,23 +34,55 @@ package enum TestLogLine: Sendable, Equatable {
     case swiftTesting(SwiftTestingMessage)
 
     /// An XCTest case's name: `Class.method` on Linux, `-[Module.Class method]` on macOS,
-    /// `Module.Class/method` in `--parallel` progress lines.
+    /// `Module.Class/method` in `--parallel` progress lines. The text as printed is not kept (a
+    /// string a test, made and freed): its form and parts give it again.
     package struct XCTestName: Hashable, Sendable {
-        /// The name as printed between the quotes (or after `Testing `).
-        package var printed: String
+        /// How the name was printed.
+        package enum Form: Hashable, Sendable {
+            /// `Class.method` (Linux).
+            case dotted
+            /// `-[Module.Class method]` (`+[…]` for a class method; macOS).
+            case bracketed(instanceMethod: Bool)
+            /// `Module.Class/method` (`--parallel` progress).
+            case slashed
+        }
+
         /// The test module, when the line names it.
         package var module: String?
         /// The test class, without its module.
         package var className: String
         /// The test method.
         package var method: String
+        /// How it was printed.
+        package var form: Form
 
-        /// A name from its parts; `printed` defaults to the Linux form `Class.method`.
-        package init(module: String?, className: String, method: String, printed: String? = nil) {
-            self.printed = printed ?? "\(className).\(method)"
+        /// A name from its parts, printed in the Linux form `Class.method` unless `form` says.
+        package init(module: String?, className: String, method: String, form: Form = .dotted) {
             self.module = module
             self.className = className
             self.method = method
+            self.form = form
+        }
+
+        /// The name as printed between the quotes (or after `Testing `).
+        package var printed: String {
+            let qualified = module.map { "\($0).\(className)" } ?? className
+            switch form {
+            case .dotted: return "\(className).\(method)"
+            case .bracketed(let instanceMethod): return (instanceMethod ? "-[" : "+[") + qualified + " \(method)]"
+            case .slashed: return "\(qualified)/\(method)"
+            }
+        }
+
+        /// The printed name's length in bytes.
+        var printedCount: Int {
+            let parts = className.utf8.count + method.utf8.count + 1
+            let qualified = module.map { $0.utf8.count + 1 + parts } ?? parts
+            switch form {
+            case .dotted: return parts
+            case .bracketed: return qualified + 3
+            case .slashed: return qualified
+            }
         }
     }
 
@@ -224,13 +256,13 @@ package enum TestLogLine: Sendable, Equatable {
     /// before the last dot otherwise; but when the name starts with `openClass` (the open
     /// suite's name, which may hold dots) and a dot, the class is `openClass` and the method the
     /// rest (`openClass` itself is kept: the tests of a class share its name's storage). The
-    /// names kept (module, class, method) are made by `string`; the printed name, which is not
-    /// kept past its test, is made directly.
+    /// names kept (module, class, method) are made by `string`.
     static func parseXCTestName(
         _ text: LineText, openClass: String? = nil, string: (LineText) -> String = { $0.string }
     ) -> XCTestName? {
         guard !text.isEmpty else { return nil }
         if text.hasPrefix("-[") || text.hasPrefix("+["), text.hasSuffix("]") {
+            let form = XCTestName.Form.bracketed(instanceMethod: text.hasPrefix("-["))
             let inner = text.dropFirst(2).dropLast()
             guard let space = inner.firstIndex(of: UInt8(ascii: " ")) else { return nil }
             let qualified = inner.prefix(space)
@@ -239,10 +271,9 @@ package enum TestLogLine: Sendable, Equatable {
             if let dot = qualified.firstIndex(of: UInt8(ascii: ".")) {
                 return XCTestName(
                     module: string(qualified.prefix(dot)), className: string(qualified.suffix(from: dot + 1)),
-                    method: string(method), printed: text.string)
+                    method: string(method), form: form)
             }
-            return XCTestName(
-                module: nil, className: string(qualified), method: string(method), printed: text.string)
+            return XCTestName(module: nil, className: string(qualified), method: string(method), form: form)
         }
         let hasSpace = text.contains(0x20)
         guard
@@ -256,11 +287,9 @@ package enum TestLogLine: Sendable, Equatable {
         if let openClass, case let length = openClass.utf8.count, text.count > length + 1, text[length] == 0x2E,
             LineText.with(openClass, { text.hasPrefix($0) })
         {
-            return XCTestName(
-                module: nil, className: openClass, method: string(text.suffix(from: length + 1)),
-                printed: text.string)
+            return XCTestName(module: nil, className: openClass, method: string(text.suffix(from: length + 1)))
         }
-        return XCTestName(module: nil, className: string(className), method: string(method), printed: text.string)
+        return XCTestName(module: nil, className: string(className), method: string(method))
     }
 
     private static func parseExecuted(_ rest: LineText) -> TestLogLine? {
@@ -302,7 +331,7 @@ package enum TestLogLine: Sendable, Equatable {
         }
         let name = XCTestName(
             module: type.prefix(dot).string, className: type.suffix(from: dot + 1).string, method: method.string,
-            printed: qualified.string)
+            form: .slashed)
         return .parallelProgress(name, index: index, total: total)
     }
 
@@ -619,5 +648,35 @@ package enum TestLogLine: Sendable, Equatable {
         }
         counts.total = explicitTotal ?? (counts.knownIssues + counts.warnings)
         return (seconds, counts)
+    }
+}
+
+extension LineText {
+    /// What follows `name` as printed at the start of the text, nil when it does not start so:
+    /// matched part by part, without making the printed text.
+    func after(_ name: TestLogLine.XCTestName) -> LineText? {
+        func skipping(_ part: String, in text: LineText?) -> LineText? {
+            guard let text else { return nil }
+            return LineText.with(part) { text.after($0) }
+        }
+        func skippingQualifiedClass(in text: LineText?) -> LineText? {
+            guard let module = name.module else { return skipping(name.className, in: text) }
+            return skipping(name.className, in: skipping(module, in: text)?.after("."))
+        }
+        switch name.form {
+        case .dotted:
+            return skipping(name.method, in: skipping(name.className, in: self)?.after("."))
+        case .bracketed(let instanceMethod):
+            let opening = instanceMethod ? after("-[") : after("+[")
+            return skipping(name.method, in: skippingQualifiedClass(in: opening)?.after(" "))?.after("]")
+        case .slashed:
+            return skipping(name.method, in: skippingQualifiedClass(in: self)?.after("/"))
+        }
+    }
+
+    /// Whether the text ends with `name` as printed.
+    func hasSuffix(_ name: TestLogLine.XCTestName) -> Bool {
+        let length = name.printedCount
+        return length <= count && suffix(from: count - length).after(name)?.isEmpty == true
     }
 }

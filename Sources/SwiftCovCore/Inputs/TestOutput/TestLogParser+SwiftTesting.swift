@@ -74,9 +74,7 @@ extension TestLogParser {
             let name = swiftTestNames.find(name)
             if let name, let test = inFlight.first(named: name) {
                 inFlight.remove(test, name: name)
-                swiftTests[test].status = status
-                swiftTests[test].duration = seconds
-                swiftTests[test].ended = true
+                swiftTests[test].end(status, seconds: seconds)
                 if passed, let other = inFlight.first(named: name) {
                     moveFailingIssues(from: test, to: other)
                 }

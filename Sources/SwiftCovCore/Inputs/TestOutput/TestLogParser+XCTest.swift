@@ -7,53 +7,23 @@ extension TestLogParser {
     /// Handles a line while a test case is open; false when the line is for the general
     /// handling (a new test process started: the open test did not finish).
     mutating func consumeInOpenCase(_ text: LineText) -> Bool {
-        guard let printedName = openCase?.printedName else { return false }
-        let handled = LineText.with(printedName) { name -> Bool in
-            // `Test Case 'NAME' passed (…)`: the end of this test, and only of this one.
-            if let tail = text.after("Test Case '")?.after(name)?.after("' "),
-                let (status, seconds) = TestLogLine.parseCaseEnd(tail)
-            {
-                testCaseFinished(status: status, seconds: seconds)
-                return true
-            }
-            // The rest name the test after a `path:line:` place.
-            guard text.contains(UInt8(ascii: ":")) else { return false }
-            // `path:line: error: NAME : message`
-            if let marker = text.find(": error: "),
-                let message = text.suffix(from: marker + 9).after(name)?.after(" : "),
-                let location = TestLogLine.parseLocation(text.prefix(marker))
-            {
-                testCaseIssue(location: location, message: message.string)
-                return true
-            }
-            // `path:line: NAME : Test skipped - reason` (`: reason` for XCTSkipIf and XCTSkipUnless)
-            if let marker = text.find(" : Test skipped"), text.prefix(marker).hasSuffix(name),
-                text.prefix(marker).dropLast(name.count).hasSuffix(": ")
-            {
-                let head = text.prefix(marker - name.count - 2)
-                if let location = TestLogLine.parseLocation(head) {
-                    var reason = text.suffix(from: marker + 15)
-                    if let rest = reason.after(" - ") {
-                        reason = rest
-                    } else if let rest = reason.after(": ") {
-                        reason = rest
-                    }
-                    continuation = .none
-                    openCase?.value.skipReason = reason.isEmpty ? nil : reason.string
-                    openCase?.value.location = location.value
-                    return true
-                }
-            }
-            return false
+        guard let name = openCase?.name else { return false }
+        // `Test Case 'NAME' passed (…)`: the end of this test, and only of this one.
+        if let tail = text.after("Test Case '")?.after(name)?.after("' "),
+            let (status, seconds) = TestLogLine.parseCaseEnd(tail)
+        {
+            testCaseFinished(status: status, seconds: seconds)
+            return true
         }
-        if handled { return true }
+        // The rest name the test after a `path:line:` place.
+        if text.contains(UInt8(ascii: ":")), consumeIssueOrSkip(text, of: name) { return true }
         let parsed = TestLogLine.parse(plain: text)
         if let parsed, startsAProcess(parsed) {
             closeOpenCaseAsCrash()
             return false
         }
         if case .testCaseFinished(let name, let status, let seconds)? = parsed, openCase?.followsUnsettledEnd == true,
-            let last = lastClosedCase, name.printed == last.printedName
+            let last = lastClosedCase, name.printed == last.name.printed
         {
             // The test that "started" was a line the last test printed after a line like its own
             // end; this is XCTest's end of that last test.
@@ -66,6 +36,32 @@ extension TestLogParser {
             return true
         }
         unknown()
+        return true
+    }
+
+    /// `path:line: error: NAME : message` or `path:line: NAME : Test skipped - reason` (`: reason`
+    /// for XCTSkipIf and XCTSkipUnless) about the open test `name`: false for any other line.
+    private mutating func consumeIssueOrSkip(_ text: LineText, of name: TestLogLine.XCTestName) -> Bool {
+        if let marker = text.find(": error: "),
+            let message = text.suffix(from: marker + 9).after(name)?.after(" : "),
+            let location = TestLogLine.parseLocation(text.prefix(marker))
+        {
+            testCaseIssue(location: location, message: message.string)
+            return true
+        }
+        guard let marker = text.find(" : Test skipped"), text.prefix(marker).hasSuffix(name),
+            text.prefix(marker).dropLast(name.printedCount).hasSuffix(": "),
+            let location = TestLogLine.parseLocation(text.prefix(marker - name.printedCount - 2))
+        else { return false }
+        var reason = text.suffix(from: marker + 15)
+        if let rest = reason.after(" - ") {
+            reason = rest
+        } else if let rest = reason.after(": ") {
+            reason = rest
+        }
+        continuation = .none
+        openCase?.value.skipReason = reason.isEmpty ? nil : reason.string
+        openCase?.value.location = location.value
         return true
     }
 
@@ -143,7 +139,7 @@ extension TestLogParser {
             return
         }
         xctestSuites[last.suite].cases[last.index].status = .error
-        xctestSuites[last.suite].cases[last.index].issues.append(crashIssue(running: [last.printedName]))
+        xctestSuites[last.suite].cases[last.index].issues.append(crashIssue(running: [last.name.printed]))
         lastClosedCaseIsSettled = true
         run.isComplete = false
     }
@@ -212,7 +208,7 @@ extension TestLogParser {
             moduleByClassAndMethod[name.className + "\u{0}" + name.method] = module
         }
         openCase = OpenCase(
-            suite: suite, printedName: name.printed,
+            suite: suite, name: name,
             value: TestRun.Case(className: name.className, testName: name.method, status: .passed))
         openCase?.followsUnsettledEnd = followsUnsettledEnd
     }
@@ -232,7 +228,7 @@ extension TestLogParser {
 
     /// A failure line for the test that just ended (its tear-down failed): it still fails it.
     mutating func lateIssue(_ name: TestLogLine.XCTestName, location: TestRun.SourceLocation?, message: String) {
-        guard let last = lastClosedCase, last.printedName == name.printed, awaitingSummary.isNone else {
+        guard let last = lastClosedCase, last.name.printed == name.printed, awaitingSummary.isNone else {
             unknown()
             return
         }
@@ -248,10 +244,10 @@ extension TestLogParser {
         continuation = .none
         if !open.output.isEmpty { open.value.output = open.output.text }
         Self.settle(&open.value, status: status, seconds: seconds)
-        let (suite, printedName) = (open.suite, open.printedName)
+        let (suite, name) = (open.suite, open.name)
         // Moved into the suite, not copied.
         xctestSuites[suite].cases.append((consume open).value)
-        lastClosedCase = (suite, xctestSuites[suite].cases.count - 1, printedName)
+        lastClosedCase = (suite, xctestSuites[suite].cases.count - 1, name)
         lastClosedCaseIsSettled = false
     }
 
@@ -273,7 +269,7 @@ extension TestLogParser {
     /// The end of the test that just ended, again, before anything else happened: the first
     /// one was printed by the test itself, and this one is XCTest's.
     mutating func lateFinish(_ name: TestLogLine.XCTestName, status: TestRun.Status, seconds: Double) {
-        guard let last = lastClosedCase, last.printedName == name.printed, last.suite == currentSuite,
+        guard let last = lastClosedCase, last.name.printed == name.printed, last.suite == currentSuite,
             awaitingSummary.isNone
         else {
             unknown()  // about no open test: printed
@@ -293,7 +289,7 @@ extension TestLogParser {
         if !open.output.isEmpty { open.value.output = open.output.text }
         open.value.issues.append(crashIssue(running: [open.value.testName]))
         xctestSuites[open.suite].cases.append(open.value)
-        lastClosedCase = (open.suite, xctestSuites[open.suite].cases.count - 1, open.printedName)
+        lastClosedCase = (open.suite, xctestSuites[open.suite].cases.count - 1, open.name)
         run.isComplete = false
     }
 

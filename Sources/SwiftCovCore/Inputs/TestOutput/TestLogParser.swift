@@ -41,7 +41,7 @@ package struct TestLogParser {
     /// How many cases the last class that ended had.
     var lastSuiteCaseCount = 0
     var openCase: OpenCase?
-    var lastClosedCase: (suite: Int, index: Int, printedName: String)?
+    var lastClosedCase: (suite: Int, index: Int, name: TestLogLine.XCTestName)?
     /// Whether XCTest went on after the last test's end line (the next test, or the suite's
     /// end): until then, that line may have been printed by the test itself.
     var lastClosedCaseIsSettled = true
@@ -107,16 +107,16 @@ package struct TestLogParser {
     /// naming that test (its issues, its end) are about it; anything else is its output.
     struct OpenCase {
         var suite: Int
-        var printedName: String
+        var name: TestLogLine.XCTestName
         var value: TestRun.Case
         var output = PrintedOutput()
         /// Whether it started after the last test's end line, before XCTest went on: it may be
         /// a line that test printed.
         var followsUnsettledEnd = false
 
-        init(suite: Int, printedName: String, value: TestRun.Case) {
+        init(suite: Int, name: TestLogLine.XCTestName, value: TestRun.Case) {
             self.suite = suite
-            self.printedName = printedName
+            self.name = name
             self.value = value
         }
     }
@@ -147,6 +147,14 @@ package struct TestLogParser {
         var name: Int { Int(nameNumber) }
         /// Whether it has a skip reason, cases, issues or output.
         var hasDetails: Bool { details != nil }
+
+        /// Its end, as its `passed`/`failed after` line says (one change of the test: the array
+        /// that holds it is checked for sharing once).
+        mutating func end(_ status: TestRun.Status, seconds: Double) {
+            self.status = status
+            duration = seconds
+            ended = true
+        }
 
         init(name: Int, status: TestRun.Status? = nil, skipReason: String? = nil) {
             self.nameNumber = Int32(truncatingIfNeeded: name)
@@ -196,7 +204,9 @@ package struct TestLogParser {
 
         /// Copy-on-write storage of `Details`: changed only while uniquely referenced.
         private final class DetailsBox {
-            var value: Details
+            // Changed only while uniquely referenced, never while being read: no access can
+            // overlap, so the run-time exclusivity check (two runtime calls an access) is left out.
+            @exclusivity(unchecked) var value: Details
             init(_ value: Details) { self.value = value }
         }
 

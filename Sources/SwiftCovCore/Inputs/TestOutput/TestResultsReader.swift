@@ -43,7 +43,8 @@ package enum TestResultsReader {
             throw .unreadable(path: path, reason: "is a folder")
         }
         var stream = TestResultsStream(path: path, utcOffset: utcOffset)
-        let capacity = 1 << 20
+        // Pieces that stay in a core's cache between being read and being parsed.
+        let capacity = 256 << 10
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         defer { buffer.deallocate() }
         while true {

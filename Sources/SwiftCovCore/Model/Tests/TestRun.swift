@@ -235,7 +235,9 @@ package struct TestRun: Sendable, Equatable {
 
         /// Copy-on-write storage of `Details`: changed only while uniquely referenced.
         private final class DetailsBox: @unchecked Sendable, Equatable {
-            var value: Details
+            // Changed only while uniquely referenced, never while being read: no access can
+            // overlap, so the run-time exclusivity check (two runtime calls an access) is left out.
+            @exclusivity(unchecked) var value: Details
 
             init(_ value: Details) { self.value = value }
 
@@ -353,6 +355,16 @@ package struct TestRun: Sendable, Equatable {
                     }
                 }
             }
+        }
+
+        /// Adds `other`'s counts.
+        package mutating func add(_ other: Totals) {
+            tests += other.tests
+            passed += other.passed
+            failed += other.failed
+            skipped += other.skipped
+            errors += other.errors
+            flaky += other.flaky
         }
 
         /// Whether any test failed or ended in an error.
