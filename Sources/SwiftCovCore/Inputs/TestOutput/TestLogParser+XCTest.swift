@@ -7,16 +7,17 @@ extension TestLogParser {
     /// Handles a line while a test case is open; false when the line is for the general
     /// handling (a new test process started: the open test did not finish).
     mutating func consumeInOpenCase(_ text: LineText) -> Bool {
-        guard let name = openCase?.name else { return false }
-        // `Test Case 'NAME' passed (…)`: the end of this test, and only of this one.
-        if let tail = text.after("Test Case '")?.after(name)?.after("' "),
-            let (status, seconds) = TestLogLine.parseCaseEnd(tail)
+        guard openCase != nil else { return false }
+        // `Test Case 'NAME' passed (…)`: the end of this test, and only of this one. (The name is
+        // taken only for lines that may hold it: most lines are the test's output.)
+        if let rest = text.after("Test Case '"), let name = openCase?.name,
+            let tail = rest.after(name)?.after("' "), let (status, seconds) = TestLogLine.parseCaseEnd(tail)
         {
             testCaseFinished(status: status, seconds: seconds)
             return true
         }
         // The rest name the test after a `path:line:` place.
-        if text.contains(UInt8(ascii: ":")), consumeIssueOrSkip(text, of: name) { return true }
+        if text.contains(UInt8(ascii: ":")), consumeIssueOrSkip(text) { return true }
         let parsed = TestLogLine.parse(plain: text)
         if let parsed, startsAProcess(parsed) {
             closeOpenCaseAsCrash()
@@ -40,17 +41,17 @@ extension TestLogParser {
     }
 
     /// `path:line: error: NAME : message` or `path:line: NAME : Test skipped - reason` (`: reason`
-    /// for XCTSkipIf and XCTSkipUnless) about the open test `name`: false for any other line.
-    private mutating func consumeIssueOrSkip(_ text: LineText, of name: TestLogLine.XCTestName) -> Bool {
-        if let marker = text.find(": error: "),
+    /// for XCTSkipIf and XCTSkipUnless) about the open test: false for any other line.
+    private mutating func consumeIssueOrSkip(_ text: LineText) -> Bool {
+        if let marker = text.find(": error: "), let name = openCase?.name,
             let message = text.suffix(from: marker + 9).after(name)?.after(" : "),
             let location = TestLogLine.parseLocation(text.prefix(marker))
         {
             testCaseIssue(location: location, message: message.string)
             return true
         }
-        guard let marker = text.find(" : Test skipped"), text.prefix(marker).hasSuffix(name),
-            text.prefix(marker).dropLast(name.printedCount).hasSuffix(": "),
+        guard let marker = text.find(" : Test skipped"), let name = openCase?.name,
+            text.prefix(marker).hasSuffix(name), text.prefix(marker).dropLast(name.printedCount).hasSuffix(": "),
             let location = TestLogLine.parseLocation(text.prefix(marker - name.printedCount - 2))
         else { return false }
         var reason = text.suffix(from: marker + 15)
@@ -182,7 +183,7 @@ extension TestLogParser {
         awaitingSummary = .none
     }
 
-    mutating func testCaseStarted(_ name: TestLogLine.XCTestName) {
+    mutating func testCaseStarted(_ name: consuming TestLogLine.XCTestName) {
         guard !inSwiftTesting else {
             unknown()  // XCTest does not run inside Swift Testing's run: printed
             return
@@ -207,9 +208,8 @@ extension TestLogParser {
         if let module = name.module {
             moduleByClassAndMethod[name.className + "\u{0}" + name.method] = module
         }
-        openCase = OpenCase(
-            suite: suite, name: name,
-            value: TestRun.Case(className: name.className, testName: name.method, status: .passed))
+        let value = TestRun.Case(className: name.className, testName: name.method, status: .passed)
+        openCase = OpenCase(suite: suite, name: name, value: value)
         openCase?.followsUnsettledEnd = followsUnsettledEnd
     }
 
