@@ -141,7 +141,7 @@ package struct TestLogParser {
         /// A `started` line a test printed: no test ran.
         var isPhantom = false
         private var nameNumber: Int32
-        private var details: DetailsBox?
+        private var details: CopyOnWriteBox<Details>?
 
         /// The number of the test's name in the parser's `swiftTestNames`.
         var name: Int { Int(nameNumber) }
@@ -202,23 +202,12 @@ package struct TestLogParser {
             var isEmpty: Bool { skipReason == nil && cases.isEmpty && issues.isEmpty && output.isEmpty }
         }
 
-        /// Copy-on-write storage of `Details`: changed only while uniquely referenced.
-        private final class DetailsBox {
-            // Changed only while uniquely referenced, never while being read: no access can
-            // overlap, so the run-time exclusivity check (two runtime calls an access) is left out.
-            @exclusivity(unchecked) var value: Details
-            init(_ value: Details) { self.value = value }
-        }
-
         private mutating func dropEmptyDetails() {
             if details?.value.isEmpty == true { details = nil }
         }
 
-        private mutating func uniqueDetails() -> DetailsBox {
-            if isKnownUniquelyReferenced(&details), let details { return details }
-            let fresh = DetailsBox(details?.value ?? Details())
-            details = fresh
-            return fresh
+        private mutating func uniqueDetails() -> CopyOnWriteBox<Details> {
+            CopyOnWriteBox.unique(&details) { Details() }
         }
     }
 

@@ -101,7 +101,7 @@ package struct TestRun: Sendable, Equatable {
         /// The rest, which most tests leave empty: kept apart (and shared until changed), and
         /// only while it holds something, so that a run of a million tests holds a few dozen
         /// bytes per test.
-        private var details: DetailsBox?
+        private var details: CopyOnWriteBox<Details>?
 
         /// The arguments of a parameterized test's case ("x → 2"), nil otherwise.
         package var arguments: String? {
@@ -233,26 +233,12 @@ package struct TestRun: Sendable, Equatable {
             }
         }
 
-        /// Copy-on-write storage of `Details`: changed only while uniquely referenced.
-        private final class DetailsBox: @unchecked Sendable, Equatable {
-            // Changed only while uniquely referenced, never while being read: no access can
-            // overlap, so the run-time exclusivity check (two runtime calls an access) is left out.
-            @exclusivity(unchecked) var value: Details
-
-            init(_ value: Details) { self.value = value }
-
-            static func == (lhs: DetailsBox, rhs: DetailsBox) -> Bool { lhs === rhs || lhs.value == rhs.value }
-        }
-
         private mutating func dropEmptyDetails() {
             if details?.value.isEmpty == true { details = nil }
         }
 
-        private mutating func uniqueDetails() -> DetailsBox {
-            if isKnownUniquelyReferenced(&details), let details { return details }
-            let fresh = DetailsBox(details?.value ?? Details())
-            details = fresh
-            return fresh
+        private mutating func uniqueDetails() -> CopyOnWriteBox<Details> {
+            CopyOnWriteBox.unique(&details) { Details() }
         }
 
         /// Equal when everything the case says is equal (an empty box is no box).
