@@ -298,13 +298,14 @@ extension RunWorkflow {
     /// Writes what CI keeps: the HTML site, `junit.xml` and `coverage.json` (the coverage with
     /// every function, and the test summary). Returns the paths written and what to warn about.
     /// With `perTest`, the site's pages show the tests that ran each line; `judgement` marks in
-    /// `coverage.json` the failures that do not fail the gate.
+    /// `coverage.json` the failures that do not fail the gate. `export`, the export the report
+    /// was made from, gives the files failures point at without reading it again.
     package func writeOutputs(
         report: CoverageReport, tests: TestRun, request: CoverageRequest, clock: Clock, hostname: String,
-        perTest: PerTestCoverage? = nil, judgement: TestJudgement = TestJudgement()
+        perTest: PerTestCoverage? = nil, judgement: TestJudgement = TestJudgement(), export: LLVMCovExport? = nil
     ) throws -> (paths: [String], warnings: [Diagnostic]) {
         let site = try HTMLSite.write(
-            report, tests: tests, extraFiles: request.failureFiles(of: tests, report: report),
+            report, tests: tests, extraFiles: request.failureFiles(of: tests, report: report, read: export),
             to: output + "/html", annotations: HTMLReport.SiteAnnotations(perTest: perTest),
             options: HTMLReport.Options(generatedAt: clock.utcTimestamp))
         let junit = JUnitReport.render(

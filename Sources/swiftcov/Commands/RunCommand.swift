@@ -60,7 +60,12 @@ enum RunCommand {
         // Coverage: the run's export, in the scope and with the rules of the package.
         var request = options.scope.request(inputs: [outcome.exportPath], root: root)
         request.adopt(configuration)
-        let report = try request.makeReport(workingDirectory: root, read: outcome.export)
+        // The export, read once: the report and the files failures point at are made from it.
+        let export =
+            try outcome.export
+            ?? CoverageInput.readExport(
+                CoverageInput.locateExport(outcome.exportPath), keepMappings: false, names: request.includeFunctions)
+        let report = try request.makeReport(workingDirectory: root, read: export)
         let tests = outcome.results.resolving(with: TestLogInput.sourceIndex(report: report, workingDirectory: root))
         let judgement = TestJudgement(configuration: configuration, orderDependent: outcome.orderDependent)
         for warning in configuration.unmatchedQuarantine(in: tests) { terminal.emit(warning) }
@@ -76,7 +81,7 @@ enum RunCommand {
         // The files CI keeps; with --per-test, the site shows which tests ran each line.
         let written = try workflow.writeOutputs(
             report: report, tests: tests, request: request, clock: clock, hostname: Clock.hostname,
-            perTest: outcome.perTest, judgement: judgement)
+            perTest: outcome.perTest, judgement: judgement, export: export)
         for warning in written.warnings { terminal.emit(warning) }
         terminal.status(wrote: written.paths)
         if let home = options.history {

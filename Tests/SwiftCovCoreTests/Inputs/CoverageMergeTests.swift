@@ -7,6 +7,36 @@ struct CoverageMergeTests {
     let fixture = Fixture(name: "yams")
     let scope = CoverageScope(root: "/package", allFiles: true)
 
+    @Test("the files failures point at come from the export the report was made from, not from reading it again")
+    func failureFilesFromTheExportRead() throws {
+        let file = #"{"filename":"/package/PATH","summary":{"lines":{"count":2,"covered":1}}}"#
+        let files = ["Sources/A/a.swift", "Tests/ATests/aTests.swift"].map { file.replacing("PATH", with: $0) }
+        let json =
+            #"{"data":[{"files":[\#(files.joined(separator: ","))]}],"type":"llvm.coverage.json.export","version":"3.0.1"}"#
+        let path = try temporaryDirectory() + "/coverage.json"
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        let request = CoverageRequest(inputs: [path], root: "/package", includes: [Glob("Sources/**")])
+        let export = try CoverageInput.readExport(path, keepMappings: false)
+        let report = try request.makeReport(workingDirectory: "/package", read: export)
+        #expect(report.files.map(\.displayPath) == ["Sources/A/a.swift"])
+        var failing = TestRun.Case(className: "ATests", testName: "testA", status: .failed)
+        failing.issues = [
+            TestRun.Issue(
+                kind: .failure, message: "no",
+                location: TestRun.SourceLocation(file: "Tests/ATests/aTests.swift", line: 1))
+        ]
+        var tests = TestRun()
+        tests.suites = [TestRun.Suite(name: "ATests", framework: .xctest, timestamp: nil)]
+        tests.suites[0].cases = [failing]
+        // The file on disk is no export any more: only the export already read can give the test file.
+        try "not an export".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(
+            request.failureFiles(of: tests, report: report, read: export).map(\.displayPath) == [
+                "Tests/ATests/aTests.swift"
+            ])
+        #expect(request.failureFiles(of: tests, report: report).isEmpty)
+    }
+
     @Test("the same export twice: counts add up, coverage stays the same")
     func sameExportTwice() throws {
         let single = try fixture.report()

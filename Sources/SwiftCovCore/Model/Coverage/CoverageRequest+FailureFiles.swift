@@ -1,7 +1,8 @@
 extension CoverageRequest {
     /// The files the tests' failures point at that `report` leaves out (test sources, usually),
-    /// read again from this request's exports so that the HTML report can link failures to their lines.
-    package func failureFiles(of tests: TestRun, report: CoverageReport) -> [FileCoverage] {
+    /// so that the HTML report can link failures to their lines: from `read`, the export the
+    /// report was made from, when it is at hand; else read again from this request's exports.
+    package func failureFiles(of tests: TestRun, report: CoverageReport, read: LLVMCovExport? = nil) -> [FileCoverage] {
         let shown = Set(report.files.map(\.displayPath))
         var wanted = Set<String>()
         for test in tests.failingCases {
@@ -14,6 +15,6 @@ extension CoverageRequest {
         extra.includes = wanted.sorted().map(Glob.init)
         extra.allFiles = true
         extra.root = report.scope.root
-        return (try? extra.makeReport(workingDirectory: report.scope.root ?? "."))?.files ?? []
+        return (try? extra.makeReport(workingDirectory: report.scope.root ?? ".", read: read))?.files ?? []
     }
 }
