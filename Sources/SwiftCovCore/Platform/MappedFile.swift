@@ -21,8 +21,10 @@ package final class MappedFile: @unchecked Sendable {
     }
 
     /// Maps the file at `path`, or reads standard input when `path` is "-". With a `limit`, only
-    /// a regular file of at most `limit` bytes is read, and opening never waits (a FIFO).
-    package init(path: String, regularFileOfAtMost limit: Int? = nil) throws(ReadError) {
+    /// a regular file of at most `limit` bytes is read, and opening never waits (a FIFO). With
+    /// `inPlaces`, the pages are not all read ahead: for a look at a few places (the start and the
+    /// end, to tell what kind of file it is), which then costs no more for a file of gigabytes.
+    package init(path: String, regularFileOfAtMost limit: Int? = nil, inPlaces: Bool = false) throws(ReadError) {
         if path == "-" && limit == nil {
             let (bytes, count) = try MappedFile.readAll(descriptor: 0)
             address = bytes
@@ -54,14 +56,14 @@ package final class MappedFile: @unchecked Sendable {
             // while a reader stops at its first wrong byte.
             #if os(Linux)
                 let sparse = Int(info.st_blocks) < size / 1024
-                let flags = sparse ? MAP_PRIVATE : MAP_PRIVATE | MAP_POPULATE
+                let flags = sparse || inPlaces ? MAP_PRIVATE : MAP_PRIVATE | MAP_POPULATE
             #else
                 let flags = MAP_PRIVATE
             #endif
             guard let mapped = mmap(nil, size, PROT_READ, flags, descriptor, 0), mapped != MAP_FAILED else {
                 throw ReadError(message: MappedFile.systemError())
             }
-            _ = madvise(mapped, size, MADV_SEQUENTIAL)
+            if !inPlaces { _ = madvise(mapped, size, MADV_SEQUENTIAL) }
             address = mapped
             isMapped = true
         } else {
