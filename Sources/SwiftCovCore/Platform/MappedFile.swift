@@ -14,27 +14,53 @@ package final class MappedFile: @unchecked Sendable {
     /// Number of bytes.
     package let count: Int
     private let isMapped: Bool
+    /// The mapping's slot in `ShrinkGuard`, which keeps the file shrinking meanwhile from
+    /// killing the process.
+    private let guardSlot: Int?
+    /// The mapped file, open to tell whether it shrank within its last page (which reads as
+    /// zeros without a fault); -1 when not mapped.
+    private let descriptor: Int32
 
     /// Why a file could not be read: the system's message.
     package struct ReadError: Error, Equatable {
         package var message: String
     }
 
+    /// How a mapped file's pages are read.
+    package enum Reading: Sendable {
+        /// All at once, as the file is mapped: for a reader of every byte.
+        case whole
+        /// As they are touched: for a look at a few places (the start and the end, to tell what
+        /// kind of file it is), which then costs no more for a file of gigabytes.
+        case inPlaces
+        /// A window at a time, each dropped once read (`forEachWindow`): memory holds a few
+        /// MiB of the file, whatever its size.
+        case inOrder
+    }
+
     /// Maps the file at `path`, or reads standard input when `path` is "-". With a `limit`, only
-    /// a regular file of at most `limit` bytes is read, and opening never waits (a FIFO). With
-    /// `inPlaces`, the pages are not all read ahead: for a look at a few places (the start and the
-    /// end, to tell what kind of file it is), which then costs no more for a file of gigabytes.
-    package init(path: String, regularFileOfAtMost limit: Int? = nil, inPlaces: Bool = false) throws(ReadError) {
+    /// a regular file of at most `limit` bytes is read, and opening never waits (a FIFO).
+    package convenience init(
+        path: String, regularFileOfAtMost limit: Int? = nil, reading: Reading = .whole
+    ) throws(ReadError) {
         if path == "-" && limit == nil {
+            // Copied, from where standard input stands (a file given with `<` may have been read
+            // in part before).
             let (bytes, count) = try MappedFile.readAll(descriptor: 0)
-            address = bytes
-            self.count = count
-            isMapped = false
+            self.init(copied: bytes, count: count)
             return
         }
-        let descriptor = open(path, limit == nil ? O_RDONLY : O_RDONLY | O_NONBLOCK)
+        let descriptor = open(path, limit == nil ? O_RDONLY | O_CLOEXEC : O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw ReadError(message: MappedFile.systemError()) }
         defer { close(descriptor) }
+        try self.init(descriptor: descriptor, regularFileOfAtMost: limit, reading: reading)
+    }
+
+    /// Maps the regular file open at `descriptor`, or reads the pipe or device there to its end
+    /// (see `streamLimit`); the descriptor stays open.
+    package init(descriptor: Int32, regularFileOfAtMost limit: Int? = nil, reading: Reading = .whole)
+        throws(ReadError)
+    {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw ReadError(message: MappedFile.systemError()) }
         if let limit {
@@ -42,54 +68,67 @@ package final class MappedFile: @unchecked Sendable {
             guard Int(info.st_size) <= limit else { throw ReadError(message: "larger than \(limit) bytes") }
         }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw ReadError(message: "is a directory") }
-        if (info.st_mode & S_IFMT) == S_IFREG {
-            let size = Int(info.st_size)
-            count = size
-            if size == 0 {
-                address = nil
-                isMapped = false
-                return
-            }
-            // Every byte is read: mapping all pages at once costs less than a fault per few pages.
-            // Not for a sparse file (fewer blocks on disk than half its size: a hostile store
-            // grown to 10 GB by `truncate`), whose holes would all become zeroed pages in memory
-            // while a reader stops at its first wrong byte.
-            #if os(Linux)
-                let sparse = Int(info.st_blocks) < size / 1024
-                let flags = sparse || inPlaces ? MAP_PRIVATE : MAP_PRIVATE | MAP_POPULATE
-            #else
-                let flags = MAP_PRIVATE
-            #endif
-            guard let mapped = mmap(nil, size, PROT_READ, flags, descriptor, 0), mapped != MAP_FAILED else {
-                throw ReadError(message: MappedFile.systemError())
-            }
-            if !inPlaces { _ = madvise(mapped, size, MADV_SEQUENTIAL) }
-            address = mapped
-            isMapped = true
-        } else {
-            let (bytes, count) = try MappedFile.readAll(descriptor: descriptor)
-            address = bytes
-            self.count = count
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            (address, count) = try MappedFile.readAll(descriptor: descriptor)
             isMapped = false
+            guardSlot = nil
+            self.descriptor = -1
+            return
         }
+        let size = Int(info.st_size)
+        count = size
+        guard size > 0 else {
+            address = nil
+            isMapped = false
+            guardSlot = nil
+            self.descriptor = -1
+            return
+        }
+        // Every byte is read: mapping all pages at once costs less than a fault per few pages.
+        // Not for a sparse file (fewer blocks on disk than half its size: a hostile store
+        // grown to 10 GB by `truncate`), whose holes would all become zeroed pages in memory
+        // while a reader stops at its first wrong byte.
+        #if os(Linux)
+            let sparse = Int(info.st_blocks) < size / 1024
+            let flags = sparse || reading != .whole ? MAP_PRIVATE : MAP_PRIVATE | MAP_POPULATE
+        #else
+            let flags = MAP_PRIVATE
+        #endif
+        guard let mapped = mmap(nil, size, PROT_READ, flags, descriptor, 0), mapped != MAP_FAILED else {
+            throw ReadError(message: MappedFile.systemError())
+        }
+        if reading != .inPlaces { _ = madvise(mapped, size, MADV_SEQUENTIAL) }
+        address = mapped
+        isMapped = true
+        guardSlot = ShrinkGuard.watch(mapped, count: size)
+        self.descriptor = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
     }
 
     /// Wraps a copy of `bytes` (for tests and in-memory inputs).
-    package init(bytes: [UInt8]) {
-        count = bytes.count
-        isMapped = false
-        if bytes.isEmpty {
-            address = nil
-        } else {
-            let memory = UnsafeMutableRawPointer.allocate(byteCount: bytes.count, alignment: 16)
-            bytes.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
-            address = memory
+    package convenience init(bytes: [UInt8]) {
+        guard !bytes.isEmpty else {
+            self.init(copied: nil, count: 0)
+            return
         }
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: bytes.count, alignment: 16)
+        bytes.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+        self.init(copied: memory, count: bytes.count)
+    }
+
+    /// Owns `count` bytes allocated at `address`.
+    private init(copied address: UnsafeMutableRawPointer?, count: Int) {
+        self.address = address
+        self.count = count
+        isMapped = false
+        guardSlot = nil
+        descriptor = -1
     }
 
     deinit {
         guard let address else { return }
         if isMapped {
+            if let guardSlot { ShrinkGuard.release(guardSlot) }
+            if descriptor >= 0 { close(descriptor) }
             munmap(address, count)
         } else {
             address.deallocate()
@@ -100,6 +139,43 @@ package final class MappedFile: @unchecked Sendable {
     package func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         try body(UnsafeRawBufferPointer(start: address, count: count))
     }
+
+    /// Calls `body` with the bytes in order, a window of `size` bytes at a time, each read ahead
+    /// before and dropped from memory after (`Reading.inOrder`): a file of gigabytes is
+    /// read through a few MiB of memory, without the copy a `read` makes.
+    package func forEachWindow<E: Error>(
+        of size: Int = 4 << 20, _ body: (UnsafeRawBufferPointer) throws(E) -> Void
+    ) throws(E) {
+        guard let address, isMapped else { return try body(UnsafeRawBufferPointer(start: address, count: count)) }
+        var offset = 0
+        while offset < count {
+            let length = min(size, count - offset)
+            #if os(Linux)
+                _ = madvise(address + offset, length, MappedFile.populateRead)
+            #endif
+            try body(UnsafeRawBufferPointer(start: address + offset, count: length))
+            _ = madvise(address + offset, length, MADV_DONTNEED)
+            offset += length
+        }
+    }
+
+    /// Whether the file shrank while it was read: the bytes past its new end read as zeros
+    /// (see `ShrinkGuard`), and whatever was made of them must not be trusted.
+    package var shrankWhileRead: Bool {
+        guard isMapped else { return false }
+        if let guardSlot, ShrinkGuard.isCut(guardSlot) { return true }
+        var info = stat()
+        return descriptor >= 0 && fstat(descriptor, &info) == 0 && Int(info.st_size) < count
+    }
+
+    /// Why what was read from a file that shrank meanwhile is refused.
+    package static let shrankMessage = "it shrank while being read (another process truncated or rewrote it)"
+
+    #if os(Linux)
+        /// `MADV_POPULATE_READ` (Linux 5.14): maps a window's pages in one call instead of a fault
+        /// per few pages; an older kernel refuses it, and the pages fault in as they are read.
+        private static let populateRead: Int32 = 22
+    #endif
 
     /// The most bytes read from a pipe, a device or standard input, which are copied into memory
     /// (a regular file is mapped, whatever its size): `/dev/zero` or an endless producer is an

@@ -136,13 +136,17 @@ package enum CoverageInput {
         -> LLVMCovExport
     {
         let document = try map(path)
+        var export: LLVMCovExport
         do {
-            var export = try LLVMCovExportReader.read(document, keepMappings: keepMappings, names: names)
-            export.path = path
-            return export
+            export = try LLVMCovExportReader.read(document, keepMappings: keepMappings, names: names)
         } catch {
+            guard !document.shrankWhileRead else { throw .unreadable(path: path, reason: MappedFile.shrankMessage) }
             throw malformed(error, in: document, path: path)
         }
+        // Zeros past the new end read as a shorter document, or as an error elsewhere: neither is the file.
+        guard !document.shrankWhileRead else { throw .unreadable(path: path, reason: MappedFile.shrankMessage) }
+        export.path = path
+        return export
     }
 
     /// The file at `path`, mapped.

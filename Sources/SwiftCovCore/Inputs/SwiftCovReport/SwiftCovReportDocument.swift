@@ -78,7 +78,7 @@ package struct SwiftCovReportDocument: Sendable {
 
     /// Whether the file at `path` is swiftcov's report (false when it cannot be read).
     package static func recognizes(path: String) -> Bool {
-        guard path != "-", let document = try? MappedFile(path: path, inPlaces: true) else { return false }
+        guard path != "-", let document = try? MappedFile(path: path, reading: .inPlaces) else { return false }
         return document.withUnsafeBytes { recognizes($0) }
     }
 

@@ -42,6 +42,15 @@ package enum TestResultsReader {
         if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             throw .unreadable(path: path, reason: "is a folder")
         }
+        // A file is mapped and read a window at a time (no copy); standard input and pipes are
+        // read as they come.
+        if path != "-", (info.st_mode & S_IFMT) == S_IFREG {
+            let file: MappedFile
+            do { file = try MappedFile(descriptor: descriptor, reading: .inOrder) } catch {
+                throw .unreadable(path: path, reason: error.message)
+            }
+            return try read(file, path: path, utcOffset: utcOffset)
+        }
         var stream = TestResultsStream(path: path, utcOffset: utcOffset)
         // Pieces that stay in a core's cache between being read and being parsed.
         let capacity = 256 << 10
@@ -56,6 +65,15 @@ package enum TestResultsReader {
             if count == 0 { break }
             try stream.consume(UnsafeRawBufferPointer(start: buffer, count: count))
         }
+        return try stream.finish()
+    }
+
+    /// Reads a file mapped with `MappedFile.Reading.inOrder` (from `path`, for messages); a file
+    /// that shrank meanwhile is an error, not the tests read before its new end.
+    package static func read(_ file: MappedFile, path: String, utcOffset: Int) throws(TestResultsError) -> Input {
+        var stream = TestResultsStream(path: path, utcOffset: utcOffset)
+        try file.forEachWindow { (window) throws(TestResultsError) in try stream.consume(window) }
+        guard !file.shrankWhileRead else { throw .unreadable(path: path, reason: MappedFile.shrankMessage) }
         return try stream.finish()
     }
 

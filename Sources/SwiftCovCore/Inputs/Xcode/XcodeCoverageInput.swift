@@ -25,7 +25,7 @@ package enum XcodeCoverageInput {
         if path != "-", FileSystem.kind(of: path) == .directory {
             return XCResultBundle.isBundle(path) ? Input(path: path, kind: .bundle) : nil
         }
-        guard path != "-", let file = try? MappedFile(path: path, inPlaces: true),
+        guard path != "-", let file = try? MappedFile(path: path, reading: .inPlaces),
             let document = file.withUnsafeBytes(parseUnlessExport), let kind = XcodeCoverage.jsonKind(of: document)
         else { return nil }
         return Input(path: path, kind: .json(kind), document: document)
