@@ -69,7 +69,8 @@ struct LineTextTests {
 
     @Test("plain lines (valid UTF-8, no ESC) are told from lines with ESC or bad UTF-8, in any position")
     func plainText() {
-        for length in 0..<20 {
+        // Past 32 bytes: the sixteen- and eight-byte steps, and the last bytes, each hit.
+        for length in 0..<40 {
             let plain = [UInt8](repeating: UInt8(ascii: "a"), count: length)
             #expect(plain.withUnsafeBytes { LineText.isPlainText($0) })
             for position in 0..<length {
@@ -95,9 +96,14 @@ struct LineTextTests {
             0x00, 0x1B, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEC, 0xED,
             0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF,
         ]
-        for _ in 0..<50_000 {
-            let length = Int(generator.next() % 12)
-            let bytes = (0..<length).map { _ in interesting[Int(generator.next() % UInt64(interesting.count))] }
+        for round in 0..<50_000 {
+            // Short lines of edge bytes; longer ones mostly ASCII, so that they are often valid.
+            let long = round % 2 == 1
+            let length = Int(generator.next() % (long ? 48 : 12))
+            let bytes = (0..<length).map { _ in
+                long && generator.next() % 8 != 0
+                    ? UInt8(ascii: "a") : interesting[Int(generator.next() % UInt64(interesting.count))]
+            }
             let expected = String(validating: bytes, as: UTF8.self) != nil && !bytes.contains(0x1B)
             #expect(bytes.withUnsafeBytes { LineText.isPlainText($0) } == expected, "\(bytes)")
         }

@@ -342,9 +342,21 @@ struct LineText {
         @inline(__always) func isPrintableASCII(_ word: UInt64) -> Bool {
             ((word &- 0x2020_2020_2020_2020) | word) & 0x8080_8080_8080_8080 == 0
         }
+        /// Both words, with one test.
+        @inline(__always) func isPrintableASCII(_ first: UInt64, _ second: UInt64) -> Bool {
+            ((first &- 0x2020_2020_2020_2020) | first | (second &- 0x2020_2020_2020_2020) | second)
+                & 0x8080_8080_8080_8080 == 0
+        }
         while index < count {
-            // Eight bytes at a time while they are printable ASCII (after a symbol too); from a
-            // control (ESC among them) or a byte >= 0x80, byte by byte below.
+            // Sixteen, then eight bytes at a time while they are printable ASCII (after a symbol
+            // too); from a control (ESC among them) or a byte >= 0x80, byte by byte below.
+            while index + 16 <= count,
+                isPrintableASCII(
+                    base.loadUnaligned(fromByteOffset: index, as: UInt64.self),
+                    base.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self))
+            {
+                index += 16
+            }
             while index + 8 <= count, isPrintableASCII(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
                 index += 8
             }

@@ -24,7 +24,7 @@ extension TestLogParser {
             return false
         }
         if case .testCaseFinished(let name, let status, let seconds)? = parsed, openCase?.followsUnsettledEnd == true,
-            let last = lastClosedCase, name.printed == last.name.printed
+            let last = lastClosedName, name.printed == last.printed
         {
             // The test that "started" was a line the last test printed after a line like its own
             // end; this is XCTest's end of that last test.
@@ -140,7 +140,7 @@ extension TestLogParser {
             return
         }
         xctestSuites[last.suite].cases[last.index].status = .error
-        xctestSuites[last.suite].cases[last.index].issues.append(crashIssue(running: [last.name.printed]))
+        xctestSuites[last.suite].cases[last.index].issues.append(crashIssue(running: [lastClosedName!.printed]))
         lastClosedCaseIsSettled = true
         run.isComplete = false
     }
@@ -159,9 +159,11 @@ extension TestLogParser {
         } else {
             awaitingSummary = currentSuite.map { .suite($0) } ?? .none
             if let suite = currentSuite {
-                // Exactly as many cases as it has: a run of many small classes stays small.
+                // Not much more room than cases: a run of many small classes stays small. (A few
+                // left over, as a class like the one before leaves, are not worth copying every
+                // case for.)
                 lastSuiteCaseCount = xctestSuites[suite].cases.count
-                if xctestSuites[suite].cases.capacity > lastSuiteCaseCount {
+                if xctestSuites[suite].cases.capacity > lastSuiteCaseCount + max(4, lastSuiteCaseCount / 8) {
                     xctestSuites[suite].cases = xctestSuites[suite].cases.withUnsafeBufferPointer { Array($0) }
                 }
             }
@@ -209,8 +211,9 @@ extension TestLogParser {
             moduleByClassAndMethod[name.className + "\u{0}" + name.method] = module
         }
         let value = TestRun.Case(className: name.className, testName: name.method, status: .passed)
-        openCase = OpenCase(suite: suite, name: name, value: value)
-        openCase?.followsUnsettledEnd = followsUnsettledEnd
+        var open = OpenCase(suite: suite, name: name, value: value)
+        open.followsUnsettledEnd = followsUnsettledEnd
+        openCase = consume open
     }
 
     private mutating func testCaseIssue(location: TestLogLine.LocationMatch, message: String) {
@@ -228,7 +231,7 @@ extension TestLogParser {
 
     /// A failure line for the test that just ended (its tear-down failed): it still fails it.
     mutating func lateIssue(_ name: TestLogLine.XCTestName, location: TestRun.SourceLocation?, message: String) {
-        guard let last = lastClosedCase, last.name.printed == name.printed, awaitingSummary.isNone else {
+        guard let last = lastClosedCase, lastClosedName?.printed == name.printed, awaitingSummary.isNone else {
             unknown()
             return
         }
@@ -247,7 +250,7 @@ extension TestLogParser {
         let (suite, name) = (open.suite, open.name)
         // Moved into the suite, not copied.
         xctestSuites[suite].cases.append((consume open).value)
-        lastClosedCase = (suite, xctestSuites[suite].cases.count - 1, name)
+        lastClosedCase = ClosedCase(suite: suite, index: xctestSuites[suite].cases.count - 1, name: name)
         lastClosedCaseIsSettled = false
     }
 
@@ -269,7 +272,7 @@ extension TestLogParser {
     /// The end of the test that just ended, again, before anything else happened: the first
     /// one was printed by the test itself, and this one is XCTest's.
     mutating func lateFinish(_ name: TestLogLine.XCTestName, status: TestRun.Status, seconds: Double) {
-        guard let last = lastClosedCase, last.name.printed == name.printed, last.suite == currentSuite,
+        guard let last = lastClosedCase, lastClosedName?.printed == name.printed, last.suite == currentSuite,
             awaitingSummary.isNone
         else {
             unknown()  // about no open test: printed
@@ -289,7 +292,7 @@ extension TestLogParser {
         if !open.output.isEmpty { open.value.output = open.output.text }
         open.value.issues.append(crashIssue(running: [open.value.testName]))
         xctestSuites[open.suite].cases.append(open.value)
-        lastClosedCase = (open.suite, xctestSuites[open.suite].cases.count - 1, open.name)
+        lastClosedCase = ClosedCase(suite: open.suite, index: xctestSuites[open.suite].cases.count - 1, name: open.name)
         run.isComplete = false
     }
 

@@ -41,7 +41,8 @@ package struct TestLogParser {
     /// How many cases the last class that ended had.
     var lastSuiteCaseCount = 0
     var openCase: OpenCase?
-    var lastClosedCase: (suite: Int, index: Int, name: TestLogLine.XCTestName)?
+    /// The XCTest case that ended last, where it is kept.
+    var lastClosedCase: ClosedCase?
     /// Whether XCTest went on after the last test's end line (the next test, or the suite's
     /// end): until then, that line may have been printed by the test itself.
     var lastClosedCaseIsSettled = true
@@ -105,6 +106,31 @@ package struct TestLogParser {
 
     /// The XCTest case running now, with the exact name its `started` line printed: only lines
     /// naming that test (its issues, its end) are about it; anything else is its output.
+    /// Where an XCTest case that ended is, `xctestSuites[suite].cases[index]`, and how its name
+    /// was printed (its class and method are the case's). Without the name's strings, replacing
+    /// it on every test costs no reference counting.
+    struct ClosedCase {
+        var suite: Int
+        var index: Int
+        var module: String?
+        var form: TestLogLine.XCTestName.Form
+
+        init(suite: Int, index: Int, name: borrowing TestLogLine.XCTestName) {
+            self.suite = suite
+            self.index = index
+            module = name.module
+            form = name.form
+        }
+    }
+
+    /// The name of the case that ended last, as it was printed.
+    var lastClosedName: TestLogLine.XCTestName? {
+        guard let last = lastClosedCase else { return nil }
+        return TestLogLine.XCTestName(
+            module: last.module, className: xctestSuites[last.suite].cases[last.index].className,
+            method: xctestSuites[last.suite].cases[last.index].testName, form: last.form)
+    }
+
     struct OpenCase {
         var suite: Int
         var name: TestLogLine.XCTestName
