@@ -17,8 +17,9 @@ package final class MappedFile: @unchecked Sendable {
     /// The mapping's slot in `ShrinkGuard`, which keeps the file shrinking meanwhile from
     /// killing the process.
     private let guardSlot: Int?
-    /// The mapped file, open to tell whether it shrank within its last page (which reads as
-    /// zeros without a fault); -1 when not mapped.
+    /// A file read in order, kept open to tell whether it shrank within its last page (which
+    /// reads as zeros without a fault); -1 otherwise (a report may map thousands of sources at
+    /// once, more than a process may hold open).
     private let descriptor: Int32
 
     /// Why a file could not be read: the system's message.
@@ -101,7 +102,7 @@ package final class MappedFile: @unchecked Sendable {
         address = mapped
         isMapped = true
         guardSlot = ShrinkGuard.watch(mapped, count: size)
-        self.descriptor = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        self.descriptor = reading == .inOrder ? fcntl(descriptor, F_DUPFD_CLOEXEC, 0) : -1
     }
 
     /// Wraps a copy of `bytes` (for tests and in-memory inputs).
@@ -160,7 +161,9 @@ package final class MappedFile: @unchecked Sendable {
     }
 
     /// Whether the file shrank while it was read: the bytes past its new end read as zeros
-    /// (see `ShrinkGuard`), and whatever was made of them must not be trusted.
+    /// (see `ShrinkGuard`), and whatever was made of them must not be trusted. Seen when a page
+    /// past the new end was read; for a file read in order (`Reading.inOrder`), also when it
+    /// shrank within its last page.
     package var shrankWhileRead: Bool {
         guard isMapped else { return false }
         if let guardSlot, ShrinkGuard.isCut(guardSlot) { return true }

@@ -35,7 +35,7 @@ enum ShrinkGuard {
         }
     }
 
-    /// The table in use. Only the thread holding `installed`'s lock changes it, a word at a time,
+    /// The table in use. Only the thread holding `state`'s lock changes it, a word at a time,
     /// a slot's `start` last when taking it and first when freeing it. A full table is replaced
     /// by a copy twice its size, published in one store; the old one stays (a few KiB however
     /// many files were ever mapped at once).
@@ -54,46 +54,59 @@ enum ShrinkGuard {
 
     private static let pageSize = UInt(max(4096, sysconf(Int32(_SC_PAGESIZE))))
 
-    /// Whether the handler is in place; its lock orders every change of the table.
-    private static let installed = Locked(false)
+    /// Whether the handler is in place, and which slots are free; its lock orders every change
+    /// of the table.
+    private struct State {
+        var isInstalled = false
+        /// Slots released, to be taken again.
+        var released: [Int] = []
+        /// Slots from here on were never taken.
+        var untouched = 0
+    }
+
+    private static let state = Locked(State())
 
     /// Watches `count` bytes mapped at `start`; the slot to give `isCut` and `release`, or nil
     /// where no handler can be put in place (the mapping is then read as without the guard).
     static func watch(_ start: UnsafeRawPointer, count: Int) -> Int? {
-        installed.withLock { isInstalled -> Int? in
-            if !isInstalled {
+        state.withLock { state -> Int? in
+            if !state.isInstalled {
                 _ = (current, previousAction, pageSize)  // made before the handler can read them
-                isInstalled = install()
+                state.isInstalled = install()
             }
-            guard isInstalled else { return nil }
-            var table = current.pointee.pointee
-            var free = (0..<table.capacity).first { table.slots[$0].start == 0 }
-            if free == nil {
+            guard state.isInstalled else { return nil }
+            let slot: Int
+            if let released = state.released.popLast() {
+                slot = released
+            } else {
+                slot = state.untouched
+                state.untouched += 1
+            }
+            let table = current.pointee.pointee
+            if slot == table.capacity {
                 let grown = Table.make(capacity: table.capacity * 2)
                 grown.pointee.slots.update(from: table.slots, count: table.capacity)
-                free = table.capacity
                 current.pointee = grown
-                table = grown.pointee
             }
-            let slots = table.slots
-            guard let free else { return nil }
-            slots[free].isCut = false
-            slots[free].end = UInt(bitPattern: start) + UInt(count)
-            slots[free].start = UInt(bitPattern: start)
-            return free
+            let slots = current.pointee.pointee.slots
+            slots[slot].isCut = false
+            slots[slot].end = UInt(bitPattern: start) + UInt(count)
+            slots[slot].start = UInt(bitPattern: start)
+            return slot
         }
     }
 
     /// Whether the mapping in `slot` was read past its file's end (and reads zeros there).
     static func isCut(_ slot: Int) -> Bool {
-        installed.withLock { _ in current.pointee.pointee.slots[slot].isCut }
+        state.withLock { _ in current.pointee.pointee.slots[slot].isCut }
     }
 
     /// Stops watching the mapping in `slot`, before it is unmapped.
     static func release(_ slot: Int) {
-        installed.withLock { _ in
+        state.withLock { state in
             current.pointee.pointee.slots[slot].start = 0
             current.pointee.pointee.slots[slot].end = 0
+            state.released.append(slot)
         }
     }
 
