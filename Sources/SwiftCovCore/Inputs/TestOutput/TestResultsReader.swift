@@ -42,9 +42,9 @@ package enum TestResultsReader {
         if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             throw .unreadable(path: path, reason: "is a folder")
         }
-        // A file is mapped and read a window at a time (no copy); standard input and pipes are
-        // read as they come.
-        if path != "-", (info.st_mode & S_IFMT) == S_IFREG {
+        // A file is mapped and read a window at a time (no copy); standard input, pipes and files
+        // that state no size (as in /proc) are read as they come.
+        if path != "-", (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 {
             let file: MappedFile
             do { file = try MappedFile(descriptor: descriptor, reading: .inOrder) } catch {
                 throw .unreadable(path: path, reason: error.message)
