@@ -92,7 +92,9 @@ enum ChangeInput {
         } catch {
             throw Diagnostic(file: path, "cannot read: \(error.message)")
         }
-        return file.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        let text = file.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        guard !file.shrankWhileRead else { throw Diagnostic(file: path, "cannot read: \(MappedFile.shrankMessage)") }
+        return text
     }
 
     /// The baseline at `path` read and compared with `report` through `diff` (`diff --baseline`,

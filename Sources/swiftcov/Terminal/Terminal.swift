@@ -79,12 +79,11 @@ struct Terminal {
 
     /// The bytes of a small input file (a configuration, a baseline); `name` is how errors name it.
     static func readFile(_ path: String, name: String) throws(CoverageInputError) -> [UInt8] {
-        do {
-            let document = try MappedFile(path: path)
-            return document.withUnsafeBytes { Array($0) }
-        } catch {
-            throw .unreadable(path: name, reason: error.message)
-        }
+        let document: MappedFile
+        do { document = try MappedFile(path: path) } catch { throw .unreadable(path: name, reason: error.message) }
+        let bytes = document.withUnsafeBytes { Array($0) }
+        guard !document.shrankWhileRead else { throw .unreadable(path: name, reason: MappedFile.shrankMessage) }
+        return bytes
     }
 
     /// GitHub Actions, when running there: annotations and the job summary.

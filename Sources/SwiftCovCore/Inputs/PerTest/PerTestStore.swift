@@ -199,8 +199,9 @@ package enum PerTestStore {
         } catch {
             throw .unreadable(path: path, reason: error.message)
         }
+        let result = file.withUnsafeBytes { bytes in Result { () throws(ReadError) in try decode(bytes) } }
+        guard !file.shrankWhileRead else { throw .unreadable(path: path, reason: MappedFile.shrankMessage) }
         do {
-            let result = file.withUnsafeBytes { bytes in Result { () throws(ReadError) in try decode(bytes) } }
             return try result.get()
         } catch {
             throw .malformed(path: path, offset: error.offset, keyPath: "per-test store", message: error.message)
