@@ -136,17 +136,18 @@ package enum CoverageInput {
         -> LLVMCovExport
     {
         let document = try map(path)
-        var export: LLVMCovExport
+        let result = Result { () throws(JSONError) in
+            try LLVMCovExportReader.read(document, keepMappings: keepMappings, names: names)
+        }
+        // Zeros past the new end read as a shorter document or as an error: neither is the file.
+        guard !document.shrankWhileRead else { throw .unreadable(path: path, reason: MappedFile.shrankMessage) }
         do {
-            export = try LLVMCovExportReader.read(document, keepMappings: keepMappings, names: names)
+            var export = try result.get()
+            export.path = path
+            return export
         } catch {
-            guard !document.shrankWhileRead else { throw .unreadable(path: path, reason: MappedFile.shrankMessage) }
             throw malformed(error, in: document, path: path)
         }
-        // Zeros past the new end read as a shorter document, or as an error elsewhere: neither is the file.
-        guard !document.shrankWhileRead else { throw .unreadable(path: path, reason: MappedFile.shrankMessage) }
-        export.path = path
-        return export
     }
 
     /// The file at `path`, mapped.

@@ -104,8 +104,6 @@ package struct TestLogParser {
         case swiftTestingNotes
     }
 
-    /// The XCTest case running now, with the exact name its `started` line printed: only lines
-    /// naming that test (its issues, its end) are about it; anything else is its output.
     /// Where an XCTest case that ended is, `xctestSuites[suite].cases[index]`, and how its name
     /// was printed (its class and method are the case's). Without the name's strings, replacing
     /// it on every test costs no reference counting.
@@ -131,6 +129,8 @@ package struct TestLogParser {
             method: xctestSuites[last.suite].cases[last.index].testName, form: last.form)
     }
 
+    /// The XCTest case running now, with the exact name its `started` line printed: only lines
+    /// naming that test (its issues, its end) are about it; anything else is its output.
     struct OpenCase {
         var suite: Int
         var name: TestLogLine.XCTestName
