@@ -7,6 +7,12 @@ package enum GateReport {
             TextTable.Column("", .left), TextTable.Column("Level", .left), TextTable.Column("Name", .left),
             TextTable.Column("Detail", .left),
         ])
+        for rule in result.met {
+            table.add([
+                "ok", TextTable.Cell(rule.level.rawValue), TextTable.Cell(rule.name.terminalSafe),
+                TextTable.Cell(rule.detail.terminalSafe.replacingNewlines),
+            ])
+        }
         for failure in result.failures {
             table.add([
                 "FAIL", TextTable.Cell(failure.level.rawValue), TextTable.Cell(failure.name.terminalSafe),
@@ -14,7 +20,7 @@ package enum GateReport {
             ])
         }
         let rows =
-            result.failures.isEmpty
+            result.failures.isEmpty && result.met.isEmpty
             ? "" : table.render().split(separator: "\n").dropFirst(2).joined(separator: "\n") + "\n"
         let note =
             result.failures.contains { $0.metric == .lines }

@@ -122,3 +122,55 @@ extension RunWorkflow {
         return found
     }
 }
+
+extension RunWorkflow {
+    /// The header `retryFailures` writes before each attempt in the retries' log.
+    static let retryHeader = "=== swiftcov run --retry-failed: "
+
+    /// `results`, the run's own, with the attempts of the retries the run left in `folder`
+    /// (`swift-test-retries.log`) recorded as `run --retry-failed` recorded them: what the run
+    /// reported reads the same after it (`junit`, `history add` of the folder). Unchanged when
+    /// the folder has no retries' log.
+    package static func addingRetries(
+        in folder: String, to results: TestRun, utcOffset: Int
+    ) throws(TestResultsError) -> TestRun {
+        let path = folder + "/" + retriesLogName
+        guard FileSystem.kind(of: path) == .file else { return results }
+        let file: MappedFile
+        do { file = try MappedFile(path: path) } catch {
+            throw .unreadable(path: path, reason: error.message)
+        }
+        var results = results
+        let header = Array(retryHeader.utf8)
+        try file.withUnsafeBytes { (bytes) throws(TestResultsError) in
+            // Each attempt: its header line, then what its `swift test` printed up to the next header.
+            var starts: [Int] = []
+            var lineStart = 0
+            while lineStart < bytes.count {
+                if bytes.count - lineStart >= header.count,
+                    zip(bytes[lineStart..<lineStart + header.count], header).allSatisfy({ $0 == $1 })
+                {
+                    starts.append(lineStart)
+                }
+                guard let newline = bytes[lineStart...].firstIndex(of: 0x0A) else { break }
+                lineStart = newline + 1
+            }
+            for (index, start) in starts.enumerated() {
+                let end = index + 1 < starts.count ? starts[index + 1] : bytes.count
+                let headerEnd = bytes[start..<end].firstIndex(of: 0x0A) ?? end
+                let line = String(decoding: bytes[(start + header.count)..<headerEnd], as: UTF8.self)
+                guard let comma = line.ranges(of: ", retry ").last, let id = TestID(line[..<comma.lowerBound])
+                else {
+                    throw .unreadable(path: path, reason: "line \"\(line)\" names no test (byte offset \(start))")
+                }
+                let body = UnsafeRawBufferPointer(rebasing: bytes[min(headerEnd + 1, end)..<end])
+                let attempt = TestResultsReader.combine([
+                    try TestResultsReader.read(bytes: body, path: path, utcOffset: utcOffset)
+                ])
+                _ = results.recordRetry(attempt, of: id)
+            }
+        }
+        guard !file.shrankWhileRead else { throw .unreadable(path: path, reason: MappedFile.shrankMessage) }
+        return results
+    }
+}

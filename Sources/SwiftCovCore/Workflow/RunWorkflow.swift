@@ -79,6 +79,11 @@ package struct RunWorkflow: Sendable {
         package var export: LLVMCovExport?
         /// The tests that ended one way alone and another in the suite (`run --per-test`).
         package var orderDependent: [OrderDependence] = []
+        /// What part of the tests the export is of (also written to the output folder).
+        package var record = RunRecord(scope: .whole)
+        /// SwiftPM's own export: its path, and its modification time and size (-1: none) when the
+        /// run's export was made (a retry's `swift test` may write it again).
+        var swiftPMExport: (path: String, modified: Int, size: Int)?
     }
 
     // MARK: What a run leaves in its output folder
@@ -106,6 +111,42 @@ package struct RunWorkflow: Sendable {
     /// Runs the workflow: build, select, execute, collect.
     package func run(toolchain: Toolchain, clock: Clock, sink: some DiagnosticSink) throws -> Outcome {
         try system.makeDirectory(output)
+        // What the export will be of: a stale record never describes this run's export.
+        system.remove(output + "/" + RunRecord.fileName)
+        var outcome = try execute(toolchain: toolchain, clock: clock, sink: sink)
+        outcome.record = RunRecord(
+            scope: recordScope, retried: retries > 0 ? outcome.results.cases.filter { !$0.attempts.isEmpty }.count : 0)
+        try system.write(outcome.record.json, to: output + "/" + RunRecord.fileName)
+        if let swiftPM = outcome.swiftPMExport, system.fileSize(swiftPM.path) != nil {
+            // The export SwiftPM left is this run's (or an older one this run's replaces), or —
+            // written again by a retry, or of a shard or a filter — a part of the tests that the
+            // commands after this one must not take for the run.
+            let unchanged =
+                FileSystem.modificationTime(of: swiftPM.path) == swiftPM.modified
+                && system.fileSize(swiftPM.path) == swiftPM.size
+            RunRecord.mark(
+                swiftPM.path,
+                unchanged && !outcome.record.isPartial
+                    ? .superseded(by: exportPath.hasPrefix("/") ? exportPath : root + "/" + exportPath)
+                    : .partial(
+                        unchanged
+                            ? "written by `swiftcov run` for \(outcome.record.scope.description)"
+                            : "written by the retries of `swiftcov run --retry-failed`"),
+                system: system)
+        }
+        return outcome
+    }
+
+    /// What part of the tests this run's coverage comes from.
+    private var recordScope: RunRecord.Scope {
+        if let shard { return .shard(shard) }
+        let arguments =
+            tests.arguments.filters.flatMap { ["--filter", $0] } + tests.arguments.skips.flatMap { ["--skip", $0] }
+        return arguments.isEmpty ? .whole : .filtered(arguments)
+    }
+
+    /// Steps 1 to 4, by the strategy.
+    private func execute(toolchain: Toolchain, clock: Clock, sink: some DiagnosticSink) throws -> Outcome {
         switch strategy {
         case .wholeSuite:
             // An earlier `run --per-test`'s data would not match this run's coverage.
@@ -212,7 +253,7 @@ package struct RunWorkflow: Sendable {
         }
         sink.outputEnded(errors: nil)
         // The coverage is made first: the retries' runs replace SwiftPM's profiles.
-        let exportPath = try coverageExport(toolchain: toolchain, sink: sink)
+        let (exportPath, swiftPM) = try coverageExport(toolchain: toolchain, sink: sink)
         let failuresRecorded = results.isComplete && results.totals.hasFailures
         if retries > 0 && results.totals.hasFailures {
             let listed = try selection?.tests ?? tests.list().chosen
@@ -226,6 +267,7 @@ package struct RunWorkflow: Sendable {
             exportPath: exportPath, testsPassed: status == 0 || (failuresRecorded && !results.totals.hasFailures),
             results: results, perTest: nil, export: nil)
         outcome.failuresRecorded = status == 0 || failuresRecorded
+        outcome.swiftPMExport = swiftPM
         return outcome
     }
 
@@ -254,17 +296,20 @@ package struct RunWorkflow: Sendable {
     /// Step 4 for the whole suite: the export, kept in the output folder (what merging this run
     /// with others, shards, needs): SwiftPM's own when it wrote one during the run, else one made
     /// here from the `.profraw` files (SwiftPM writes none when a test failed).
-    private func coverageExport(toolchain: Toolchain, sink: some DiagnosticSink) throws -> String {
+    private func coverageExport(
+        toolchain: Toolchain, sink: some DiagnosticSink
+    ) throws -> (path: String, swiftPM: (path: String, modified: Int, size: Int)) {
         let codecovJSON = try tests.codecovPath()
         let codecov = String(codecovJSON[..<(codecovJSON.lastIndex(of: "/") ?? codecovJSON.startIndex)])
         let profraws = system.files(in: codecov, withSuffix: ".profraw")
         guard !profraws.isEmpty else {
-            guard system.fileSize(codecovJSON) ?? 0 > 0 else {
+            guard let size = system.fileSize(codecovJSON), size > 0 else {
                 throw CoverageInputError.noExport(directory: codecov, profrawCount: 0)
             }
+            let modified = FileSystem.modificationTime(of: codecovJSON)
             let export = try MappedFile(path: codecovJSON)
             try export.withUnsafeBytes { try system.write($0.assumingMemoryBound(to: UInt8.self), to: exportPath) }
-            return exportPath
+            return (exportPath, (codecovJSON, modified, size))
         }
         let profdata = output + "/coverage.profdata"
         let merged = try toolchain.merge(profraws, into: profdata)
@@ -279,7 +324,12 @@ package struct RunWorkflow: Sendable {
         let binary = try tests.testBinary(in: binPath)
         try export(profdata: profdata, binary: binary, toolchain: toolchain)
         sink.note("made the coverage from \(profraws.count) raw profile(s) with llvm-profdata and llvm-cov")
-        return exportPath
+        // SwiftPM writes no export when a test failed; one there is older than this run (or none,
+        // size -1), and one written later (a retry's) is not this run's.
+        return (
+            exportPath,
+            (codecovJSON, FileSystem.modificationTime(of: codecovJSON), system.fileSize(codecovJSON) ?? -1)
+        )
     }
 
     /// Writes `llvm-cov export` of `binary` with `profdata`'s counts (none: every count zero) to

@@ -9,7 +9,7 @@ enum CheckCommand {
         positional: "PATH…",
         positionalHelp: "Same as --coverage PATH.",
         options: CoverageInputOptions.specs + GateOptions.specs + [
-            minLines.spec, minFunctions.spec, minRegions.spec, strict.spec, tests.spec,
+            minLines.spec, minFunctions.spec, minRegions.spec, strict.spec, partial.spec, tests.spec,
         ],
         examples: [
             "swiftcov check --min-lines 80",
@@ -41,6 +41,12 @@ enum CheckCommand {
         }
 
         let (report, _) = try options.coverage.makeReport(terminal, configuration: configuration)
+        if hasCoverageRules {
+            try CoverageInputOptions.requireMeasured(report, inputs: options.coverage.inputs)
+            if !options.partial, let partial = Gate.partialCoverage(report) {
+                throw Diagnostic(file: options.coverage.inputs.joined(separator: ", "), partial)
+            }
+        }
         if let (metric, rule) = Gate.unmeasuredRule(in: configuration, for: report) {
             throw Diagnostic(
                 file: options.coverage.inputs.joined(separator: ", "),

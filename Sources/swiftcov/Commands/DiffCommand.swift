@@ -23,6 +23,9 @@ enum DiffCommand {
         let options = try Options(arguments)
         let destination = try terminal.output(options.output)
         let (report, _) = try options.coverage.makeReport(terminal)
+        if options.failUnder != nil {
+            try CoverageInputOptions.requireMeasured(report, inputs: options.coverage.inputs)
+        }
         let root = report.scope.root ?? terminal.workingDirectory
 
         var reportOptions = options.change.reportOptions

@@ -99,16 +99,27 @@ enum RunCommand {
         // The gate: failed tests always count; thresholds when configured. A shard has a share
         // of the coverage: the package's rules are checked where the shards are merged (unless
         // --config names rules for the shard).
+        // A filtered run (`-- --filter …`) has the coverage of its tests only, as a shard does.
         var rules = configuration
-        let shardSkipsRules = options.shard != nil && options.gate.configPath == nil && configuration.hasCoverageRules
-        if shardSkipsRules { rules = configuration.withoutCoverageRules }
+        let partSkipsRules =
+            outcome.record.isPartial && options.gate.configPath == nil && configuration.hasCoverageRules
+        if partSkipsRules { rules = configuration.withoutCoverageRules }
+        if rules.hasCoverageRules || baseline != nil {
+            try CoverageInputOptions.requireMeasured(report, inputs: [outcome.exportPath])
+        }
         let result = Gate.evaluate(
             report, configuration: rules, baseline: baseline, failedTests: judgement.failedTests(of: tests))
         try terminal.out("\n" + GateReport.text(result))
-        if shardSkipsRules, let shard = options.shard {
-            try terminal.out(
-                "Shard \(shard) gates its tests only: the coverage rules of .swiftcov.json are checked where the "
-                    + "shards are merged (swiftcov check -c SHARD-1-OUTPUT -c SHARD-2-OUTPUT …).\n")
+        if partSkipsRules {
+            if let shard = options.shard {
+                try terminal.out(
+                    "Shard \(shard) gates its tests only: the coverage rules of .swiftcov.json are checked where the "
+                        + "shards are merged (swiftcov check -c SHARD-1-OUTPUT -c SHARD-2-OUTPUT …).\n")
+            } else {
+                try terminal.out(
+                    "A filtered run gates its tests only: the coverage rules of .swiftcov.json need the whole suite "
+                        + "(swiftcov run without --filter or --skip).\n")
+            }
         }
         terminal.github.publishGate(report: report, result: result, tests: tests, judgement: judgement)
         // The gate judges the failed cases; a failure no case records fails the run all the same.

@@ -67,7 +67,9 @@ enum TestLogInput {
         if packageRoot == nil { packageRoot = PackageManifest.root(around: workingDirectory) }
         if let packageRoot {
             let absolute = packageRoot.hasPrefix("/") ? packageRoot : workingDirectory + "/" + packageRoot
-            index = index.merging(TestSourceIndex.scanning(root: absolute))
+            index = index.merging(
+                TestSourceIndex.scanning(
+                    root: absolute, targets: PackageDescriber.swiftPM.targets(ofPackageAt: absolute)))
         }
         return index
     }
@@ -76,7 +78,7 @@ enum TestLogInput {
     /// folder's sources (the test files the report leaves out).
     static func sourceIndex(report: CoverageReport, workingDirectory: String) -> TestSourceIndex {
         TestSourceIndex(paths: report.files.map(\.path)).merging(
-            TestSourceIndex.scanning(root: report.scope.root ?? workingDirectory))
+            TestSourceIndex.scanning(root: report.scope.root ?? workingDirectory, targets: report.scope.targets))
     }
 
     static func displayName(_ input: String) -> String {

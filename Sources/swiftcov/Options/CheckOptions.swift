@@ -10,6 +10,9 @@ extension CheckCommand {
         ["--min-regions"], help: "Minimum region coverage of the whole report.")
     static let strict = FlagOption(
         ["--strict"], help: "Treat configuration warnings (rules that match nothing) as errors.")
+    static let partial = FlagOption(
+        ["--partial"],
+        help: "Gate an export of part of the tests (one shard, a filtered run) as it is, instead of refusing it.")
     static let tests = TestsOption.option(
         help:
             "Also fail when a test failed: `swift test` output, an event stream or JUnit XML (shards' files merged). Repeatable."
@@ -21,6 +24,8 @@ extension CheckCommand {
         /// `--min-lines` and the others, overriding the configuration's totals.
         var minimums: [(WritableKeyPath<GateConfiguration.Minimums, Double?>, Double)]
         var strict: Bool
+        /// `--partial`: a shard's or a filtered run's export is gated as it is.
+        var partial: Bool
         /// `--tests`: test results whose failures fail the gate too.
         var testLogs: [String]
 
@@ -35,6 +40,7 @@ extension CheckCommand {
                 if let percent = try arguments.value(option) { minimums.append((keyPath, percent)) }
             }
             strict = arguments.has(CheckCommand.strict)
+            partial = arguments.has(CheckCommand.partial)
             testLogs = try arguments.values(CheckCommand.tests)
         }
     }

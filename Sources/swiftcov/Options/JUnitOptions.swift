@@ -30,12 +30,20 @@ extension JUnitCommand {
         var coverage: String?
         var root: String?
         var quiet: Bool
+        /// The output folder of `swiftcov run` read when no input is given (its retries too).
+        var runFolder: String?
 
         init(_ arguments: ParsedArguments) throws(UsageError) {
             inputs = try arguments.values(JUnitCommand.tests) + arguments.positionals
+            root = try RootOption.value(arguments, option: JUnitCommand.root)
             if inputs.isEmpty, let package = PackageManifest.root(around: Terminal.currentDirectory) {
-                // What `swiftcov run` left in the package around the working directory.
+                // What `swiftcov run` left in the package around the working directory, read as
+                // `run` reads it: from the package root, whose paths are shown relative to it.
                 inputs = RunWorkflow.testResults(in: package + "/.build/swiftcov")
+                if !inputs.isEmpty {
+                    runFolder = package + "/.build/swiftcov"
+                    if root == nil { root = package }
+                }
             }
             guard !inputs.isEmpty else {
                 throw UsageError(
@@ -46,7 +54,6 @@ extension JUnitCommand {
             strict = arguments.has(JUnitCommand.strict)
             noFail = arguments.has(JUnitCommand.noFail)
             coverage = try arguments.value(JUnitCommand.coverage)
-            root = try RootOption.value(arguments, option: JUnitCommand.root)
             quiet = arguments.has(JUnitCommand.quiet)
         }
     }

@@ -217,6 +217,7 @@ extension CoverageInputOptions {
         let report = try request.makeReport(workingDirectory: terminal.workingDirectory)
         KeptUntilExit.keep(report)
         for warning in report.warnings { terminal.emit(warning) }
+        Self.tellWhatWasRead(report, terminal)
         if report.scope.rootWasGuessed, let root = report.scope.root {
             terminal.emit(
                 .note(
@@ -226,6 +227,40 @@ extension CoverageInputOptions {
                         + "give --root DIR to choose another"))
         }
         return (report, request)
+    }
+}
+
+extension CoverageInputOptions {
+    /// One note for each export chosen among several (which, and why), for a part of the tests
+    /// read because no whole run was there, and for test code told by folder (no manifest).
+    static func tellWhatWasRead(_ report: CoverageReport, _ terminal: Terminal) {
+        for input in report.inputs {
+            if let choice = input.choice {
+                terminal.emit(.note(choice))
+            } else if let partial = input.partial {
+                terminal.emit(.note("\(input.path) holds the coverage of part of the tests only (\(partial))"))
+            }
+        }
+        // Without a manifest, test code outside `Tests/` (a folder `SwiftCSVTests/`) looks like the
+        // package's own: say so, and how to have the manifest decide.
+        if report.origin == .llvmCov, report.scope.targets == nil, report.scope.includes.isEmpty,
+            let suspect = report.files.first(where: {
+                $0.displayPath.split(separator: "/").dropLast().contains { $0.hasSuffix("Tests") }
+            })
+        {
+            terminal.emit(
+                .note(
+                    "no package manifest for \(terminal.displayPath(report.scope.root ?? ".")): test code is told by "
+                        + "its folder (Tests/), and \(suspect.displayPath) is counted as the package's own; give "
+                        + "--root PACKAGE (the folder of its Package.swift) or --exclude GLOB"))
+        }
+    }
+
+    /// Stops with an input error (exit 2) when no source file of the package is in `report`'s
+    /// scope: a gate with nothing to judge would pass on nothing.
+    static func requireMeasured(_ report: CoverageReport, inputs: [String]) throws {
+        guard let why = Gate.nothingToJudge(report) else { return }
+        throw Diagnostic(file: inputs.joined(separator: ", "), why)
     }
 }
 

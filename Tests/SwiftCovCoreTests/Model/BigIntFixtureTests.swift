@@ -25,7 +25,10 @@ struct BigIntFixtureTests {
     func modulesFromTheManifest() throws {
         let targets = try PackageTargets.parse(describe: try describeJSON())
         // describe.json: the target BigInt in `Sources`, the test target BigIntTests in `Tests`.
-        #expect(targets.targets == [.init(name: "BigInt", path: "Sources"), .init(name: "BigIntTests", path: "Tests")])
+        #expect(
+            targets.targets == [
+                .init(name: "BigInt", path: "Sources"), .init(name: "BigIntTests", path: "Tests", type: "test"),
+            ])
         let named = try report(targets: targets)
         #expect(named.modules.map(\.name) == ["BigInt"])
         #expect(named.files.map(\.module) == ["BigInt", "BigInt"])

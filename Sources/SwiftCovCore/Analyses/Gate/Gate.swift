@@ -24,6 +24,9 @@ package struct GateResult: Equatable, Sendable {
     }
 
     package var failures: [Failure] = []
+    /// The rules on totals and modules that were met, with what was measured (`detail`: "lines
+    /// 92.33% >= 80.00% (325/352)"); file rules met are counted only.
+    package var met: [Failure] = []
     /// How many rules were checked, met or not.
     package var rulesChecked = 0
     /// Whose numbers were checked (the note under failures on lines says which lines they count).
@@ -145,7 +148,18 @@ package enum Gate {
             result.rulesChecked += 1
             // Nothing to cover (no branches in Swift, an empty file) cannot fall short. The
             // percentage is compared as printed, to two decimals: 92.3295% meets "92.33".
-            guard metric.count > 0, shown(metric.percent) < required else { continue }
+            guard metric.count > 0, shown(metric.percent) < required else {
+                if level != .file {
+                    result.met.append(
+                        GateResult.Failure(
+                            level: level, name: name, metric: kind, actual: metric.percent, required: required,
+                            detail: metric.count == 0
+                                ? "\(kind.rawValue): nothing to cover (0/0), minimum \(CoverageFormatting.percent(required))"
+                                : "\(kind.rawValue) \(CoverageFormatting.percent(metric.percent)) >= "
+                                    + "\(CoverageFormatting.percent(required)) (\(metric.covered)/\(metric.count))"))
+                }
+                continue
+            }
             result.failures.append(
                 GateResult.Failure(
                     level: level, name: name, metric: kind, actual: metric.percent, required: required,
@@ -170,7 +184,16 @@ package enum Gate {
             guard then.count > 0 else { continue }
             result.rulesChecked += 1
             let drop = shown(then.percent) - shown(now.percent)
-            guard drop > tolerance + 1e-9 else { continue }
+            guard drop > tolerance + 1e-9 else {
+                result.met.append(
+                    GateResult.Failure(
+                        level: .ratchet, name: name, metric: kind, actual: now.percent,
+                        required: then.percent - tolerance,
+                        detail: "\(kind.rawValue) \(CoverageFormatting.percent(now.percent)), baseline "
+                            + "\(CoverageFormatting.percent(then.percent)) (tolerance \(CoverageFormatting.percent(tolerance).dropLast()))"
+                    ))
+                continue
+            }
             result.failures.append(
                 GateResult.Failure(
                     level: .ratchet, name: name, metric: kind, actual: now.percent, required: then.percent - tolerance,
@@ -180,5 +203,61 @@ package enum Gate {
                         + "tolerance \(CoverageFormatting.percent(tolerance).dropLast()))",
                     file: nil, line: nil))
         }
+    }
+}
+
+extension Gate {
+    /// Why a gate on `report` would judge the coverage of part of the tests as the whole: an input
+    /// is a shard's export (and the shards given are not all of one split) or a filtered run's.
+    /// Nil when every input is a whole run, or the inputs are every shard of one split.
+    package static func partialCoverage(_ report: CoverageReport) -> String? {
+        let partial = report.inputs.filter { $0.partial != nil }
+        guard let first = partial.first, let what = first.partial else { return nil }
+        var shards: [Int: Set<Int>] = [:]
+        var other = false
+        for input in partial {
+            if case .shard(let shard)? = input.record?.scope {
+                shards[shard.count, default: []].insert(shard.index)
+            } else {
+                other = true
+            }
+        }
+        if !other, shards.count == 1, let split = shards.first, split.value.count == split.key,
+            partial.count == report.inputs.count
+        {
+            return nil
+        }
+        return "\(first.path) holds the coverage of part of the tests only (\(what)): merge the shards "
+            + "(swiftcov check -c SHARD-1-OUTPUT -c SHARD-2-OUTPUT …) or read the whole run's export, "
+            + "or give --partial to gate this part as it is"
+    }
+
+    /// Why `report` gives a gate nothing to judge — no source file of the package is in its scope
+    /// — in one sentence that says how to fix it; nil when it has files (or, from Xcode's totals,
+    /// targets). Nothing measured is never a pass: the caller stops with an input error.
+    package static func nothingToJudge(_ report: CoverageReport) -> String? {
+        guard report.files.isEmpty, report.modules.isEmpty else { return nil }
+        let root = report.scope.root ?? "."
+        let leftOut = report.leftOut
+        let total = leftOut.values.reduce(0, +)
+        guard total > 0 else { return "no source file in scope: the coverage data has no source file at all" }
+        func count(_ exclusion: CoverageScope.Exclusion) -> Int { leftOut[exclusion] ?? 0 }
+        let outside = count(.byDefault(.outsideRoot))
+        if outside == total {
+            let moved = report.otherRoot.map { "the export was made in \($0) (moved, or another checkout)" }
+            return "no source file in scope: none of the export's \(total) files is under the package root \(root)"
+                + (moved.map { "; " + $0 + ": give --root \(root) to read it as this package's" }
+                    ?? "; give --root DIR, the folder the export's files are in")
+        }
+        var reasons: [String] = []
+        if count(.excluded) > 0 { reasons.append("\(count(.excluded)) excluded by --exclude or the configuration") }
+        if count(.notIncluded) > 0 { reasons.append("\(count(.notIncluded)) matched by no --include") }
+        if count(.byDefault(.testTarget)) > 0 { reasons.append("\(count(.byDefault(.testTarget))) test code") }
+        if count(.byDefault(.buildDirectory)) > 0 {
+            reasons.append("\(count(.byDefault(.buildDirectory))) under .build (generated, dependencies)")
+        }
+        if outside > 0 { reasons.append("\(outside) outside the package root \(root)") }
+        return "no source file in scope: of the export's \(total) files, " + reasons.joined(separator: ", ")
+            + "; widen the scope (--include GLOB, fewer --exclude) or use --all-files"
     }
 }

@@ -75,26 +75,46 @@ package enum CoverageInputError: DiagnosticConvertible, Equatable {
 
 /// Finds and reads the llvm-cov exports a report is built from.
 package enum CoverageInput {
-    /// The export file for `path`: the file itself, or the newest export SwiftPM or `swiftcov run`
-    /// wrote under a package root, its `.build` folder, or a `codecov` folder; a folder inside a
-    /// package without one stands for the package.
+    /// The export file for `path` (see `locate`).
+    package static func locateExport(_ path: String) throws(CoverageInputError) -> String {
+        try locate(path).path
+    }
+
+    /// An export found for an input, and what is known of the run it is of.
+    package struct LocatedExport: Equatable, Sendable {
+        package var path: String
+        /// The run's record, when `swiftcov run` wrote the export (nil: SwiftPM's, or a file).
+        package var record: RunRecord?
+        /// Why this export was read when there was a choice (one line for the user), else nil.
+        package var choice: String?
+        /// What part of the tests the export holds, when it is a part (a shard, a filtered run).
+        package var partial: String?
+    }
+
+    /// The export for `path`: the file itself, or, in a folder, the export of the last whole
+    /// run that SwiftPM or `swiftcov run` wrote under a package root, its `.build` folder, or a
+    /// `codecov` folder; a folder inside a package without one stands for the package.
     /// `swiftcov run` keeps the export beside its own `coverage.json` report, as `runExportName`:
     /// that report, or the folder, stands for the export.
-    package static func locateExport(_ path: String) throws(CoverageInputError) -> String {
-        if path == "-" { return path }
+    ///
+    /// A partial export — a shard's, a filtered run's, SwiftPM's after a retry's `swift test
+    /// --filter …` (`RunRecord` says which) — is read only when there is no whole one, and
+    /// `choice` says which export was read and why when others were there.
+    package static func locate(_ path: String) throws(CoverageInputError) -> LocatedExport {
+        if path == "-" { return LocatedExport(path: path) }
         guard let kind = FileSystem.kind(of: path) else { throw .notFound(path: path) }
-        if kind == .directory && XCResultBundle.isBundle(path) { return path }
+        if kind == .directory && XCResultBundle.isBundle(path) { return LocatedExport(path: path) }
         guard kind == .directory else {
             let sibling = (path.lastIndex(of: "/").map { String(path[...$0]) } ?? "") + runExportName
-            guard SwiftCovReportDocument.recognizes(path: path) else { return path }
-            if path.hasSuffix("coverage.json"), FileSystem.kind(of: sibling) == .file { return sibling }
+            guard SwiftCovReportDocument.recognizes(path: path) else { return described(path) }
+            if path.hasSuffix("coverage.json"), FileSystem.kind(of: sibling) == .file { return described(sibling) }
             throw .reportWithoutExport(path: path, export: path.hasSuffix("coverage.json") ? sibling : nil)
         }
         let patterns = [
             runExportName, "*.json", "codecov/*.json", "*/codecov/*.json", "*/*/codecov/*.json",
             ".build/*/codecov/*.json", ".build/*/*/codecov/*.json", ".build/*/" + runExportName,
         ]
-        var candidates: [(path: String, modified: Int)] = []
+        var candidates: [(located: LocatedExport, modified: Int, supersededBy: String?)] = []
         var seen = Set<String>()
         for pattern in patterns {
             // "*.json" only counts inside a codecov folder: a package root has other JSON files.
@@ -103,14 +123,29 @@ package enum CoverageInput {
                 guard let real = realPath(match), seen.insert(real).inserted, FileSystem.kind(of: match) == .file else {
                     continue
                 }
-                candidates.append((match, FileSystem.modificationTime(of: match)))
+                var located = described(match)
+                var supersededBy: String?
+                switch RunRecord.mark(of: match) {
+                case .superseded(let export)?: supersededBy = export
+                case .partial(let what)?: located.partial = "SwiftPM's export, " + what
+                case nil: break
+                }
+                candidates.append((located, FileSystem.modificationTime(of: match), supersededBy))
             }
         }
-        guard
-            let newest = candidates.max(by: {
-                $0.modified != $1.modified ? $0.modified < $1.modified : $0.path > $1.path
-            })
-        else {
+        // SwiftPM's export that a run's export replaces is no other choice while that one is there.
+        let present = Set(candidates.compactMap { realPath($0.located.path) })
+        candidates.removeAll { candidate in
+            candidate.supersededBy.map { export in realPath(export).map(present.contains) ?? false } ?? false
+        }
+        func newer(
+            _ a: (located: LocatedExport, modified: Int, supersededBy: String?),
+            than b: (located: LocatedExport, modified: Int, supersededBy: String?)
+        ) -> Bool {
+            a.modified != b.modified ? a.modified > b.modified : a.located.path < b.located.path
+        }
+        let whole = candidates.filter { $0.located.partial == nil }
+        guard let chosen = (whole.isEmpty ? candidates : whole).min(by: newer) else {
             let profraws = [
                 "*.profraw", "codecov/*.profraw", "*/*/codecov/*.profraw", ".build/*/*/codecov/*.profraw",
                 ".build/*/codecov/*.profraw",
@@ -120,11 +155,33 @@ package enum CoverageInput {
             if let folder = realPath(path), FileSystem.kind(of: folder + "/Package.swift") != .file,
                 let package = PackageManifest.root(around: folder)
             {
-                return try locateExport(package)
+                return try locate(package)
             }
             throw .noExport(directory: path, profrawCount: Set(profraws.compactMap(realPath)).count)
         }
-        return newest.path
+        var located = chosen.located
+        let others = candidates.filter { $0.located.path != located.path }
+        if !others.isEmpty {
+            let skipped = others.sorted(by: newer).map { other in
+                CoverageScope.normalized(other.located.path) + (other.located.partial.map { " (\($0))" } ?? "")
+            }
+            located.choice =
+                "read \(CoverageScope.normalized(located.path)), "
+                + (located.partial == nil
+                    ? "the newest export of a whole run" : "the newest export, of part of the tests only")
+                + "; also there: " + skipped.joined(separator: ", ")
+        }
+        return located
+    }
+
+    /// The export at `path` with its run's record, when `swiftcov run` wrote it.
+    private static func described(_ path: String) -> LocatedExport {
+        guard path == runExportName || path.hasSuffix("/" + runExportName) else { return LocatedExport(path: path) }
+        let folder = path == runExportName ? "." : String(path.dropLast(runExportName.count + 1))
+        let record = RunRecord.read(inFolder: folder.isEmpty ? "/" : folder)
+        return LocatedExport(
+            path: path, record: record,
+            partial: record.flatMap { $0.isPartial ? "`swiftcov run` for \($0.scope.description)" : nil })
     }
 
     /// The name of the llvm-cov export in `swiftcov run`'s output folder.

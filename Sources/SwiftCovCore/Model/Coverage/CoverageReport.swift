@@ -16,6 +16,12 @@ package struct CoverageReport: Sendable {
     package var origin: Origin = .llvmCov
     /// What reading the inputs found worth a warning (a result bundle of a newer format).
     package var warnings: [Diagnostic] = []
+    /// The exports read, as they were found (which run each is of, why it was chosen).
+    package var inputs: [CoverageInput.LocatedExport] = []
+    /// How many of the inputs' files the scope left out, by why (see `emptyScope`).
+    package var leftOut: [CoverageScope.Exclusion: Int] = [:]
+    /// The package root of the files the scope left out as outside the root, when they have one.
+    package var otherRoot: String?
 
     /// The tool whose numbers a report holds.
     package enum Origin: String, Sendable {
@@ -185,9 +191,13 @@ extension CoverageReport {
         var files: [FileCoverage] = []
         var merged: [String: Int] = [:]
         var moduleNames = ModuleNames(scope: scope)
+        var leftOut: [CoverageScope.Exclusion: Int] = [:]
         for file in export.files {
             let displayPath = scope.displayPath(file.filename)
-            guard scope.includes(file.filename, displayPath: displayPath) else { continue }
+            if let exclusion = scope.exclusion(of: file.filename, displayPath: displayPath) {
+                leftOut[exclusion, default: 0] += 1
+                continue
+            }
             var summary: CoverageSummary
             var functions: [FunctionCoverage] = []
             if file.hasFunctions {
@@ -219,7 +229,13 @@ extension CoverageReport {
             moduleSummaries[file.module]!.fileCount += 1
         }
         let modules = moduleSummaries.values.sorted { $0.name < $1.name }
-        return CoverageReport(files: files, modules: modules, totals: totals, scope: scope)
+        var report = CoverageReport(files: files, modules: modules, totals: totals, scope: scope)
+        report.leftOut = leftOut
+        if files.isEmpty, leftOut[.byDefault(.outsideRoot)] != nil {
+            report.otherRoot = CoverageScope.inferredRoot(
+                from: export.files.map(\.filename).filter { $0.hasPrefix("/") && scope.relativePath($0) == nil })
+        }
+        return report
     }
 
     /// Gives each file in several exports (`indices`: file name to index in `files`) the regions

@@ -30,8 +30,9 @@ package struct CoverageRequest: Sendable {
     package func makeReport(
         workingDirectory: String, read: LLVMCovExport? = nil
     ) throws(CoverageInputError) -> CoverageReport {
-        var located: [String] = []
-        for input in inputs { located.append(try CoverageInput.locateExport(input)) }
+        var exports: [CoverageInput.LocatedExport] = []
+        for input in inputs { exports.append(try CoverageInput.locate(input)) }
+        let located = exports.map(\.path)
         let xcodeInputs = located.map(XcodeCoverageInput.recognize)
         if let xcode = xcodeInputs.firstIndex(where: { $0 != nil }) {
             guard let llvm = xcodeInputs.firstIndex(where: { $0 == nil }) else {
@@ -65,7 +66,8 @@ package struct CoverageRequest: Sendable {
                         // Shards' exports may come from several folders: the first one's settles it.
                         for: inputs, exportPaths: export.files.map(\.filename), workingDirectory: workingDirectory)
                 }
-                if merges {
+                // One export from another checkout is put on the root given as several are.
+                if merges || root != nil {
                     sharedRoot = SharedPackageRoot(first: export, root: resolvedRoot, rootIsGiven: root != nil)
                 }
             }
@@ -76,14 +78,16 @@ package struct CoverageRequest: Sendable {
             try shared.align(&export)
             sharedRoot = shared
             resolvedRoot = shared.root
-            merger.add(export)
+            if merges { merger.add(export) } else { single = export }
         }
         var scope = CoverageScope(root: resolvedRoot, includes: includes, excludes: excludes, allFiles: allFiles)
         scope.rootWasGuessed = guessed && resolvedRoot != CoverageScope.normalized(workingDirectory)
         if let describer, resolvedRoot.hasPrefix("/") { scope.targets = describer.targets(ofPackageAt: resolvedRoot) }
         do {
-            return try CoverageReport.build(
+            var report = try CoverageReport.build(
                 export: single ?? merger.merged(), scope: scope, includeFunctions: includeFunctions)
+            report.inputs = exports
+            return report
         } catch {
             throw .cannotMerge(error)
         }

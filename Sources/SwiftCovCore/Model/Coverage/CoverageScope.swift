@@ -1,6 +1,7 @@
 /// Which files of an export a report covers, and the module each belongs to.
 ///
-/// By default a report covers the code a package owns: not its test targets (`Tests/`), not
+/// By default a report covers the code a package owns: not its test code (the manifest's test
+/// targets and the libraries only they use; `Tests/` when there is no manifest), not
 /// what SwiftPM generates or checks out under `.build/`, nothing outside the package root.
 /// Include patterns bring files back in; exclude patterns always win.
 package struct CoverageScope: Sendable {
@@ -60,11 +61,14 @@ package struct CoverageScope: Sendable {
         return CoverageScope.needsNormalizing(path) ? CoverageScope.normalized(path) : path
     }
 
-    /// The default rule that leaves `path` out, if any.
+    /// The default rule that leaves `path` out, if any. The manifest decides what is test code
+    /// (a test target, or a library only tests use, wherever its folder is); without one, or
+    /// for a file no target holds, the folder rule does: `Tests/` is test code.
     package func defaultExclusion(_ path: String) -> DefaultExclusion? {
         guard let relative = relativePath(path) else { return .outsideRoot }
-        if relative.hasPrefix("Tests/") { return .testTarget }
         if relative.hasPrefix(".build/") { return .buildDirectory }
+        if let owner = targets?.owner(ofRelativePath: relative) { return owner.isTestCode ? .testTarget : nil }
+        if relative.hasPrefix("Tests/") { return .testTarget }
         return nil
     }
 
@@ -75,9 +79,25 @@ package struct CoverageScope: Sendable {
 
     /// Whether the report covers `path`, whose `displayPath(_:)` is `display`.
     package func includes(_ path: String, displayPath display: String) -> Bool {
-        if excludes.contains(where: { $0.matches(display) }) { return false }
-        if !includes.isEmpty { return includes.contains { $0.matches(display) } }
-        return allFiles || defaultExclusion(path) == nil
+        exclusion(of: path, displayPath: display) == nil
+    }
+
+    /// Why a file is not in a report.
+    package enum Exclusion: Hashable, Sendable {
+        /// A default rule (`DefaultExclusion`).
+        case byDefault(DefaultExclusion)
+        /// An `--exclude` pattern matches it.
+        case excluded
+        /// `--include` patterns are given, and none matches it.
+        case notIncluded
+    }
+
+    /// Why the report leaves `path` (whose `displayPath(_:)` is `display`) out; nil when it covers it.
+    package func exclusion(of path: String, displayPath display: String) -> Exclusion? {
+        if excludes.contains(where: { $0.matches(display) }) { return .excluded }
+        if !includes.isEmpty { return includes.contains { $0.matches(display) } ? nil : .notIncluded }
+        if allFiles { return nil }
+        return defaultExclusion(path).map(Exclusion.byDefault)
     }
 
     /// The SwiftPM target that owns `path`: the manifest's target whose folder holds it, when the

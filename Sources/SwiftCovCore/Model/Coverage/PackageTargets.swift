@@ -15,10 +15,17 @@ package struct PackageTargets: Equatable, Sendable {
     package struct Target: Equatable, Sendable {
         package var name: String
         package var path: String
+        /// The manifest's `type`: `library`, `executable`, `test`, `macro`, `plugin`, `snippet`…
+        package var type: String
+        /// Whether the target is test code: a test target, or a target only test code depends
+        /// on and no product holds (a test-support library, wherever its folder is).
+        package var isTestCode: Bool
 
-        package init(name: String, path: String) {
+        package init(name: String, path: String, type: String = "library", isTestCode: Bool? = nil) {
             self.name = name
             self.path = path
+            self.type = type
+            self.isTestCode = isTestCode ?? (type == "test")
         }
     }
 
@@ -26,26 +33,46 @@ package struct PackageTargets: Equatable, Sendable {
     package private(set) var targets: [Target]
 
     package init(_ targets: [Target]) {
-        self.targets = targets.map { Target(name: $0.name, path: CoverageScope.normalized($0.path)) }
-            .sorted {
-                $0.path.utf8.count != $1.path.utf8.count ? $0.path.utf8.count > $1.path.utf8.count : $0.name < $1.name
-            }
+        self.targets = targets.map {
+            Target(name: $0.name, path: CoverageScope.normalized($0.path), type: $0.type, isTestCode: $0.isTestCode)
+        }
+        .sorted {
+            $0.path.utf8.count != $1.path.utf8.count ? $0.path.utf8.count > $1.path.utf8.count : $0.name < $1.name
+        }
     }
 
     /// The target whose folder holds `relativePath` (a path relative to the package root); nil
     /// when none does (generated files, files outside every target).
-    package func target(ofRelativePath relativePath: String) -> String? {
+    package func owner(ofRelativePath relativePath: String) -> Target? {
         for target in targets {
-            if target.path == "." || relativePath.hasPrefix(target.path + "/") { return target.name }
+            if target.path == "." || relativePath.hasPrefix(target.path + "/") { return target }
         }
         return nil
     }
 
-    /// The targets in the output of `swift package describe --type json`: `targets[].name` and
-    /// `targets[].path`, read in one pass that skips everything else (the description of a large
-    /// package is tens of kilobytes, read on every report from its cache).
+    /// The name of the target whose folder holds `relativePath`; nil when none does.
+    package func target(ofRelativePath relativePath: String) -> String? {
+        owner(ofRelativePath: relativePath)?.name
+    }
+
+    /// The test targets (those of type `test`): the modules XCTest classes are declared in.
+    package var testTargets: [Target] { targets.filter { $0.type == "test" } }
+
+    /// The targets in the output of `swift package describe --type json`: `targets[].name`,
+    /// `path`, `type`, `target_dependencies` and `product_memberships`, read in one pass that
+    /// skips everything else (the description of a large package is tens of kilobytes, read on
+    /// every report from its cache).
     package static func parse(describe bytes: [UInt8]) throws(JSONError) -> PackageTargets {
         try MappedFile(bytes: bytes).withUnsafeBytes { buffer throws(JSONError) in try parse(describe: buffer) }
+    }
+
+    /// A target as described, before test code is told apart.
+    private struct Described {
+        var name: String
+        var path: String
+        var type = "library"
+        var dependencies: [String] = []
+        var inProduct = false
     }
 
     /// The same, from bytes in place (the mapped cache).
@@ -53,13 +80,13 @@ package struct PackageTargets: Equatable, Sendable {
         var scanner = JSONScanner(buffer)
         try scanner.beginObject()
         var started = false
-        var targets: [Target]?
+        var described: [Described]?
         while let key = try scanner.nextMember(&started) {
             guard key.equals("targets"), scanner.peek() == UInt8(ascii: "[") else {
                 try scanner.skipValue()
                 continue
             }
-            targets = []
+            described = []
             try scanner.beginArray()
             var more = false
             while try scanner.nextElement(&more) {
@@ -67,25 +94,84 @@ package struct PackageTargets: Equatable, Sendable {
                     try scanner.skipValue()
                     continue
                 }
-                try scanner.beginObject()
-                var inTarget = false
-                var name: String?
-                var path: String?
-                while let key = try scanner.nextMember(&inTarget) {
-                    let isName = key.equals("name")
-                    guard isName || key.equals("path"), scanner.peek() == UInt8(ascii: "\"") else {
-                        try scanner.skipValue()
-                        continue
-                    }
-                    if isName { name = try scanner.readString() } else { path = try scanner.readString() }
-                }
-                guard let name, let path, !name.isEmpty, !path.hasPrefix("/") else { continue }
-                targets?.append(Target(name: name, path: path))
+                if let target = try describedTarget(&scanner) { described?.append(target) }
             }
         }
         guard scanner.isAtEnd() else { throw scanner.error("unexpected data after the document") }
-        guard let targets else { throw JSONError(offset: 0, message: "no \"targets\" array") }
-        return PackageTargets(targets)
+        guard let described else { throw JSONError(offset: 0, message: "no \"targets\" array") }
+        return PackageTargets(testCodeTold(described))
+    }
+
+    /// One element of `targets`; nil when it has no name or no relative path.
+    private static func describedTarget(_ scanner: inout JSONScanner) throws(JSONError) -> Described? {
+        try scanner.beginObject()
+        var inTarget = false
+        var name: String?
+        var path: String?
+        var target = Described(name: "", path: "")
+        while let key = try scanner.nextMember(&inTarget) {
+            if key.equals("target_dependencies") || key.equals("product_memberships"),
+                scanner.peek() == UInt8(ascii: "[")
+            {
+                let isDependencies = key.equals("target_dependencies")
+                try scanner.beginArray()
+                var more = false
+                while try scanner.nextElement(&more) {
+                    guard scanner.peek() == UInt8(ascii: "\"") else {
+                        try scanner.skipValue()
+                        continue
+                    }
+                    let value = try scanner.readString()
+                    if isDependencies { target.dependencies.append(value) } else { target.inProduct = true }
+                }
+                continue
+            }
+            guard key.equals("name") || key.equals("path") || key.equals("type"),
+                scanner.peek() == UInt8(ascii: "\"")
+            else {
+                try scanner.skipValue()
+                continue
+            }
+            if key.equals("name") {
+                name = try scanner.readString()
+            } else if key.equals("path") {
+                path = try scanner.readString()
+            } else {
+                target.type = try scanner.readString()
+            }
+        }
+        guard let name, let path, !name.isEmpty, !path.hasPrefix("/") else { return nil }
+        target.name = name
+        target.path = path
+        return target
+    }
+
+    /// The targets, each told test code or not: test targets are, and so are test-support
+    /// libraries: a target in `Tests/`, and, in a package that declares products, a target that
+    /// no product holds and that only test code depends on (found by repeating until nothing
+    /// changes). A target nothing depends on is the package's own; so is every target of a package
+    /// without products (its libraries are what its tests test).
+    private static func testCodeTold(_ described: [Described]) -> [Target] {
+        var dependents: [String: [String]] = [:]
+        for target in described {
+            for dependency in target.dependencies { dependents[dependency, default: []].append(target.name) }
+        }
+        var testCode = Set(
+            described.filter { $0.type == "test" || CoverageScope.normalized($0.path).hasPrefix("Tests/") }.map(\.name))
+        var changed = described.contains { $0.inProduct }
+        while changed {
+            changed = false
+            for target in described where !testCode.contains(target.name) && !target.inProduct {
+                guard let users = dependents[target.name], !users.isEmpty, users.allSatisfy(testCode.contains) else {
+                    continue
+                }
+                testCode.insert(target.name)
+                changed = true
+            }
+        }
+        return described.map {
+            Target(name: $0.name, path: $0.path, type: $0.type, isTestCode: testCode.contains($0.name))
+        }
     }
 }
 

@@ -23,23 +23,32 @@ package struct TestSourceIndex: Sendable, Equatable {
     }
 
     /// The Swift files under `root/Tests` and `root/Sources`, and the XCTest classes declared
-    /// under `root/Tests/<Module>/`.
-    package static func scanning(root: String) -> TestSourceIndex {
+    /// in the test targets: the manifest's (`targets`, wherever their folders are), else each
+    /// `root/Tests/<Module>/`.
+    package static func scanning(root: String, targets: PackageTargets? = nil) -> TestSourceIndex {
         var index = TestSourceIndex()
         let trimmedRoot = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
         index.root = trimmedRoot
-        for folder in ["Tests", "Sources"] {
+        var testFolders: [(folder: String, module: String?)] = []
+        if let targets, !targets.testTargets.isEmpty {
+            testFolders = targets.testTargets.map { (trimmedRoot + "/" + $0.path, $0.name) }
+        } else {
+            testFolders = [(trimmedRoot + "/Tests", nil)]
+        }
+        var scanned = Set<String>()
+        for (folder, module) in testFolders + [(trimmedRoot + "/Sources", nil)] where scanned.insert(folder).inserted {
             var files: [String] = []
-            collectSwiftFiles(in: trimmedRoot + "/" + folder, depth: 0, into: &files)
+            collectSwiftFiles(in: folder, depth: 0, into: &files)
             index.add(paths: files.map { String($0.dropFirst(trimmedRoot.count + 1)) })
-            guard folder == "Tests" else { continue }
-            let prefix = trimmedRoot + "/Tests/"
+            guard folder != trimmedRoot + "/Sources" || module != nil else { continue }
             for file in files {
-                let module = file.dropFirst(prefix.count).prefix { $0 != "/" }
-                guard !module.isEmpty, file.dropFirst(prefix.count).contains("/") else { continue }
+                let inFolder = file.dropFirst(folder.count + 1)
+                // Without a manifest, the module is the folder under `Tests/`.
+                let fileModule = module ?? String(inFolder.prefix { $0 != "/" })
+                guard !fileModule.isEmpty, module != nil || inFolder.contains("/") else { continue }
                 let relative = String(file.dropFirst(trimmedRoot.count + 1))
-                let (classes, methods) = xctestDeclarations(in: file, path: relative, module: String(module))
-                for className in classes { index.modulesByClass[className, default: []].insert(String(module)) }
+                let (classes, methods) = xctestDeclarations(in: file, path: relative, module: fileModule)
+                for className in classes { index.modulesByClass[className, default: []].insert(fileModule) }
                 for (className, method) in methods { index.testMethodsByClass[className, default: []].append(method) }
             }
         }
