@@ -80,7 +80,8 @@ struct JourneyTests {
         let first = try swiftcov(["run"], in: package)
         #expect(first.status == 0, "\(first.stdout)\n\(first.stderr)")
         #expect(first.stdout.contains("Lib/Core/Scoring.swift"))
-        #expect(!first.stdout.contains("Checks/"), "test code counted as product code:\n\(first.stdout)")
+        let table = first.stdout.split(separator: "\n").filter { $0.hasPrefix("  ") || $0.hasPrefix("TOTAL") }
+        #expect(!table.contains { $0.contains("Checks/") }, "test code counted as product code:\n\(first.stdout)")
         #expect(first.stdout.contains("CoreTests.ScoringTests"), "\(first.stdout)")
         // The toolchain's numbers for the whole run, kept before anything else runs.
         let profile = package + "/whole.profdata"
@@ -110,7 +111,7 @@ struct JourneyTests {
             "\(afterRetryReport.stderr)")
         #expect(afterRetryReport.stderr.contains("written by the retries"), "\(afterRetryReport.stderr)")
         #expect(try swiftcov(["check", "--min-lines", "80"], in: package).status == 0)
-        let cobertura = try swiftcov(["export", "--format", "cobertura", "-o", "-"], in: package)
+        let cobertura = try swiftcov(["export", "--format", "cobertura"], in: package)
         #expect(cobertura.stdout.contains("filename=\"Lib/Core/Streak.swift\""), "\(cobertura.stderr)")
         #expect(!cobertura.stdout.contains("Checks/"))
 
@@ -154,5 +155,58 @@ struct JourneyTests {
         let (reRooted, _) = try swiftcovTotals(
             ["--root", moved, "-c", moved + "/.build/swiftcov/llvm-cov-export.json"], in: moved)
         #expect(reRooted == expected)
+
+        // 7. A change: a new test file and three changed library lines, one of which a test runs.
+        //    Run again, then diff: the test file is test code (not a changed product line).
+        let streak = package + "/Lib/Core/Streak.swift"
+        let source = try String(contentsOfFile: streak, encoding: .utf8)
+        try source.replacingOccurrences(of: "            length += 1\n", with: "            length += 1  // one more\n")
+            .replacingOccurrences(
+                of: "        length = 0\n        best = 0\n",
+                with: "        length = 0  // back to zero\n        best = 0  // and the best too\n"
+            )
+            .write(toFile: streak, atomically: true, encoding: .utf8)
+        try "import Core\n\nfunc newHelper() -> Int { 1 }\n".write(
+            toFile: package + "/Checks/CoreTests/NewTests.swift", atomically: true, encoding: .utf8)
+        try Self.change.write(toFile: package + "/change.diff", atomically: true, encoding: .utf8)
+        #expect(try swiftcov(["run"], in: package).status == 0)
+        let changed = try swiftcov(["diff", "--diff", "change.diff", "--fail-under", "50"], in: package)
+        #expect(changed.status == 1, "\(changed.stdout)\n\(changed.stderr)")
+        #expect(changed.stdout.contains("33.33% of the changed executable lines ran (1 of 3)."), "\(changed.stdout)")
+        #expect(changed.stdout.contains("Checks/CoreTests/NewTests.swift  test target, outside the report's scope"))
+        #expect(try swiftcov(["diff", "--diff", "change.diff", "--fail-under", "33"], in: package).status == 0)
     }
+
+    /// `git diff` of step 7's change (the new test file, and lines 10, 19 and 20 of Streak.swift).
+    static let change = """
+        diff --git a/Checks/CoreTests/NewTests.swift b/Checks/CoreTests/NewTests.swift
+        new file mode 100644
+        index 0000000..1111111
+        --- /dev/null
+        +++ b/Checks/CoreTests/NewTests.swift
+        @@ -0,0 +1,3 @@
+        +import Core
+        +
+        +func newHelper() -> Int { 1 }
+        diff --git a/Lib/Core/Streak.swift b/Lib/Core/Streak.swift
+        index 2222222..3333333 100644
+        --- a/Lib/Core/Streak.swift
+        +++ b/Lib/Core/Streak.swift
+        @@ -9,5 +9,5 @@
+                 if correct {
+        -            length += 1
+        +            length += 1  // one more
+                     best = max(best, length)
+                 } else {
+                     length = 0
+        @@ -18,5 +18,5 @@
+             public mutating func reset() {
+        -        length = 0
+        -        best = 0
+        +        length = 0  // back to zero
+        +        best = 0  // and the best too
+             }
+         }
+
+        """
 }

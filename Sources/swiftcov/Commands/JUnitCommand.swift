@@ -17,10 +17,6 @@ enum JUnitCommand {
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
         let options = try Options(arguments)
         var run = try TestLogInput.read(options.inputs, passThrough: options.output != nil && !options.quiet)
-        if let folder = options.runFolder {
-            // What `swiftcov run` left, its retries included: the same as its own junit.xml.
-            run = try RunWorkflow.addingRetries(in: folder, to: run, utcOffset: Clock.system().utcOffset)
-        }
         TestLogInput.warnAboutDuplicates(in: run, command: "junit", terminal: terminal)
         run.resolve(
             with: try TestLogInput.sourceIndex(

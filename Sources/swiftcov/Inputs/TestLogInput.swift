@@ -26,7 +26,19 @@ enum TestLogInput {
                 results.append(try TestResultsReader.read(path: input, utcOffset: offset))
             }
         }
-        return TestResultsReader.combine(results)
+        return try addingRetries(to: TestResultsReader.combine(results), of: inputs, utcOffset: offset)
+    }
+
+    /// `run` with the retries `swiftcov run --retry-failed` left beside each input that is a
+    /// run's log (`swift-test-retries.log` beside `swift-test.log`): a run's folder reads as the
+    /// run reported it (its `junit.xml`), a test that passed on retry flaky, not failed.
+    static func addingRetries(to run: TestRun, of inputs: [String], utcOffset: Int) throws -> TestRun {
+        var run = run
+        for input in inputs where input == RunWorkflow.logName || input.hasSuffix("/" + RunWorkflow.logName) {
+            let folder = input == RunWorkflow.logName ? "." : String(input.dropLast(RunWorkflow.logName.count + 1))
+            run = try RunWorkflow.addingRetries(in: folder.isEmpty ? "/" : folder, to: run, utcOffset: utcOffset)
+        }
+        return run
     }
 
     /// The readers' warnings (an Xcode object skipped), then one warning a test that several

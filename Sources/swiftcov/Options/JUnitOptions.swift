@@ -30,20 +30,15 @@ extension JUnitCommand {
         var coverage: String?
         var root: String?
         var quiet: Bool
-        /// The output folder of `swiftcov run` read when no input is given (its retries too).
-        var runFolder: String?
 
         init(_ arguments: ParsedArguments) throws(UsageError) {
             inputs = try arguments.values(JUnitCommand.tests) + arguments.positionals
             root = try RootOption.value(arguments, option: JUnitCommand.root)
             if inputs.isEmpty, let package = PackageManifest.root(around: Terminal.currentDirectory) {
-                // What `swiftcov run` left in the package around the working directory, read as
-                // `run` reads it: from the package root, whose paths are shown relative to it.
+                // What `swiftcov run` left in the package around the working directory (its retries
+                // too), read as `run` reads it: from the package root, paths shown relative to it.
                 inputs = RunWorkflow.testResults(in: package + "/.build/swiftcov")
-                if !inputs.isEmpty {
-                    runFolder = package + "/.build/swiftcov"
-                    if root == nil { root = package }
-                }
+                if !inputs.isEmpty && root == nil { root = package }
             }
             guard !inputs.isEmpty else {
                 throw UsageError(

@@ -19,7 +19,7 @@ final class ScoringTests: XCTestCase {
         if let folder = ProcessInfo.processInfo.environment["LAYOUT_FLAKY_STATE"] {
             let marker = folder + "/ran-once"
             let first = !FileManager.default.fileExists(atPath: marker)
-            FileManager.default.createFile(atPath: marker, contents: Data())
+            _ = FileManager.default.createFile(atPath: marker, contents: Data())
             XCTAssertFalse(first, "fails its first run")
         }
         XCTAssertEqual(rank(of: 10), "novice")
