@@ -138,6 +138,18 @@ struct JourneyTests {
         #expect(try swiftcovTotals(["-c", "shard1", "-c", "shard2"]).0 == expected)
         #expect(try swiftcov(["check", "--min-lines", "80", "-c", "shard1", "-c", "shard2"], in: package).status == 0)
 
+        // A filtered run gates its tests only, and its export alone is refused as a shard's is.
+        try #"{"thresholds": {"lines": 99}}"#.write(
+            toFile: package + "/.swiftcov.json", atomically: true, encoding: .utf8)
+        let filtered = try swiftcov(["run", "--output", "filtered", "--", "--filter", "ScoringTests"], in: package)
+        try FileManager.default.removeItem(atPath: package + "/.swiftcov.json")
+        #expect(filtered.status == 0, "\(filtered.stdout)\n\(filtered.stderr)")
+        #expect(filtered.stdout.contains("A filtered run gates its tests only"), "\(filtered.stdout)")
+        #expect(try swiftcovTotals().0 == expected, "a bare report read the filtered run's export")
+        let filteredCheck = try swiftcov(["check", "--min-lines", "10", "filtered"], in: package)
+        #expect(filteredCheck.status == 2, "\(filteredCheck.stdout)")
+        #expect(filteredCheck.stderr.contains("run the whole suite"), "\(filteredCheck.stderr)")
+
         // 6. An empty scope never passes: everything excluded, or the package moved after its run.
         let excluded = try swiftcov(["check", "--min-lines", "80", "--exclude", "Lib/**"], in: package)
         #expect(excluded.status == 2, "\(excluded.stdout)")

@@ -227,9 +227,12 @@ extension Gate {
         {
             return nil
         }
-        return "\(first.path) holds the coverage of part of the tests only (\(what)): merge the shards "
-            + "(swiftcov check -c SHARD-1-OUTPUT -c SHARD-2-OUTPUT …) or read the whole run's export, "
-            + "or give --partial to gate this part as it is"
+        let remedy =
+            shards.isEmpty
+            ? "run the whole suite (swiftcov run, without --filter or --skip)"
+            : "merge the shards (swiftcov check -c SHARD-1-OUTPUT -c SHARD-2-OUTPUT …)"
+        return "\(CoverageScope.normalized(first.path)) holds the coverage of part of the tests only (\(what)): "
+            + remedy + ", or give --partial to gate this part as it is"
     }
 
     /// Why `report` gives a gate nothing to judge — no source file of the package is in its scope
