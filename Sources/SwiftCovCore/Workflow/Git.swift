@@ -78,3 +78,29 @@ package enum Git {
         return result.trimmedOutput
     }
 }
+
+extension Git {
+    /// The folders of swiftcov's own in a package, never a change to its code: SwiftPM's build
+    /// folder (with swiftcov's outputs), and the folders the CI recipes restore the tool and the
+    /// history of runs into.
+    package static let ownFolders = [".build", ".swiftcov-tool", ".swiftcov-history"]
+
+    /// Pathspecs leaving swiftcov's own files out of what git compares in `root` (a `git -C root`
+    /// command's pathspecs are relative to it): `ownFolders`, and `paths` (the history file, the
+    /// output folder; absolute, or relative to `root`) that are inside `root`.
+    package static func excludingOwnFiles(_ paths: [String], root: String) -> [String] {
+        var relative = ownFolders
+        for path in paths {
+            var path = path
+            if path.hasPrefix("/") {
+                guard path.hasPrefix(root.hasSuffix("/") ? root : root + "/") else { continue }
+                path.removeFirst(root.hasSuffix("/") ? root.count : root.count + 1)
+            }
+            while path.hasPrefix("./") { path.removeFirst(2) }
+            while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+            guard !path.isEmpty, path != ".", !path.hasPrefix("../"), !relative.contains(path) else { continue }
+            relative.append(path)
+        }
+        return relative.map { ":(exclude,literal)" + $0 }
+    }
+}

@@ -22,10 +22,13 @@ package enum HistoryKeys {
         package var configuration: String
         /// The toolchain's version line, when known (`swift --version`'s first line).
         package var toolchain: String?
+        /// swiftcov's own files in the package (the history file, the output folder; absolute, or
+        /// relative to the root), which never make the tree another: see `Git.excludingOwnFiles`.
+        package var ownFiles: [String]
 
         package init(
             commit: String? = nil, branch: String? = nil, runID: String? = nil, environment: String? = nil,
-            shard: String? = nil, configuration: String = "debug", toolchain: String? = nil
+            shard: String? = nil, configuration: String = "debug", toolchain: String? = nil, ownFiles: [String] = []
         ) {
             self.shard = shard
             self.commit = commit
@@ -34,6 +37,7 @@ package enum HistoryKeys {
             self.environment = environment
             self.configuration = configuration
             self.toolchain = toolchain
+            self.ownFiles = ownFiles
         }
     }
 
@@ -60,7 +64,8 @@ package enum HistoryKeys {
         if !run.commit.isEmpty {
             run.repository = repository(root: root, commit: run.commit)
             let commitTree = git(["rev-parse", "--verify", "-q", run.commit + "^{tree}"]) ?? ""
-            run.tree = given.commit == nil ? workingTree(root: root) ?? commitTree : commitTree
+            run.tree =
+                given.commit == nil ? workingTree(root: root, excluding: given.ownFiles) ?? commitTree : commitTree
             run.isDirty = run.tree != commitTree
         }
         run.branch =
@@ -101,7 +106,9 @@ package enum HistoryKeys {
 
     /// The tree of the working copy's tracked files, as `git write-tree` makes it from a
     /// private index (the user's index is not touched): the code a dirty checkout tested.
-    static func workingTree(root: String) -> String? {
+    /// swiftcov's own files (`ownFiles`, and `Git.ownFolders`) are taken as committed, so that a
+    /// history file or an output folder in the package, tracked or not, never changes the tree.
+    static func workingTree(root: String, excluding ownFiles: [String] = []) -> String? {
         guard let top = try? Git.run(["rev-parse", "--absolute-git-dir"], in: root), top.status == 0 else { return nil }
         let index = top.trimmedOutput + "/swiftcov-index-\(getpid())"
         TemporaryPaths.register(index)
@@ -111,7 +118,9 @@ package enum HistoryKeys {
         }
         let private_ = ["GIT_INDEX_FILE": index]
         guard (try? Git.run(["read-tree", "HEAD"], in: root, environment: private_))?.status == 0,
-            (try? Git.run(["add", "-u", "--", ":/"], in: root, environment: private_))?.status == 0,
+            (try? Git.run(
+                ["add", "-u", "--", ":/"] + Git.excludingOwnFiles(ownFiles, root: root), in: root,
+                environment: private_))?.status == 0,
             let tree = try? Git.run(["write-tree"], in: root, environment: private_), tree.status == 0
         else { return nil }
         return tree.trimmedOutput

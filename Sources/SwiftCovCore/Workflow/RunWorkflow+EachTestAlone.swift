@@ -182,12 +182,16 @@ extension RunWorkflow {
     }
 
     /// Where the package is in git: its commit and whether the package's files differ from it
-    /// (its build folder aside, ignored or not).
+    /// (swiftcov's own files aside, ignored or not: the build folder, the output folder, the
+    /// history file, the CI recipes' folders).
     package func recording(date: String) -> PerTestCoverage.Recording {
         let head = try? system.capture(Command("git", ["-C", root, "rev-parse", "HEAD"]))
         let commit = head.flatMap { $0.status == 0 ? $0.outputText.split(separator: "\n").first.map(String.init) : nil }
         let status = try? system.capture(
-            Command("git", ["-C", root, "status", "--porcelain", "--", ".", ":(exclude).build"]))
+            Command(
+                "git",
+                ["-C", root, "status", "--porcelain", "--", "."]
+                    + Git.excludingOwnFiles([output] + ownFiles, root: root)))
         let dirty = status.map { $0.status != 0 || !$0.output.isEmpty } ?? false
         return PerTestCoverage.Recording(commit: commit ?? "", dirty: commit != nil && dirty, date: date)
     }

@@ -40,6 +40,9 @@ package struct RunWorkflow: Sendable {
     package var mergeBatch = 128
     /// How many times a failed test runs again, alone, until it passes (`--retry-failed`).
     package var retries = 0
+    /// swiftcov's own files in the package besides the output folder (the history file): never a
+    /// change to the code the per-test data is recorded at.
+    package var ownFiles: [String] = []
 
     package init(
         root: String, output: String, testArguments: [String], scratchPath: String? = nil,

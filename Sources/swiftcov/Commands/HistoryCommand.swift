@@ -28,6 +28,10 @@ enum HistoryCommand {
         case .add(let inputs):
             var given = options.given
             if given.environment == nil { given.toolchain = Toolchain.swiftVersion() }
+            // A `swiftcov run` output folder in the package is swiftcov's, never a change to the code.
+            given.ownFiles += inputs.filter { !RunWorkflow.testResults(in: $0).isEmpty }.map {
+                HistoryService.absolute($0, terminal: terminal)
+            }
             var tests = try TestLogInput.readResults(inputs.flatMap(Self.testInputs))
             var coverage: CoverageReport?
             if let path = options.coverage ?? inputs.first(where: { FileSystem.kind(of: $0) == .directory }) {

@@ -49,6 +49,8 @@ enum RunCommand {
                 ? .eachTestAlone(timeout: options.testTimeout ?? RunWorkflow.Strategy.defaultTimeout) : .wholeSuite,
             shard: options.shard, timings: try options.timings.map { try TestTimings.read(path: $0) })
         workflow.retries = options.retryFailed
+        // The history file in the package is swiftcov's: never a change to the code the run tests.
+        if case .file(let path) = options.history { workflow.ownFiles = [path] }
         let toolchain = try Toolchain.locate()
         // One run at a time in an output folder: a second waits for the first.
         try OutputLock.acquire(options.output) {
@@ -92,7 +94,8 @@ enum RunCommand {
                 tests, coverage: report, orderDependent: outcome.orderDependent, home: home, root: root,
                 given: HistoryKeys.Given(
                     shard: options.shard?.description,
-                    configuration: configuration, toolchain: Toolchain.swiftVersion(system: toolchain.system)),
+                    configuration: configuration, toolchain: Toolchain.swiftVersion(system: toolchain.system),
+                    ownFiles: [options.output]),
                 now: clock.secondsSince1970, terminal: terminal, command: "run")
         }
 

@@ -49,6 +49,11 @@ enum HistoryService {
         return reading.history
     }
 
+    /// `path` (relative to the working folder, or absolute) as an absolute path.
+    static func absolute(_ path: String, terminal: Terminal) -> String {
+        path.hasPrefix("/") ? path : terminal.workingDirectory + "/" + path
+    }
+
     /// Records `tests` (and `coverage`) as a new run in the history at `home`; says so on stderr.
     static func record(
         _ tests: TestRun, coverage: CoverageReport?,
@@ -56,6 +61,9 @@ enum HistoryService {
         home: HistoryStore.Home, root: String, given: HistoryKeys.Given, now: Int64, terminal: Terminal, command: String
     ) throws {
         var history = try read(home, root: root, terminal: terminal, command: command, now: now)
+        // The history file in the package is swiftcov's, never a change to the code the run tested.
+        var given = given
+        if case .file(let path) = home { given.ownFiles.append(absolute(path, terminal: terminal)) }
         var variables: [String: String] = [:]
         for name in HistoryKeys.variableNames { variables[name] = terminal.environment(name) }
         let keys = HistoryKeys.keys(root: root, time: now, given: given, variables: variables)
