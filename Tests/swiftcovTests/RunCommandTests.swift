@@ -45,17 +45,14 @@ struct RunCommandTests {
     func greenRun() throws {
         try #"{"thresholds": {"functions": 50}}"#.write(
             toFile: package + "/.swiftcov.json", atomically: true, encoding: .utf8)
-        // Per-test data an earlier `run --per-test` left in the folder would not match this run.
+        // A file in the per-test data's place that is not per-test data is left as it is, and said so.
         try FileManager.default.createDirectory(atPath: package + "/out", withIntermediateDirectories: true)
         try "stale".write(toFile: package + "/out/per-test.swiftcov", atomically: true, encoding: .utf8)
         let green = try run([])
         #expect(green.status == 0, "\(green.stdout)\n\(green.stderr)")
         #expect(green.stdout.contains("Coverage gate passed"))
-        #expect(!FileManager.default.fileExists(atPath: package + "/out/per-test.swiftcov"))
-        #expect(
-            green.stderr.contains(
-                "note: removed out/per-test.swiftcov of an earlier `run --per-test`: it would not match this run's coverage"
-            ))
+        #expect(try String(contentsOfFile: package + "/out/per-test.swiftcov", encoding: .utf8) == "stale")
+        #expect(green.stderr.contains("note: left out/per-test.swiftcov as it is: "), "\(green.stderr)")
         try #"{"thresholds": {"functions": 90}}"#.write(
             toFile: package + "/.swiftcov.json", atomically: true, encoding: .utf8)
         // An event stream the user asks for is the one read, and no second one is added.
@@ -221,6 +218,70 @@ struct RunCommandTests {
         let peak = try #require(
             text.split(separator: "\n").last.flatMap { Int($0.dropFirst("peak ".count)) }, "\(text)")
         #expect(peak * 1024 < log / 2, "peak \(peak) KiB for a log of \(log) bytes")
+    }
+
+    @Test(
+        "the README's commands in turn: a history in the package changes nothing; run keeps run --per-test's data for impacted and html"
+    )
+    func perTestDataKept() throws {
+        for arguments in [["init", "-q"], ["add", "."], ["commit", "-qm", "one"]] {
+            try runGit(arguments, in: package)
+        }
+        let commit = try runGit(["rev-parse", "--short=12", "HEAD"], in: package)
+        let history = ["--history", ".swiftcov-history/runs.jsonl"]
+        let store = package + "/.build/swiftcov/per-test.swiftcov"
+        // The history file is made in the package, not tracked: every run is of the commit, clean.
+        let first = try swiftcov(["run"] + history, in: package)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("(5 tests, \(commit)) in .swiftcov-history/runs.jsonl"), "\(first.stderr)")
+        let perTest = try swiftcov(["run", "--per-test"], in: package)
+        #expect(perTest.status == 0, "\(perTest.stderr)")
+        let again = try swiftcov(["run"] + history, in: package)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("(5 tests, \(commit)) in .swiftcov-history/runs.jsonl"), "\(again.stderr)")
+        #expect(
+            again.stderr.contains(
+                "note: kept the per-test data in .build/swiftcov/per-test.swiftcov: recorded at this commit"),
+            "\(again.stderr)")
+        #expect(FileManager.default.fileExists(atPath: store))
+        // The run's site shows it.
+        let site = try String(contentsOfFile: package + "/.build/swiftcov/html/index.html", encoding: .utf8)
+        #expect(site.contains("Per-test data: 5 tests, recorded at commit <code>\(commit)</code>."))
+        // impacted reads it as the base's (recorded at it, clean); html shows every file's tests.
+        let diff = package + "/../change.diff"
+        try tinyRewrite.write(toFile: diff, atomically: true, encoding: .utf8)
+        let impacted = try swiftcov(["impacted", "--diff", diff], in: package)
+        #expect(impacted.status == 0, "\(impacted.stderr)")
+        #expect(
+            impacted.stderr.contains("(per-test data of \(commit), read as the diff's base side)"), "\(impacted.stderr)"
+        )
+        #expect(
+            impacted.stdout.split(separator: "\n").sorted() == [
+                "TinyTests.SignTests/minusOne()", "TinyTests.negative()",
+            ])
+        let html = try swiftcov(["html", ".build/swiftcov"], in: package)
+        #expect(html.status == 0 && !html.stderr.contains("per-test"), "\(html.stderr)")
+
+        // The code changes, lines move: the data is kept as an earlier run's, and html leaves
+        // out the files whose lines moved, saying so.
+        let source = package + "/Sources/Tiny/Tiny.swift"
+        try ("// A line that moves every line below.\n" + String(contentsOfFile: source, encoding: .utf8))
+            .write(toFile: source, atomically: true, encoding: .utf8)
+        let changed = try swiftcov(["run"], in: package)
+        #expect(changed.status == 0, "\(changed.stderr)")
+        #expect(
+            changed.stderr.contains(
+                "note: kept .build/swiftcov/per-test.swiftcov of an earlier `run --per-test` (at commit \(commit), "),
+            "\(changed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: store))
+        let moved = try swiftcov(["html", ".build/swiftcov"], in: package)
+        #expect(moved.status == 0, "\(moved.stderr)")
+        #expect(
+            moved.stderr.contains("have moved since") && moved.stderr.contains("Sources/Tiny/Tiny.swift"),
+            "\(moved.stderr)")
+        let page = try String(
+            contentsOfFile: package + "/.build/swiftcov/html/index.html", encoding: .utf8)
+        #expect(page.contains("Per-test data: 5 tests"))
     }
 
     @Test("outside a package root: a usage error")

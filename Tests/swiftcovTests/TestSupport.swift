@@ -66,6 +66,36 @@ func swiftcov(
         stderr: String(decoding: stderrData, as: UTF8.self))
 }
 
+/// Runs git in `directory` (commits by a test user), its output without the last newline; a
+/// failure is an error with git's message.
+@discardableResult
+func runGit(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", directory] + arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    let message = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw GitFailure(arguments: arguments, message: String(decoding: message, as: UTF8.self))
+    }
+    var text = String(decoding: data, as: UTF8.self)
+    if text.hasSuffix("\n") { text.removeLast() }
+    return text
+}
+
+/// git ended with an error in a test's repository.
+struct GitFailure: Error {
+    var arguments: [String]
+    var message: String
+}
+
 /// A golden file of the library's report tests: the CLI must print exactly what they check.
 func golden(_ name: String) throws -> String {
     try String(contentsOfFile: packageRoot + "/Tests/SwiftCovCoreTests/Golden/" + name, encoding: .utf8)

@@ -152,17 +152,17 @@ package struct RunWorkflow: Sendable {
     private func execute(toolchain: Toolchain, clock: Clock, sink: some DiagnosticSink) throws -> Outcome {
         switch strategy {
         case .wholeSuite:
-            // An earlier `run --per-test`'s data would not match this run's coverage.
-            if system.remove(storePath) {
-                sink.note(
-                    "removed \(storePath) of an earlier `run --per-test`: it would not match this run's coverage")
-            }
+            let kept = keptPerTest(sink)
             var selection: Selection?
             if let shard {
                 sink.stage("building and listing the tests for shard \(shard)")
                 selection = try select(build: try build(sink), sink: sink)
             }
-            return try runWholeSuite(selection, toolchain: toolchain, clock: clock, sink: sink)
+            var outcome = try runWholeSuite(selection, toolchain: toolchain, clock: clock, sink: sink)
+            // A shard's or a filtered run's coverage is a share: the whole suite's per-test data is
+            // not shown with it.
+            if recordScope == .whole { outcome.perTest = kept }
+            return outcome
         case .eachTestAlone(let timeout):
             sink.stage("building the tests with coverage")
             let selection = try select(build: try build(sink), sink: sink)
@@ -170,6 +170,33 @@ package struct RunWorkflow: Sendable {
                 selection.tests, selection: shard == nil ? nil : selection.filter, timeout: timeout,
                 toolchain: toolchain, clock: clock, sink: sink)
         }
+    }
+
+    /// The per-test data an earlier `run --per-test` left in the output folder, which a run of the
+    /// whole suite keeps (`impacted` and `html` read it): returned when it was recorded at the code
+    /// this run tests (the same commit, with no change then or now), so that the run's site shows
+    /// it; else nil, and the sink is told it is of an earlier run.
+    private func keptPerTest(_ sink: some DiagnosticSink) -> PerTestCoverage? {
+        guard (system.fileSize(storePath) ?? 0) > 0 else { return nil }
+        let stored: PerTestCoverage
+        do {
+            stored = try PerTestStore.read(path: storePath)
+        } catch {
+            sink.note("left \(storePath) as it is: \(error.diagnostic.message)")
+            return nil
+        }
+        let recorded = stored.recording
+        let now = recording(date: "")
+        if !recorded.commit.isEmpty, recorded.commit == now.commit, !recorded.dirty, !now.dirty {
+            sink.note("kept the per-test data in \(storePath): recorded at this commit, with no change since")
+            return stored
+        }
+        let commit = recorded.commit.isEmpty ? "outside git" : "at commit " + recorded.commit.prefix(12)
+        sink.note(
+            "kept \(storePath) of an earlier `run --per-test` (\(commit)\(recorded.dirty ? " with changes" : ""), "
+                + "\(recorded.date)): `impacted` reads it as of that commit, `html` shows it for the files whose "
+                + "lines have not moved; `run --per-test` records this code's")
+        return nil
     }
 
     /// The tests chosen to run, and the `--filter` arguments that make `swift test` run them.

@@ -53,8 +53,9 @@ enum HTMLCommand {
         }
         let stores = PerTestData.stores(beside: options.coverage.inputs)
         if !stores.isEmpty {
-            annotations.perTest = try PerTestData.load(
-                stores, command: "html", terminal: terminal, ownFiles: report.ownFiles)
+            let perTest = try PerTestData.load(stores, command: "html", terminal: terminal, ownFiles: report.ownFiles)
+            annotations.perTest = PerTestData.fitting(
+                perTest, report: report, stores: stores, command: "html", terminal: terminal)
         }
         let written = try site.write(
             report, tests: tests, extraFiles: extra, annotations: annotations, options: htmlOptions)

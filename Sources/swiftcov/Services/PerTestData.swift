@@ -82,6 +82,28 @@ enum PerTestData {
     }
 }
 
+extension PerTestData {
+    /// `perTest` (read from `stores`) without the files whose lines differ from `report`'s (data of
+    /// an earlier run, at other code), with a note naming them, so that no test is shown on a line
+    /// it did not run.
+    static func fitting(
+        _ perTest: PerTestCoverage, report: CoverageReport, stores: [String], command: String, terminal: Terminal
+    ) -> PerTestCoverage {
+        let differing = perTest.filesDiffering(from: report)
+        guard let first = differing.first else { return perTest }
+        let recording = perTest.recording
+        let commit = recording.commit.isEmpty ? "outside git" : "at commit " + recording.commit.prefix(12)
+        terminal.emit(
+            .note(
+                "the per-test data in \(stores.map(terminal.displayPath).joined(separator: ", ")) is of an earlier run "
+                    + "(\(commit)\(recording.dirty ? " with changes" : ""), \(recording.date)): the lines of "
+                    + "\(differing.count) of its files (such as \(first.terminalSafe)) have moved since, and their pages "
+                    + "show no tests; `swiftcov run --per-test` records this code's"),
+            command: command)
+        return perTest.removingFiles(Set(differing))
+    }
+}
+
 extension CoverageReport {
     /// The report's files, for per-test data read beside it (any data, when it has none).
     var ownFiles: PerTestData.OwnFiles {

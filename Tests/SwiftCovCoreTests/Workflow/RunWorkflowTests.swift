@@ -165,6 +165,53 @@ struct RunWorkflowTests {
         #expect(sink.stages.count == 1 && sink.stages[0].hasPrefix("running swift test --enable-code-coverage"))
     }
 
+    @Test(
+        "the whole suite keeps an earlier run --per-test's data: this run's when at the same code, else said to be an earlier run's"
+    )
+    func keepsPerTestData() throws {
+        let commit = String(repeating: "c", count: 40)
+        var stored = PerTestCoverage(
+            recording: .init(commit: commit, dirty: false, date: "2026-11-22T10:00:00Z"),
+            files: [.init(path: "Sources/TriviaCore/Question.swift", lines: [3, 4, 5])])
+        stored.add(
+            id: Self.listed[0], outcome: .passed, milliseconds: 5, lines: ["Sources/TriviaCore/Question.swift": [4]])
+        let earlier =
+            "kept \(root)/.build/swiftcov/per-test.swiftcov of an earlier `run --per-test` (at commit cccccccccccc"
+        // git's answers now (HEAD, `git status --porcelain`), and the note expected.
+        let cases: [(head: String, status: String, note: String)] = [
+            (
+                commit, "",
+                "kept the per-test data in \(root)/.build/swiftcov/per-test.swiftcov: recorded at this commit"
+            ),
+            (commit, " M Sources/TriviaCore/Question.swift\n", earlier + ", 2026-11-22T10:00:00Z): "),
+            (String(repeating: "d", count: 40), "", earlier + ", 2026-11-22T10:00:00Z): "),
+        ]
+        for (index, (head, status, note)) in cases.enumerated() {
+            let system = recordedSwift { command in
+                guard command.program == "git" else { return nil }
+                return .init(output: command.arguments.contains("rev-parse") ? head + "\n" : status)
+            }
+            let run = workflow(.wholeSuite, shard: index == 2 ? try Shard(parsing: "1/2") : nil, system: system)
+            try FileManager.default.createDirectory(atPath: run.output, withIntermediateDirectories: true)
+            try PerTestStore.write(stored, to: run.storePath)
+            let sink = CollectingSink()
+            let outcome = try run.run(toolchain: toolchain(system), clock: Self.clock, sink: sink)
+            // Kept as it was; shown with this run's coverage only when of the same code.
+            #expect(try PerTestStore.read(path: run.storePath) == stored)
+            #expect(outcome.perTest == (index == 0 ? stored : nil))
+            let notes = sink.diagnostics.map(\.message).filter { $0.contains("per-test") }
+            #expect(notes.count == 1 && notes[0].hasPrefix(note), "\(notes)")
+        }
+        // Data swiftcov cannot read is left as it is, and said so.
+        let system = recordedSwift()
+        let run = workflow(.wholeSuite, system: system)
+        try Data("stale".utf8).write(to: URL(fileURLWithPath: run.storePath))
+        let sink = CollectingSink()
+        _ = try run.run(toolchain: toolchain(system), clock: Self.clock, sink: sink)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: run.storePath)) == Data("stale".utf8))
+        #expect(sink.diagnostics.contains { $0.message.hasPrefix("left \(run.storePath) as it is: ") })
+    }
+
     @Test("a shard: built and listed once, its share run from that build with a --filter")
     func shard() throws {
         let system = recordedSwift()
