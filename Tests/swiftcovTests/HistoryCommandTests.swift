@@ -80,6 +80,30 @@ struct HistoryCommandTests {
         #expect(lines.contains { $0.contains("\"id\":\"TriviaGameTests.GameTests/") })
     }
 
+    @Test("trends: the commits in the order of HEAD's first-parent line, not the order run; those off it said so")
+    func trendsFollowCommits() throws {
+        let directory = try repository()
+        let base = try runGit(["rev-parse", "HEAD"], in: directory)
+        try runGit(["commit", "-q", "--allow-empty", "-m", "feature"], in: directory)
+        let feature = try runGit(["rev-parse", "HEAD"], in: directory)
+        let history = directory + "/runs.jsonl"
+        // A commit this clone does not have first, then the feature, then its base.
+        for (index, commit) in ["0123456789abcdef0123456789abcdef01234567", feature, base].enumerated() {
+            let added = try swiftcov(
+                ["history", "add", Self.passing, "--history", history, "--run-id", "r\(index)", "--commit", commit],
+                environment: ["SOURCE_DATE_EPOCH": "\(1_800_000_000 + index * 60)"], in: directory)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
+        let trends = try swiftcov(
+            ["trends", "--history", history], environment: ["SOURCE_DATE_EPOCH": "1800001000"], in: directory)
+        #expect(trends.status == 0, "\(trends.stderr)")
+        #expect(trends.stdout.hasPrefix("3 commits, newest \(feature.prefix(10)) on "), "\(trends.stdout)")
+        #expect(
+            trends.stderr
+                == "swiftcov trends: note: 1 commit of the history is not on HEAD's first-parent line (another "
+                + "branch's, or not in this clone): placed by when first run\n")
+    }
+
     @Test("git notes: two processes adding at once lose no run")
     func gitNotesConcurrently() throws {
         let directory = try repository()

@@ -104,3 +104,17 @@ extension Git {
         return relative.map { ":(exclude,literal)" + $0 }
     }
 }
+
+extension Git {
+    /// HEAD's first-parent line, newest first (`git log --first-parent`): the commits a branch was
+    /// built from, in the order they were made, whatever order they were tested in. Nil outside
+    /// git, and before the first commit.
+    package static func firstParentCommits(root: String, system: any System = LiveSystem()) -> [String]? {
+        guard
+            let result = try? system.capture(
+                Command("git", ["-C", root, "log", "--first-parent", "--format=%H", "HEAD", "--"])),
+            result.status == 0
+        else { return nil }
+        return result.outputText.split(separator: "\n").map(String.init)
+    }
+}

@@ -25,7 +25,16 @@ enum TrendsCommand {
         {
             since = result.trimmedOutput
         }
-        let trends = HistoryTrends(history, since: since)
+        // The commits in the order they were made (HEAD's first-parent line), not the order they were tested in.
+        let trends = HistoryTrends(history, firstParents: Git.firstParentCommits(root: root), since: since)
+        if trends.placedByTime > 0 {
+            let count = trends.placedByTime == 1 ? "1 commit" : "\(trends.placedByTime) commits"
+            terminal.emit(
+                .note(
+                    "\(count) of the history \(trends.placedByTime == 1 ? "is" : "are") not on HEAD's first-parent line "
+                        + "(another branch's, or not in this clone): placed by when first run"),
+                command: "trends")
+        }
         switch options.format {
         case .table: try destination.finish(writing: TrendsReport.table(trends))
         case .markdown: try destination.finish(writing: TrendsReport.markdown(trends))

@@ -63,6 +63,46 @@ struct HistoryTrendsTests {
         #expect(sinceSecond.movers.map(\.name) == ["B.swift", "Core"])
     }
 
+    @Test(
+        "commits in the order of HEAD's first-parent line, not the order run: the tip newest, movers with their sign"
+    )
+    func firstParentOrder() {
+        // Run on the feature branch's commit first, then on its base, then on a commit the line lacks.
+        let (base, feature) = (String(repeating: "b", count: 40), String(repeating: "f", count: 40))
+        var history = TestHistory()
+        history.add(
+            Self.run("r1", commit: feature, time: 10, tests: 6, lines: (70, 100), files: [("A.swift", 14, 20)]))
+        history.add(Self.run("r2", commit: base, time: 20, tests: 5, lines: (50, 100), files: [("A.swift", 10, 20)]))
+        history.add(Self.run("r3", commit: "elsewhere", time: 30, tests: 4))
+        history.add(Self.run("r4", commit: "", time: 5, tests: 4))
+        let trends = HistoryTrends(history, firstParents: [feature, base, "older"])
+        // The run without a commit (first, by time) and the unknown commit placed by time.
+        #expect(trends.points.map(\.commit) == ["", base, feature, "elsewhere"])
+        #expect(trends.placedByTime == 1)
+        #expect(trends.since == base)
+        #expect(trends.movers.map(\.name) == ["A.swift", "Core"])
+        // From the base to the feature: up, not down.
+        #expect(trends.movers.allSatisfy { abs($0.change - 20) < 1e-9 }, "\(trends.movers)")
+        // Without git, by when first run.
+        let unordered = HistoryTrends(history)
+        #expect(unordered.points.map(\.commit) == ["", feature, base, "elsewhere"])
+        #expect(unordered.placedByTime == 0)
+    }
+
+    @Test("git's first-parent line through the system seam; nil when git answers with an error")
+    func firstParentCommits() {
+        let commits = ["1111111111111111111111111111111111111111", "2222222222222222222222222222222222222222"]
+        for status: Int32 in [0, 128] {
+            let system = FakeSystem { command in
+                command.program == "git"
+                    && command.arguments == ["-C", "/p", "log", "--first-parent", "--format=%H", "HEAD", "--"]
+                    ? .init(status: status, output: commits.joined(separator: "\n") + "\n") : nil
+            }
+            #expect(Git.firstParentCommits(root: "/p", system: system) == (status == 0 ? commits : nil))
+        }
+        #expect(Git.firstParentCommits(root: "/p", system: FakeSystem { _ in nil }) == nil)
+    }
+
     @Test("sparklines span the values' range; values within 1% are flat; gaps are spaces")
     func sparklines() {
         #expect(TrendsReport.sparkline([0, 1, 2, 3, 4, 5, 6, 7]) == "▁▂▃▄▅▆▇█")

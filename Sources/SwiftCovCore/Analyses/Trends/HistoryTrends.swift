@@ -1,5 +1,6 @@
 /// How a package's tests and coverage moved over the runs of a history: one point per commit (in
-/// the order the commits were first run), with the tests, failures, flaky tests and test time of
+/// the order of HEAD's first-parent line when git gives it, else the order the commits were first
+/// run), with the tests, failures, flaky tests and test time of
 /// its runs and its coverage; the slowest tests; the modules and files that moved most since a
 /// commit. A commit's shards add up: a shard that did not run on a commit carries its last numbers
 /// forward (and the point says so) rather than showing a drop that did not happen.
@@ -44,16 +45,25 @@ package struct HistoryTrends: Sendable, Equatable {
     package var movers: [Mover]
     /// The commit movers are measured from.
     package var since: String?
+    /// The commits placed by when they were first run, not by the first-parent line given (other
+    /// branches' commits, or commits this clone does not have): 0 when no line was given.
+    package var placedByTime = 0
 
     package static func == (lhs: HistoryTrends, rhs: HistoryTrends) -> Bool {
         lhs.points == rhs.points && lhs.movers == rhs.movers && lhs.since == rhs.since
+            && lhs.placedByTime == rhs.placedByTime
             && lhs.slowest.elementsEqual(rhs.slowest) { $0.test == $1.test && $0.milliseconds == $1.milliseconds }
     }
 
-    /// The trends of `history`, infrastructure failures left out; movers since the first point
-    /// whose commit starts with `since` (else since the first point); the `slowestCount` slowest
-    /// tests of the newest `window` runs.
-    package init(_ history: TestHistory, since: String? = nil, slowestCount: Int = 10, window: Int = 20) {
+    /// The trends of `history`, infrastructure failures left out; the commits in the order of
+    /// `firstParents` (HEAD's first-parent line, newest first, as `git log --first-parent` lists it)
+    /// when given, those not on it by when they were first run; movers since the first point whose
+    /// commit starts with `since` (else since the first point); the `slowestCount` slowest tests
+    /// of the newest `window` runs.
+    package init(
+        _ history: TestHistory, firstParents: [String]? = nil, since: String? = nil, slowestCount: Int = 10,
+        window: Int = 20
+    ) {
         let runs = history.runs.filter { !$0.isInfrastructureFailure }
         var order: [String] = []
         var byCommit: [String: [TestHistory.Run]] = [:]
@@ -61,6 +71,12 @@ package struct HistoryTrends: Sendable, Equatable {
             let key = run.commit.isEmpty ? run.id : run.commit
             if byCommit[key] == nil { order.append(key) }
             byCommit[key, default: []].append(run)
+        }
+        if let firstParents {
+            let placed = Self.order(order, firstParents: firstParents) { byCommit[$0]![0].time }
+            order = placed.order
+            // Runs without a commit are keyed by their ID: no line has them, and none is a commit.
+            placedByTime = placed.offLine.filter { !byCommit[$0]![0].commit.isEmpty }.count
         }
         var lastShard: [String: TestHistory.Run] = [:]
         var lastCoverage: TestHistory.Coverage?
@@ -143,5 +159,29 @@ package struct HistoryTrends: Sendable, Equatable {
             movers.removeAll { abs($0.change) < 0.005 }
             movers.sort { abs($0.change) != abs($1.change) ? abs($0.change) > abs($1.change) : $0.name < $1.name }
         }
+    }
+
+    /// `keys` (commits, in the order first run) in the order of `firstParents` (newest first); the
+    /// others (`offLine`) by when they were first run, each before the first commit of the line
+    /// first run after it.
+    static func order(_ keys: [String], firstParents: [String], firstRun: (String) -> Int64) -> (
+        order: [String], offLine: [String]
+    ) {
+        var position: [String: Int] = [:]
+        for (index, commit) in firstParents.reversed().enumerated() { position[commit] = index }
+        let onLine = keys.filter { position[$0] != nil }.sorted { position[$0]! < position[$1]! }
+        let offLine = keys.enumerated().filter { position[$0.element] == nil }
+            .sorted { (firstRun($0.element), $0.offset) < (firstRun($1.element), $1.offset) }
+            .map(\.element)
+        var order: [String] = []
+        var (line, off) = (onLine[...], offLine[...])
+        while !line.isEmpty || !off.isEmpty {
+            if let other = off.first, line.first.map({ firstRun(other) < firstRun($0) }) ?? true {
+                order.append(off.removeFirst())
+            } else {
+                order.append(line.removeFirst())
+            }
+        }
+        return (order, offLine)
     }
 }
