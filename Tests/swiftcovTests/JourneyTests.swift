@@ -189,6 +189,84 @@ struct JourneyTests {
         #expect(try swiftcov(["diff", "--diff", "change.diff", "--fail-under", "33"], in: package).status == 0)
     }
 
+    func git(_ arguments: [String]) throws -> String {
+        try shell(
+            "cd '\(package)' && git -c user.name=swiftcov -c user.email=swiftcov@example.invalid "
+                + arguments.map { "'\($0)'" }.joined(separator: " "))
+    }
+
+    @Test("run → run --per-test → impacted → run --history → impacted → html; history on commits out of order → trends")
+    func perTestAndHistoryJourney() throws {
+        // The package as a git repository: swiftcov's own files (.build, its history) are ignored.
+        try ".build/\n".write(toFile: package + "/.gitignore", atomically: true, encoding: .utf8)
+        _ = try git(["init", "-q", "-b", "main"])
+        _ = try git(["add", "-A"])
+        _ = try git(["commit", "-qm", "base"])
+        let base = try git(["rev-parse", "HEAD"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        // Outside the package: nothing of the journey's own makes its tree "with changes".
+        let diffFile = state + "/line-ten.diff"
+        try Self.lineTen.write(toFile: diffFile, atomically: true, encoding: .utf8)
+
+        // 1. run, then run --per-test: which tests ran line 10 of Streak.swift.
+        #expect(try swiftcov(["run"], in: package).status == 0)
+        let perTest = try swiftcov(["run", "--per-test"], in: package)
+        #expect(perTest.status == 0, "\(perTest.stdout)\n\(perTest.stderr)")
+        let impacted = try swiftcov(["impacted", "--diff", diffFile], in: package)
+        #expect(impacted.status == 0, "\(impacted.stderr)")
+        #expect(impacted.stdout == "CoreTests.StreakTests/bestStreak()\n", "\(impacted.stdout)")
+
+        // 2. run --history keeps the per-test data: impacted and the site still have it.
+        // Where the README once put it: inside the package, untracked.
+        let history = ".swiftcov-history/runs.jsonl"
+        let recorded = try swiftcov(["run", "--history", history], in: package)
+        #expect(recorded.status == 0, "\(recorded.stdout)\n\(recorded.stderr)")
+        let again = try swiftcov(["impacted", "--diff", diffFile], in: package)
+        #expect(again.stdout == impacted.stdout, "run --history lost the per-test data: \(again.stderr)")
+        let site = try swiftcov(["html", "-o", state + "/site"], in: package)
+        #expect(site.status == 0, "\(site.stderr)")
+        let pages = try FileManager.default.subpathsOfDirectory(atPath: state + "/site")
+        let streakPage = try #require(pages.first { $0.hasSuffix(".html") && $0.contains("Streak") }, "\(pages)")
+        let page = try String(contentsOfFile: state + "/site/" + streakPage, encoding: .utf8)
+        #expect(page.contains("bestStreak"), "the site lost the tests that ran each line")
+
+        // 3. Recorded on a feature commit, then its base, then the feature again: trends follows
+        //    the commit graph (the feature, at HEAD, is the newest), not the order of recording.
+        _ = try git(["checkout", "-q", "-b", "feature"])
+        try "A change on the feature branch.\n".write(toFile: package + "/NOTES.md", atomically: true, encoding: .utf8)
+        _ = try git(["add", "NOTES.md"])
+        _ = try git(["commit", "-qm", "feature"])
+        let feature = try git(["rev-parse", "HEAD"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        for commit in ["feature", base, "feature"] {
+            _ = try git(["checkout", "-q", commit])
+            let added = try swiftcov(["history", "add", ".build/swiftcov", "--history", history], in: package)
+            #expect(added.status == 0, "\(added.stderr)")
+            // swiftcov's own files never make the tree "with changes".
+            #expect(!added.stderr.contains("with changes"), "\(added.stderr)")
+        }
+        let trends = try swiftcov(["trends", "--history", history, "--format", "markdown"], in: package)
+        #expect(trends.status == 0, "\(trends.stderr)")
+        #expect(
+            trends.stdout.contains("Trends over 2 commits (newest `\(feature.prefix(10))`)"),
+            "the feature at HEAD is not the newest (base \(base.prefix(10))):\n\(trends.stdout)")
+    }
+
+    /// A change of line 10 of Streak.swift (in `record`, which only `bestStreak()` runs), against
+    /// the sources as they are.
+    static let lineTen = """
+        diff --git a/Lib/Core/Streak.swift b/Lib/Core/Streak.swift
+        index 2222222..3333333 100644
+        --- a/Lib/Core/Streak.swift
+        +++ b/Lib/Core/Streak.swift
+        @@ -9,5 +9,5 @@
+                 if correct {
+        -            length += 1
+        +            length += 2
+                     best = max(best, length)
+                 } else {
+                     length = 0
+
+        """
+
     /// `git diff` of step 7's change (the new test file, and lines 10, 19 and 20 of Streak.swift).
     static let change = """
         diff --git a/Checks/CoreTests/NewTests.swift b/Checks/CoreTests/NewTests.swift
