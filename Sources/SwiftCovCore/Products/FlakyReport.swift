@@ -4,6 +4,18 @@
 package enum FlakyReport {
     /// The headline: the newest run's failures by what the history knows of them.
     package static func headline(_ analysis: FlakyVerdicts.Analysis) -> String {
+        // The newest run is described, even when it says nothing about single tests.
+        if let leftOut = analysis.newestLeftOut {
+            let considered = "\(analysis.runs) \(plural(analysis.runs, "run")) considered"
+            if let (failed, tests) = leftOut.everythingFailed {
+                return
+                    "Everything failed in the newest run, \(leftOut.run.id) (\(failed) of \(tests) tests): a build, "
+                    + "machine or change that breaks every test; left out of the verdicts (\(considered))."
+            }
+            return
+                "The newest run, \(leftOut.run.id), did not end (a crash, a cut log or a build failure): left out of "
+                + "the verdicts (\(considered))."
+        }
         guard analysis.runs > 0 else { return "No runs to judge yet." }
         let failures = analysis.newestFailures
         guard !failures.isEmpty else {
@@ -19,15 +31,17 @@ package enum FlakyReport {
             case .flaky?, .flakyStatistically?: flaky += 1
             case .broken?: broken += 1
             case .orderDependent?: orderDependent += 1
-            case .healed?, nil: break
+            case .maybeOrderDependent?, .healed?, nil: break
             }
         }
         let likelyFlaky = analysis.newFailures.filter { if case .ranNone? = $0.coverage { true } else { false } }.count
-        let new = failures.count - flaky - broken - orderDependent - likelyFlaky
+        let maybe = failures.filter { if case .maybeOrderDependent? = verdicts[$0] { true } else { false } }.count
+        let new = failures.count - flaky - broken - orderDependent - maybe - likelyFlaky
         var parts: [String] = []
         if flaky > 0 { parts.append("\(flaky) known flaky") }
         if broken > 0 { parts.append("\(broken) broken") }
         if orderDependent > 0 { parts.append("\(orderDependent) order-dependent") }
+        if maybe > 0 { parts.append("\(maybe) maybe order-dependent") }
         if likelyFlaky > 0 { parts.append("\(likelyFlaky) likely flaky (ran no changed line)") }
         if new > 0 { parts.append("\(new) new") }
         return "\(failures.count) \(plural(failures.count, "failure")): " + parts.joined(separator: ", ")
@@ -46,14 +60,39 @@ package enum FlakyReport {
             return
                 "\(failures) of \(runs) runs failed\(where_), \(flips) flips; failure rate \(percent(Double(failures) / Double(runs))) "
                 + "(95% interval \(percent(interval.lowerBound))–\(percent(interval.upperBound)))"
-        case .orderDependent(let alone, let inSuite, let run):
-            return "\(alone.rawValue) alone, \(inSuite.rawValue) in the whole suite (run \(run.id))"
+        case .orderDependent(let alone, let inSuite, let runs):
+            return
+                "\(alone.rawValue) alone in every run alone (\(runs.map(\.id).joined(separator: ", "))), "
+                + "\(inSuite.rawValue) in every run of the whole suite, on one tree; never both in one kind of run"
+        case .maybeOrderDependent(let alone, let inSuite, let run):
+            return
+                "\(alone.rawValue) alone, \(inSuite.rawValue) in the whole suite (run \(run.id)), too few times to rule "
+                + "out chance: order-dependent once it does so in \(FlakyVerdicts.orderDependenceRuns) runs of each kind"
         case .broken(let since, let runs):
             return
                 "failed every attempt of the last \(runs) \(plural(runs, "run")), since \(short(since.commit)) (run \(since.id))"
         case .healed(let lastFailure, let passes):
             return "passed \(passes) runs in a row since its last failure (run \(lastFailure.id))"
         }
+    }
+
+    /// The evidence of a finding: its verdict's, and the observations it rests on.
+    package static func evidence(_ finding: FlakyVerdicts.Finding) -> String {
+        evidence(finding.verdict) + "; " + tally(finding.tally)
+    }
+
+    /// "seen in 17 runs: suite 9 passed, 8 failed; alone 1 failed".
+    package static func tally(_ tally: FlakyVerdicts.Tally) -> String {
+        func kind(_ name: String, _ passed: Int, _ failed: Int) -> String? {
+            var counts: [String] = []
+            if passed > 0 { counts.append("\(passed) passed") }
+            if failed > 0 { counts.append("\(failed) failed") }
+            return counts.isEmpty ? nil : name + " " + counts.joined(separator: ", ")
+        }
+        let kinds = [
+            kind("suite", tally.suitePassed, tally.suiteFailed), kind("alone", tally.alonePassed, tally.aloneFailed),
+        ].compactMap { $0 }
+        return kinds.isEmpty ? "no runs" : "runs: " + kinds.joined(separator: "; ")
     }
 
     // MARK: Table
@@ -65,8 +104,7 @@ package enum FlakyReport {
             var table = TextTable(columns: [.init("Test", .left), .init("Verdict", .left), .init("Evidence", .left)])
             for finding in analysis.findings {
                 table.add([
-                    .init(finding.test.terminalSafe), .init(finding.verdict.name),
-                    .init(evidence(finding.verdict).terminalSafe),
+                    .init(finding.test.terminalSafe), .init(finding.name), .init(evidence(finding).terminalSafe),
                 ])
             }
             for failure in analysis.newFailures {
@@ -129,12 +167,27 @@ package enum FlakyReport {
 
     private static func footer(_ analysis: FlakyVerdicts.Analysis) -> String {
         var text = "\n\(analysis.runs) \(plural(analysis.runs, "run")) considered"
-        if !analysis.excluded.isEmpty {
+        let everythingFailed = Set(analysis.everythingFailed.map(\.id))
+        let didNotEnd = analysis.excluded.filter { !everythingFailed.contains($0.id) }
+        if !didNotEnd.isEmpty {
             text +=
-                "; left out as infrastructure failures (the run did not end, or most tests failed at once): "
-                + analysis.excluded.map(\.id).joined(separator: ", ")
+                "; left out as infrastructure failures (the run did not end): "
+                + didNotEnd.map(\.id).joined(separator: ", ")
         }
-        return text + ".\n"
+        if !analysis.everythingFailed.isEmpty {
+            text +=
+                "; left out, everything failed (more than 80% of the tests at once): "
+                + analysis.everythingFailed.map(\.id).joined(separator: ", ")
+        }
+        text += ".\n"
+        if analysis.runsWithoutTree > 0 {
+            text +=
+                "\(analysis.runsWithoutTree) of them \(analysis.runsWithoutTree == 1 ? "has" : "have") no commit (outside "
+                + "git, no --commit): with no known code, a pass and a failure in two such runs prove nothing (the code "
+                + "may have changed), so their tests are judged statistically only, and proven flaky only by a pass on "
+                + "retry.\n"
+        }
+        return text
     }
 
     // MARK: Markdown
@@ -146,8 +199,7 @@ package enum FlakyReport {
             text += "| Test | Verdict | Evidence |\n|:--|:--|:--|\n"
             for finding in analysis.findings {
                 let marker = finding.failedLast ? " ❌" : ""
-                text +=
-                    "| \(cell(finding.test))\(marker) | \(finding.verdict.name) | \(cell(evidence(finding.verdict))) |\n"
+                text += "| \(cell(finding.test))\(marker) | \(finding.name) | \(cell(evidence(finding))) |\n"
             }
             for failure in analysis.newFailures {
                 let (verdict, evidence) = evidence(failure)
@@ -163,8 +215,9 @@ package enum FlakyReport {
 
     // MARK: JSON
 
-    /// The verdicts as JSON: `{"runs", "excluded", "newestFailures", "headline", "tests": [{"test",
-    /// "verdict", "failedLast", "evidence", …the verdict's numbers and runs}]}`.
+    /// The verdicts as JSON: `{"runs", "excluded", "everythingFailed", "runsWithoutTree",
+    /// "newestFailures", "headline", "tests": [{"test", "verdict", "failedLast", "evidence",
+    /// "observations", …the verdict's numbers and runs}]}`.
     package static func json(_ analysis: FlakyVerdicts.Analysis) -> String {
         var writer = JSONWriter()
         writer.beginObject(.block)
@@ -173,6 +226,11 @@ package enum FlakyReport {
         writer.beginArray()
         for run in analysis.excluded { write(run, to: &writer) }
         writer.endArray()
+        writer.key("everythingFailed")
+        writer.beginArray()
+        for run in analysis.everythingFailed { write(run, to: &writer) }
+        writer.endArray()
+        writer.member("runsWithoutTree", analysis.runsWithoutTree)
         writer.key("newestFailures")
         writer.beginArray()
         for test in analysis.newestFailures { writer.string(test) }
@@ -202,10 +260,17 @@ package enum FlakyReport {
         for finding in analysis.findings {
             writer.beginObject()
             writer.member("test", finding.test)
-            writer.member("verdict", finding.verdict.name)
+            writer.member("verdict", finding.name)
             writer.key("failedLast")
             writer.bool(finding.failedLast)
-            writer.member("evidence", evidence(finding.verdict))
+            writer.member("evidence", evidence(finding))
+            writer.key("observations")
+            writer.beginObject()
+            writer.member("suitePassed", finding.tally.suitePassed)
+            writer.member("suiteFailed", finding.tally.suiteFailed)
+            writer.member("alonePassed", finding.tally.alonePassed)
+            writer.member("aloneFailed", finding.tally.aloneFailed)
+            writer.endObject()
             switch finding.verdict {
             case .flaky(let failed, let passed):
                 writer.key("failedIn")
@@ -222,7 +287,14 @@ package enum FlakyReport {
                 writer.number(interval.lowerBound)
                 writer.number(interval.upperBound)
                 writer.endArray()
-            case .orderDependent(let alone, let inSuite, let run):
+            case .orderDependent(let alone, let inSuite, let runs):
+                writer.member("alone", alone.rawValue)
+                writer.member("inSuite", inSuite.rawValue)
+                writer.key("runs")
+                writer.beginArray()
+                for run in runs { write(run, to: &writer) }
+                writer.endArray()
+            case .maybeOrderDependent(let alone, let inSuite, let run):
                 writer.member("alone", alone.rawValue)
                 writer.member("inSuite", inSuite.rawValue)
                 writer.key("run")

@@ -45,7 +45,7 @@ enum FlakyCommand {
         terminal.github.annotate(
             analysis.findings.filter { $0.failedLast && $0.verdict.isFlaky }.map {
                 GitHubAnnotation(
-                    .warning, title: "Known flaky: \($0.test)", message: FlakyReport.evidence($0.verdict))
+                    .warning, title: "Known flaky: \($0.test)", message: FlakyReport.evidence($0))
             })
         return .success
     }

@@ -91,7 +91,8 @@ enum RunCommand {
             let configuration =
                 SwiftTestArguments(options.testArguments).configuration + (options.perTest ? " alone" : "")
             try HistoryService.record(
-                tests, coverage: report, orderDependent: outcome.orderDependent, home: home, root: root,
+                tests, coverage: report, orderDependent: outcome.orderDependent, alone: options.perTest, home: home,
+                root: root,
                 given: HistoryKeys.Given(
                     shard: options.shard?.description,
                     configuration: configuration, toolchain: Toolchain.swiftVersion(system: toolchain.system),

@@ -55,9 +55,10 @@ enum HistoryService {
     }
 
     /// Records `tests` (and `coverage`) as a new run in the history at `home`; says so on stderr.
+    /// `alone`: each test ran alone (`run --per-test`).
     static func record(
         _ tests: TestRun, coverage: CoverageReport?,
-        orderDependent: [OrderDependence] = [],
+        orderDependent: [OrderDependence] = [], alone: Bool = false,
         home: HistoryStore.Home, root: String, given: HistoryKeys.Given, now: Int64, terminal: Terminal, command: String
     ) throws {
         var history = try read(home, root: root, terminal: terminal, command: command, now: now)
@@ -66,7 +67,8 @@ enum HistoryService {
         if case .file(let path) = home { given.ownFiles.append(absolute(path, terminal: terminal)) }
         var variables: [String: String] = [:]
         for name in HistoryKeys.variableNames { variables[name] = terminal.environment(name) }
-        let keys = HistoryKeys.keys(root: root, time: now, given: given, variables: variables)
+        var keys = HistoryKeys.keys(root: root, time: now, given: given, variables: variables)
+        keys.isAlone = alone
         if history.runs.contains(where: { $0.id == keys.id }) {
             throw Diagnostic(
                 file: home.description,

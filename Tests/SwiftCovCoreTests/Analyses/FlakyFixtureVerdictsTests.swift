@@ -133,16 +133,25 @@ struct FlakyFixtureVerdictsTests {
         #expect(FlakyReport.markdown(withQuarantine).contains("broken, not flaky"))
     }
 
-    @Test("the order-dependent test is named, with both outcomes; the crashed run is left out")
+    @Test(
+        "the order-dependent test is named, with both outcomes, once two runs alone agree; the crashed run is left out")
     func orderDependentAndInfrastructure() throws {
-        let analysis = FlakyVerdicts.analyze(try Self.histories().last!)
+        let histories = try Self.histories()
+        let analysis = FlakyVerdicts.analyze(histories.last!)
         guard
-            case .orderDependent(let alone, let inSuite, _)? = Self.verdict(analysis, FlakyHistoryTests.orderDependent)
+            case .orderDependent(let alone, let inSuite, let runs)? = Self.verdict(
+                analysis, FlakyHistoryTests.orderDependent)
         else {
             Issue.record("testBReadsDefaults is not order-dependent")
             return
         }
         #expect(alone == .failed && inSuite == .passed)
+        // The two runs alone on the second commit; the first commit's one run alone is not enough.
+        #expect(runs.map(\.id) == ["alone-02.log", "alone-03.log"])
+        let firstAlone = try #require(histories.firstIndex { $0.runs.last?.id == "alone-01.log" })
+        #expect(
+            Self.verdict(FlakyVerdicts.analyze(histories[firstAlone]), FlakyHistoryTests.orderDependent)?.name
+                == "maybe order-dependent")
         #expect(analysis.excluded.map(\.id) == ["infra-01.log"])
         // No steady test has a verdict, and the infrastructure run's crash is charged to nobody.
         for test in FlakyHistoryTests.steady where test != "testARegistersDefaults" {

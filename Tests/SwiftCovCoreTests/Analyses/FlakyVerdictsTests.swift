@@ -128,17 +128,178 @@ struct FlakyVerdictsTests {
         #expect(FlakyReport.table(analysis).contains("left out as infrastructure failures"))
     }
 
-    @Test("order-dependent, as run --per-test records it, with both outcomes")
-    func orderDependent() {
+    /// `history` with a run of each test alone (`run --per-test`) on tree `tree`: `alone` maps tests
+    /// to their attempts alone ("f", "fp"), `inSuite` to their outcome in the suite run it compared
+    /// with, recorded as an order-dependence when the two differ (as `checkOrder` does).
+    static func addingAloneRun(
+        to history: inout TestHistory, id: String, tree: String = "1", alone: [String: String],
+        inSuite: [String: TestRun.Status] = [:]
+    ) {
+        var run = TestHistory.Run(
+            id: id, time: (history.runs.last?.time ?? 1_000) + 1, commit: "c" + tree, tree: "t" + tree,
+            branch: "main", environment: "Linux" + TestHistory.Run.aloneMark)
+        run.isAlone = true
+        for (name, attempts) in alone.sorted(by: { $0.key < $1.key }) {
+            let test = history.intern(name)
+            for (attempt, code) in attempts.enumerated() {
+                run.executions.append(
+                    TestHistory.Execution(test: test, status: code == "p" ? .passed : .failed, attempt: UInt8(attempt)))
+            }
+            run.totals.tests += 1
+            if let suite = inSuite[name] {
+                let last: TestRun.Status = attempts.last == "p" ? .passed : .failed
+                run.orderDependent.append(TestHistory.OrderDependent(test: test, alone: last, inSuite: suite))
+            }
+        }
+        history.add(run)
+    }
+
+    @Test("one run alone that failed is not order-dependent yet: maybe, with its run, and never new")
+    func orderDependentOnce() {
+        var history = Self.history([["A": "p"]])
+        Self.addingAloneRun(to: &history, id: "r2", alone: ["A": "f"], inSuite: ["A": .passed])
+        let analysis = FlakyVerdicts.analyze(history)
+        let finding = analysis.findings.first { $0.test == "A" }
+        #expect(finding?.verdict.name == "maybe order-dependent")
+        #expect(
+            finding.map { FlakyReport.evidence($0.verdict) }?.hasPrefix(
+                "failed alone, passed in the whole suite (run r2)") == true)
+        // Observed: two passes in the suite (r1, and r2's suite run), one failure alone.
+        #expect(finding?.tally == FlakyVerdicts.Tally(suitePassed: 2, aloneFailed: 1))
+        #expect(FlakyReport.headline(analysis) == "1 failure: 1 maybe order-dependent")
+    }
+
+    @Test("order-dependent when two runs alone agree, each kind of run never flipping, on one tree")
+    func orderDependentConfirmed() {
+        var history = Self.history([["A": "p"], ["A": "p"]])
+        Self.addingAloneRun(to: &history, id: "r3", alone: ["A": "f"], inSuite: ["A": .passed])
+        Self.addingAloneRun(to: &history, id: "r4", alone: ["A": "f"], inSuite: ["A": .passed])
+        let finding = FlakyVerdicts.analyze(history).findings.first { $0.test == "A" }
+        guard case .orderDependent(let alone, let inSuite, let runs)? = finding?.verdict else {
+            Issue.record("A: \(String(describing: finding))")
+            return
+        }
+        #expect(alone == .failed && inSuite == .passed && runs.map(\.id) == ["r3", "r4"])
+        #expect(finding?.tally == FlakyVerdicts.Tally(suitePassed: 4, aloneFailed: 2))
+        // On two trees, one run each: not yet.
+        var apart = Self.history([["A": "p"]])
+        Self.addingAloneRun(to: &apart, id: "r2", tree: "1", alone: ["A": "f"], inSuite: ["A": .passed])
+        Self.addingAloneRun(to: &apart, id: "r3", tree: "2", alone: ["A": "f"], inSuite: ["A": .passed])
+        #expect(Self.verdicts(apart)["A"]?.name == "maybe order-dependent")
+        // Once it passes alone on that tree too, it flipped within a kind: flaky, and said so.
+        Self.addingAloneRun(to: &history, id: "r5", alone: ["A": "p"])
+        let flaky = FlakyVerdicts.analyze(history).findings.first { $0.test == "A" }
+        #expect(flaky?.verdict == Self.verdicts(history)["A"])
+        guard case .flaky(let failed, let passed)? = flaky?.verdict else {
+            Issue.record("A after a pass alone: \(String(describing: flaky))")
+            return
+        }
+        #expect(failed.id == "r3" && passed.id == "r5")
+        #expect(flaky?.name == "flaky, also seen failing alone")
+    }
+
+    @Test("one failure alone never outranks many flips in the suite on the same tree: flaky, contradiction shown")
+    func flipsOutweighOneRunAlone() {
+        // The issue's campaign: p = 0.5 in the suite, one coin toss alone that failed.
+        let suite = ["p", "f", "p", "f", "f", "p", "p", "f", "p", "f", "p", "p"]
+        var history = Self.history(suite.map { ["A": $0] })
+        Self.addingAloneRun(to: &history, id: "alone", alone: ["A": "f"], inSuite: ["A": .passed])
+        let analysis = FlakyVerdicts.analyze(history)
+        let finding = analysis.findings.first { $0.test == "A" }
+        #expect(finding?.verdict.isFlaky == true)
+        #expect(finding?.name == "flaky, also seen failing alone")
+        // Every observation counts, by kind: 7 passes in the suite plus the alone run's suite
+        // run, 5 failures; one failure alone.
+        #expect(finding?.tally == FlakyVerdicts.Tally(suitePassed: 8, suiteFailed: 5, aloneFailed: 1))
+        let row = FlakyReport.table(analysis).split(separator: "\n").first { $0.hasPrefix("A ") }
+        #expect(row?.contains("runs: suite 8 passed, 5 failed; alone 1 failed") == true)
+        #expect(FlakyReport.json(analysis).contains(#""verdict": "flaky, also seen failing alone""#))
+    }
+
+    @Test("a run alone that failed, then passed on retry, is flaky — never also order-dependent")
+    func retryAloneIsFlakyOnly() {
         var history = Self.history([["A": "p"]])
         let test = history.intern("A")
-        var run = history.runs[0]
-        run.id = "r2"
-        run.time += 1
+        var run = TestHistory.Run(
+            id: "r2", time: 2_000, commit: "c1", tree: "t1", branch: "main", environment: "Linux alone")
+        run.isAlone = true
+        run.executions = [
+            TestHistory.Execution(test: test, status: .failed),
+            TestHistory.Execution(test: test, status: .passed, attempt: 1),
+        ]
+        // The order check compared its first attempt alone with the suite.
         run.orderDependent = [TestHistory.OrderDependent(test: test, alone: .failed, inSuite: .passed)]
         history.add(run)
-        let verdict = Self.verdicts(history)["A"]
-        #expect(verdict.map(FlakyReport.evidence) == "failed alone, passed in the whole suite (run r2)")
+        let verdicts = Self.verdicts(history)
+        guard case .flaky(let failed, let passed)? = verdicts["A"] else {
+            Issue.record("A: \(String(describing: verdicts["A"]))")
+            return
+        }
+        #expect(failed.id == "r2" && passed.id == "r2")
+    }
+
+    @Test("runs alone and runs of the suite on one machine are compared: the alone mark is not an environment")
+    func aloneMarkIsNotAnEnvironment() {
+        var run = TestHistory.Run(id: "r", time: 1, environment: "Linux x86_64 swift-6.3.1 debug alone")
+        #expect(run.ranAlone && run.environmentOfEitherKind == "Linux x86_64 swift-6.3.1 debug")
+        run.environment = "Linux x86_64 swift-6.3.1 debug"
+        #expect(!run.ranAlone && run.environmentOfEitherKind == run.environment)
+    }
+
+    @Test("a newest run where everything failed is named in the headline, never 'no failures'")
+    func everythingFailed() {
+        let all = ["A": "f", "B": "f", "C": "f", "D": "f", "E": "f"]
+        let history = Self.history([["A": "p", "B": "p", "C": "p", "D": "p", "E": "p"], all, all])
+        let analysis = FlakyVerdicts.analyze(history)
+        let headline = FlakyReport.headline(analysis)
+        #expect(!headline.contains("no failures"))
+        #expect(headline.hasPrefix("Everything failed in the newest run, r3 (5 of 5 tests)"))
+        #expect(analysis.everythingFailed.map(\.id) == ["r2", "r3"])
+        #expect(
+            FlakyReport.table(analysis).contains(
+                "left out, everything failed (more than 80% of the tests at once): r2, r3"))
+        #expect(FlakyReport.json(analysis).contains(#""everythingFailed""#))
+        // A newest run that did not end is named too.
+        let cut = Self.history([["A": "p"], ["A": "f"]], complete: [true, false])
+        #expect(FlakyReport.headline(FlakyVerdicts.analyze(cut)).hasPrefix("The newest run, r2, did not end"))
+        // An older run where everything failed leaves the headline to the newest.
+        let later = Self.history([all, ["A": "p", "B": "p", "C": "p", "D": "p", "E": "p"]])
+        #expect(FlakyReport.headline(FlakyVerdicts.analyze(later)).hasPrefix("The newest run had no failures"))
+    }
+
+    @Test("outside git, with no commit: no verdict proven across runs, only a retry; the output says why")
+    func noKnownTree() {
+        // Failed once, then passed: a fixed bug as likely as a flake.
+        var stripped = TestHistory()
+        for (index, outcomes) in [["f", "f", "p"], ["p", "p"]].enumerated() {
+            // A: its first attempt; B: every attempt (failed, then passed on retry, in the first run).
+            let a = stripped.intern("A")
+            let b = stripped.intern("B")
+            var run = TestHistory.Run(id: "r\(index + 1)", time: Int64(index), environment: "Linux")
+            run.executions.append(TestHistory.Execution(test: a, status: outcomes[0] == "p" ? .passed : .failed))
+            for (attempt, code) in outcomes.dropFirst().enumerated() {
+                run.executions.append(
+                    TestHistory.Execution(test: b, status: code == "p" ? .passed : .failed, attempt: UInt8(attempt)))
+            }
+            stripped.add(run)
+        }
+        let analysis = FlakyVerdicts.analyze(stripped)
+        #expect(!analysis.findings.contains { $0.test == "A" })
+        // A pass on retry is the same code, in the same run.
+        #expect(analysis.findings.first { $0.test == "B" }?.verdict.name == "flaky")
+        #expect(analysis.runsWithoutTree == 2)
+        #expect(FlakyReport.table(analysis).contains("2 of them have no commit (outside git, no --commit)"))
+        // The statistical rule still judges them.
+        let outcomes = ["p", "f", "p", "f", "p", "p", "f", "p", "p", "f", "p", "p"]
+        var many = TestHistory()
+        for (index, outcome) in outcomes.enumerated() {
+            let test = many.intern("A")
+            many.add(
+                TestHistory.Run(
+                    id: "r\(index)", time: Int64(index), environment: "Linux",
+                    executions: [TestHistory.Execution(test: test, status: outcome == "p" ? .passed : .failed)]))
+        }
+        #expect(Self.verdicts(many)["A"]?.name == "flaky (statistical)")
     }
 
     @Test("the headline sorts the newest run's failures: known flaky, broken, new")

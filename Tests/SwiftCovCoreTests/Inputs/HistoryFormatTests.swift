@@ -67,6 +67,21 @@ struct HistoryFormatTests {
         #expect(second.executions.contains { $0.test == attempts[0].test && $0.attempt == 0 && $0.status == .failed })
     }
 
+    @Test("a run of each test alone reads back alone; a run of the suite has no mark")
+    func aloneRoundTrip() throws {
+        var history = TestHistory()
+        let test = history.intern("M.C/testA")
+        var alone = TestHistory.Run(
+            id: "alone", time: 1, executions: [TestHistory.Execution(test: test, status: .failed)])
+        alone.isAlone = true
+        history.add(alone)
+        history.add(
+            TestHistory.Run(id: "suite", time: 2, executions: [TestHistory.Execution(test: test, status: .passed)]))
+        let text = HistoryFormat.encode(history)
+        #expect(text.split(separator: "\n").filter { $0.contains(#""alone":true"#) }.count == 1)
+        #expect(try Self.read(text).history.runs.map(\.isAlone) == [true, false])
+    }
+
     @Test("each test of a run takes at most 40 bytes, its name once per history")
     func compact() throws {
         let history = try Self.sample()

@@ -1,17 +1,27 @@
 /// What the history says about each test that ever failed: flaky (proven on one tree, or by its
 /// flips across commits), order-dependent, broken, or healed — each verdict with the runs that
-/// prove it. Runs that say nothing about their tests (infrastructure failures) are left out, and
-/// listed.
+/// prove it and how many runs it rests on. Runs that say nothing about their tests (they did not
+/// end) and runs where everything failed at once are left out of the verdicts, and listed.
 ///
-/// The rules, strongest first (docs/commands.md, `swiftcov flaky`):
-/// - **order-dependent**: `run --per-test` saw it end one way alone and another in the suite;
+/// A run is of one of two kinds: the whole suite (`swift test`, `run`, `history add`), or each
+/// test alone (`run --per-test`); a retry counts as its run's kind. Evidence is weighed, not
+/// ranked: every observation of a test on one tree and environment counts, by kind. The rules
+/// (docs/commands.md, `swiftcov flaky`):
 /// - **broken**: it failed every attempt of every run (two at least) since a commit, and passed
 ///   on none of those runs' trees — never called flaky;
-/// - **flaky (proven)**: one tree in one environment saw it pass and fail (across runs, or a
-///   failure then a pass on retry);
-/// - **flaky (statistical)**: on one branch and environment, at least `minimumRuns` runs and
-///   `minimumFlips` flips between passing and failing (one flip is a regression or a fix);
+/// - **flaky (proven)**: one tree in one environment saw it pass and fail in the same kind of run
+///   (across runs, or a failure then a pass on retry), however the other kind went — "also seen
+///   failing alone" when a run alone failed it too;
+/// - **order-dependent**: on one tree and environment, it ended one way alone and the other in the
+///   suite, in two runs at least of each kind, and never flipped within a kind;
+/// - **flaky (statistical)**: on one branch, environment and kind of run, at least `minimumRuns`
+///   runs and `minimumFlips` flips between passing and failing (one flip is a regression or a fix);
+/// - **maybe order-dependent**: it ended differently alone than in the suite, but in fewer runs
+///   than the order-dependent rule needs: one observation, which a coin toss explains as well;
 /// - **healed**: flaky by a rule above, but no failure in its last `healAfter` runs.
+///
+/// A run with no tree and no commit (outside git, no `--commit`) is compared with no other run:
+/// only its own retries can prove a flake, and the statistical rule judges it with the others.
 package enum FlakyVerdicts {
     /// The thresholds.
     package struct Options: Sendable, Equatable {
@@ -25,6 +35,9 @@ package enum FlakyVerdicts {
             self.healAfter = healAfter
         }
     }
+
+    /// Order-dependence needs this many runs of each kind that agree, on one tree.
+    package static let orderDependenceRuns = 2
 
     /// A run, as evidence names it.
     package struct RunReference: Sendable, Equatable {
@@ -41,13 +54,17 @@ package enum FlakyVerdicts {
 
     /// A verdict on one test, and why.
     package enum Verdict: Sendable, Equatable {
-        /// Passed and failed on one tree and environment: `failed` and `passed` (the same run when
-        /// it passed on retry).
+        /// Passed and failed on one tree and environment, in the same kind of run: `failed` and
+        /// `passed` (the same run when it passed on retry).
         case flaky(failed: RunReference, passed: RunReference)
         /// Flipped between passing and failing across commits on `branch`.
         case flakyStatistically(branch: String, runs: Int, failures: Int, flips: Int, interval: ClosedRange<Double>)
-        /// Ended `alone` when run alone and `inSuite` in the whole suite.
-        case orderDependent(alone: TestRun.Status, inSuite: TestRun.Status, run: RunReference)
+        /// Ended `alone` in every run alone and `inSuite` in every run of the suite, on one tree:
+        /// `runs`, the runs alone that show it (two at least).
+        case orderDependent(alone: TestRun.Status, inSuite: TestRun.Status, runs: [RunReference])
+        /// Ended `alone` alone and `inSuite` in the suite in `run`, but too few times to tell
+        /// order-dependence from chance.
+        case maybeOrderDependent(alone: TestRun.Status, inSuite: TestRun.Status, run: RunReference)
         /// Failed every attempt of the last `runs` runs, since `since`.
         case broken(since: RunReference, runs: Int)
         /// Was flaky (last failed in `lastFailure`), and passed its last `passes` runs since.
@@ -59,6 +76,7 @@ package enum FlakyVerdicts {
             case .flaky: "flaky"
             case .flakyStatistically: "flaky (statistical)"
             case .orderDependent: "order-dependent"
+            case .maybeOrderDependent: "maybe order-dependent"
             case .broken: "broken"
             case .healed: "healed"
             }
@@ -73,19 +91,48 @@ package enum FlakyVerdicts {
         }
     }
 
+    /// How a test ended in the runs a verdict rests on, by kind of run: each run counts once per
+    /// outcome it saw (a failure, then a pass on retry, counts as both).
+    package struct Tally: Sendable, Equatable {
+        package var suitePassed = 0
+        package var suiteFailed = 0
+        package var alonePassed = 0
+        package var aloneFailed = 0
+
+        /// A tally from its counts.
+        package init(suitePassed: Int = 0, suiteFailed: Int = 0, alonePassed: Int = 0, aloneFailed: Int = 0) {
+            self.suitePassed = suitePassed
+            self.suiteFailed = suiteFailed
+            self.alonePassed = alonePassed
+            self.aloneFailed = aloneFailed
+        }
+    }
+
     /// The verdict on one test.
     package struct Finding: Sendable, Equatable {
         package var test: String
         package var verdict: Verdict
         /// Whether it failed in the newest run.
         package var failedLast: Bool
+        /// The observations the verdict rests on: those on its tree and environment for a proven
+        /// verdict, all of the test's otherwise.
+        package var tally = Tally()
+        /// Whether a run alone failed it where a suite run passed it: evidence of order-dependence
+        /// that its flips outweigh (shown, not hidden).
+        package var alsoFailedAlone = false
+
+        /// The verdict's name with what contradicts it: "flaky, also seen failing alone".
+        package var name: String {
+            verdict.isFlaky && alsoFailedAlone ? verdict.name + ", also seen failing alone" : verdict.name
+        }
     }
 
     /// What the analysis found.
     package struct Analysis: Sendable, Equatable {
         /// The tests with a verdict, by name.
         package var findings: [Finding]
-        /// The runs left out: infrastructure failures.
+        /// The runs left out: infrastructure failures (runs that did not end) and runs where
+        /// everything failed.
         package var excluded: [RunReference]
         /// The runs considered.
         package var runs: Int
@@ -96,6 +143,13 @@ package enum FlakyVerdicts {
         package var newFailures: [NewFailure] = []
         /// The quarantined tests' states, when the package has a quarantine.
         package var quarantine: [QuarantineState] = []
+        /// The runs of `excluded` where everything (more than 80% of five tests or more) failed.
+        package var everythingFailed: [RunReference] = []
+        /// The newest run of the history, when it is left out: the headline describes it.
+        package var newestLeftOut: LeftOut?
+        /// The runs considered that have no tree and no commit (outside git, no `--commit`): no
+        /// verdict across runs is proven on them.
+        package var runsWithoutTree = 0
 
         /// Judges the new failures by the per-test data of the failing run and the lines a change
         /// touched (the coverage rule).
@@ -106,69 +160,111 @@ package enum FlakyVerdicts {
         }
     }
 
+    /// A run left out of the verdicts, and why.
+    package struct LeftOut: Sendable, Equatable {
+        package var run: RunReference
+        /// Its tests and failing tests, when everything failed; nil when it did not end.
+        package var everythingFailed: (failed: Int, tests: Int)?
+
+        package static func == (lhs: LeftOut, rhs: LeftOut) -> Bool {
+            lhs.run == rhs.run && lhs.everythingFailed?.failed == rhs.everythingFailed?.failed
+                && lhs.everythingFailed?.tests == rhs.everythingFailed?.tests
+        }
+    }
+
     /// A failure of the newest run that no verdict explains yet.
     package struct NewFailure: Sendable, Equatable {
         package var test: String
         package var coverage: CoverageFinding?
     }
 
+    /// One test's outcome in one run, of one kind.
+    private struct Outcome {
+        var run: Int
+        var alone: Bool
+        var passed: Bool
+        var failed: Bool
+        var failedLast: Bool
+    }
+
     /// The verdicts of `history`.
     package static func analyze(_ history: TestHistory, options: Options = Options()) -> Analysis {
         var excluded: [RunReference] = []
+        var everythingFailed: [RunReference] = []
         var runs: [TestHistory.Run] = []
         for run in history.runs {
-            if run.isInfrastructureFailure { excluded.append(RunReference(run)) } else { runs.append(run) }
-        }
-        // Per test: its outcome in each run it ran in (index into `runs`), as (any attempt passed,
-        // any attempt failed, last attempt failed).
-        struct Outcome {
-            var run: Int
-            var passed: Bool
-            var failed: Bool
-            var failedLast: Bool
+            if run.isInfrastructureFailure {
+                excluded.append(RunReference(run))
+                if run.isComplete { everythingFailed.append(RunReference(run)) }
+            } else {
+                runs.append(run)
+            }
         }
         var outcomes = [[Outcome]](repeating: [], count: history.names.count)
         for (index, run) in runs.enumerated() {
-            var lastIndexOfTest: [Int32: Int] = [:]
+            // Per test, its outcome in this run (any attempt passed, any failed, the last failed).
+            var ofRun: [Int32: Outcome] = [:]
+            var order: [Int32] = []
+            let alone = run.ranAlone
             for execution in run.executions where execution.status != .skipped {
-                let test = Int(execution.test)
-                if let position = lastIndexOfTest[execution.test] {
-                    outcomes[test][position].passed = outcomes[test][position].passed || execution.status == .passed
-                    outcomes[test][position].failed = outcomes[test][position].failed || execution.isFailing
-                    outcomes[test][position].failedLast = execution.isFailing
+                let failing = execution.isFailing
+                if var outcome = ofRun[execution.test] {
+                    outcome.passed = outcome.passed || execution.status == .passed
+                    outcome.failed = outcome.failed || failing
+                    outcome.failedLast = failing
+                    ofRun[execution.test] = outcome
                 } else {
-                    lastIndexOfTest[execution.test] = outcomes[test].count
-                    outcomes[test].append(
-                        Outcome(
-                            run: index, passed: execution.status == .passed, failed: execution.isFailing,
-                            failedLast: execution.isFailing))
+                    order.append(execution.test)
+                    ofRun[execution.test] = Outcome(
+                        run: index, alone: alone, passed: execution.status == .passed, failed: failing,
+                        failedLast: failing)
                 }
             }
-        }
-        var orderDependent: [Int32: Verdict] = [:]
-        for run in runs {
-            for finding in run.orderDependent {
-                orderDependent[finding.test] = .orderDependent(
-                    alone: finding.alone, inSuite: finding.inSuite, run: RunReference(run))
+            // The suite run `run --per-test` compared with: an observation in the suite (before
+            // the test's own, alone); and the outcome alone when no execution recorded it.
+            var inSuite: [Int32: Outcome] = [:]
+            for finding in run.orderDependent where inSuite[finding.test] == nil {
+                let failed = finding.inSuite >= .failed
+                inSuite[finding.test] = Outcome(
+                    run: index, alone: false, passed: finding.inSuite == .passed, failed: failed, failedLast: failed)
+                if ofRun[finding.test] == nil {
+                    order.append(finding.test)
+                    let failedAlone = finding.alone >= .failed
+                    ofRun[finding.test] = Outcome(
+                        run: index, alone: true, passed: finding.alone == .passed, failed: failedAlone,
+                        failedLast: failedAlone)
+                }
+            }
+            for test in order {
+                if let suite = inSuite[test] { outcomes[Int(test)].append(suite) }
+                outcomes[Int(test)].append(ofRun[test]!)
             }
         }
+        let runsWithoutTree = runs.filter { $0.tree.isEmpty && $0.commit.isEmpty }.count
         var findings: [Finding] = []
         // The newest run that ran tests (a record of order-dependence alone runs none).
         let newest = runs.indices.last { !runs[$0].executions.isEmpty }
         for (test, seen) in outcomes.enumerated() {
-            let failedLast = seen.last.map { $0.run == newest && $0.failedLast } ?? false
-            func finding(_ verdict: Verdict) {
-                findings.append(Finding(test: history.names[test], verdict: verdict, failedLast: failedLast))
-            }
-            if let verdict = orderDependent[Int32(test)] {
-                finding(verdict)
-                continue
-            }
             guard seen.contains(where: \.failed) else { continue }
-            // The code a run tested, in its environment.
+            let failedLast = seen.last.map { $0.run == newest && $0.failedLast } ?? false
+            // The code a run tested, in its environment; a run with no tree or commit is a place
+            // of its own (compared with no other run).
             func place(_ outcome: Outcome) -> String {
                 let run = runs[outcome.run]
-                return (run.tree.isEmpty ? run.commit : run.tree) + "\u{0}" + run.environment
+                let code = run.tree.isEmpty ? run.commit : run.tree
+                return (code.isEmpty ? "\u{1}\(outcome.run)" : code) + "\u{0}" + run.environmentOfEitherKind
+            }
+            var byPlace: [String: [Outcome]] = [:]
+            for outcome in seen { byPlace[place(outcome), default: []].append(outcome) }
+            // Ended differently alone than in the suite, on one tree: evidence of order.
+            let alsoFailedAlone = byPlace.values.contains { outcomes in
+                outcomes.contains { $0.alone && $0.failed } && outcomes.contains { !$0.alone && $0.passed }
+            }
+            func finding(_ verdict: Verdict, tally: Tally) {
+                findings.append(
+                    Finding(
+                        test: history.names[test], verdict: verdict, failedLast: failedLast, tally: tally,
+                        alsoFailedAlone: alsoFailedAlone))
             }
             // Broken: the newest runs failed every attempt, and none of their trees saw a pass.
             // (One failing run is a new failure, not yet broken.)
@@ -177,37 +273,48 @@ package enum FlakyVerdicts {
                 let tailPlaces = Set(tail.map(place))
                 let passedThere = seen.contains { $0.passed && tailPlaces.contains(place($0)) }
                 if !passedThere {
-                    finding(.broken(since: RunReference(runs[oldest.run]), runs: tail.count))
+                    finding(.broken(since: RunReference(runs[oldest.run]), runs: tail.count), tally: Self.tally(seen))
                     continue
                 }
             }
             var verdict: Verdict?
-            // Proven: a pass and a failure on one tree and environment.
+            var tally = Self.tally(seen)
+            // Proven: a pass and a failure on one tree and environment, in one kind of run.
             var firstPass: [String: Int] = [:]
             var firstFailure: [String: Int] = [:]
             for outcome in seen {
-                let key = place(outcome)
+                let key = place(outcome) + (outcome.alone ? "\u{0}alone" : "\u{0}suite")
                 if outcome.passed, firstPass[key] == nil { firstPass[key] = outcome.run }
                 if outcome.failed, firstFailure[key] == nil { firstFailure[key] = outcome.run }
                 if let failed = firstFailure[key], let passed = firstPass[key] {
                     verdict = .flaky(failed: RunReference(runs[failed]), passed: RunReference(runs[passed]))
+                    tally = Self.tally(byPlace[place(outcome)]!)
                     break
                 }
             }
-            if verdict == nil {
-                verdict = statistical(seen.map { ($0.run, $0.failedLast) }, runs: runs, options: options)
+            if verdict == nil, let (found, place) = orderDependence(byPlace, seen: seen, runs: runs) {
+                verdict = found
+                if let place { tally = Self.tally(byPlace[place]!) }
+            }
+            if verdict == nil || verdict?.name == "maybe order-dependent" {
+                // Many flips across commits outweigh one observation alone.
+                let suiteRuns = seen.map { ($0.run, $0.failedLast, $0.alone) }
+                if let flips = statistical(suiteRuns, runs: runs, options: options) {
+                    verdict = flips
+                    tally = Self.tally(seen)
+                }
             }
             guard var verdict else { continue }
             // Healed: no failure in its last runs.
             let recent = seen.suffix(options.healAfter)
-            if recent.count == options.healAfter, !recent.contains(where: \.failed),
+            if verdict.isFlaky, recent.count == options.healAfter, !recent.contains(where: \.failed),
                 let lastFailure = seen.last(where: \.failed)
             {
                 verdict = .healed(
                     lastFailure: RunReference(runs[lastFailure.run]),
                     passes: seen.count - 1 - seen.lastIndex(where: \.failed)!)
             }
-            finding(verdict)
+            finding(verdict, tally: tally)
         }
         let newestFailures: [String] =
             newest.map { newest in
@@ -220,20 +327,91 @@ package enum FlakyVerdicts {
             } ?? []
         findings.sort { $0.test < $1.test }
         let judged = Set(findings.map(\.test))
-        return Analysis(
+        // The newest run of all, when it is left out: what the headline must speak of.
+        var newestLeftOut: LeftOut?
+        if let last = history.runs.last(where: { !$0.executions.isEmpty || !$0.isComplete }),
+            last.isInfrastructureFailure
+        {
+            newestLeftOut = LeftOut(
+                run: RunReference(last),
+                everythingFailed: last.isComplete
+                    ? (
+                        Int(clamping: last.totals.failed) + Int(clamping: last.totals.errors),
+                        Int(clamping: last.totals.tests)
+                    )
+                    : nil)
+        }
+        var analysis = Analysis(
             findings: findings, excluded: excluded, runs: runs.count, newestFailures: newestFailures,
             newFailures: newestFailures.filter { !judged.contains($0) }.map { NewFailure(test: $0) })
+        analysis.everythingFailed = everythingFailed
+        analysis.newestLeftOut = newestLeftOut
+        analysis.runsWithoutTree = runsWithoutTree
+        return analysis
     }
 
-    /// Flaky by its flips: per branch and environment, in time order, at least `minimumRuns`
-    /// runs and `minimumFlips` changes between passing and failing (by each run's last attempt).
+    /// The observations of `outcomes`, by kind.
+    private static func tally(_ outcomes: [Outcome]) -> Tally {
+        var tally = Tally()
+        for outcome in outcomes {
+            if outcome.alone {
+                if outcome.passed { tally.alonePassed += 1 }
+                if outcome.failed { tally.aloneFailed += 1 }
+            } else {
+                if outcome.passed { tally.suitePassed += 1 }
+                if outcome.failed { tally.suiteFailed += 1 }
+            }
+        }
+        return tally
+    }
+
+    /// Order-dependence, with the place it rests on: on one tree and environment, every run
+    /// alone ended one way and every suite run the other, in `orderDependenceRuns` runs of each
+    /// kind at least (never a flip within a kind: the caller found none). Fewer runs than that
+    /// make it "maybe" (the newest such run named, and no place: all observations count).
+    private static func orderDependence(
+        _ byPlace: [String: [Outcome]], seen: [Outcome], runs: [TestHistory.Run]
+    ) -> (Verdict, String?)? {
+        var maybe: Verdict?
+        for place in byPlace.keys.sorted() {
+            let outcomes = byPlace[place]!
+            let alone = outcomes.filter(\.alone)
+            let suite = outcomes.filter { !$0.alone }
+            guard let firstAlone = alone.first, let firstSuite = suite.first,
+                firstAlone.failed != firstSuite.failed,
+                alone.allSatisfy({ $0.failed == firstAlone.failed && $0.passed != $0.failed }),
+                suite.allSatisfy({ $0.failed == firstSuite.failed && $0.passed != $0.failed })
+            else { continue }
+            let aloneRuns = Set(alone.map(\.run)).sorted()
+            let suiteRuns = Set(suite.map(\.run))
+            let aloneStatus: TestRun.Status = firstAlone.failed ? .failed : .passed
+            let suiteStatus: TestRun.Status = firstSuite.failed ? .failed : .passed
+            if aloneRuns.count >= orderDependenceRuns, suiteRuns.count >= orderDependenceRuns {
+                return (
+                    .orderDependent(
+                        alone: aloneStatus, inSuite: suiteStatus, runs: aloneRuns.map { RunReference(runs[$0]) }),
+                    place
+                )
+            }
+            let newest = maybe.flatMap { if case .maybeOrderDependent(_, _, let run) = $0 { run.time } else { nil } }
+            if newest == nil || runs[aloneRuns.last!].time >= newest! {
+                maybe = .maybeOrderDependent(
+                    alone: aloneStatus, inSuite: suiteStatus, run: RunReference(runs[aloneRuns.last!]))
+            }
+        }
+        return maybe.map { ($0, nil) }
+    }
+
+    /// Flaky by its flips: per branch, environment and kind of run, in time order, at least
+    /// `minimumRuns` runs and `minimumFlips` changes between passing and failing (by each run's
+    /// last attempt).
     private static func statistical(
-        _ seen: [(run: Int, failed: Bool)], runs: [TestHistory.Run], options: Options
+        _ seen: [(run: Int, failed: Bool, alone: Bool)], runs: [TestHistory.Run], options: Options
     ) -> Verdict? {
         var groups: [String: [Bool]] = [:]
         var order: [String] = []
-        for (run, failed) in seen {
-            let key = runs[run].branch + "\u{0}" + runs[run].environment
+        for (run, failed, alone) in seen {
+            let key = runs[run].branch + "\u{0}" + runs[run].environmentOfEitherKind + (alone ? "\u{0}alone" : "")
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(failed)
         }

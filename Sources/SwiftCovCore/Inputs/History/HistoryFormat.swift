@@ -13,12 +13,13 @@
 ///
 ///     {"v":1,"run":"github-7-1-test","time":1795939200,"repository":"…","commit":"…","tree":"…",
 ///      "dirty":false,"branch":"main","environment":"Linux x86_64 swift-6.3.1 debug","shard":"2/4",
-///      "complete":true,"totals":[tests,passed,failed,skipped,errors,flaky],
+///      "alone":true,"complete":true,"totals":[tests,passed,failed,skipped,errors,flaky],
 ///      "coverage":{"total":[lines covered,lines,functions covered,functions,regions covered,regions],
 ///                  "modules":{"Name":[…the same six…]},"files":{"Sources/A.swift":[covered,lines]}},
 ///      "tests":[["1x2k9c0e5m3q","p",0,12],…],"orderDependent":[["1x2k9c0e5m3q","f","p"]]}
 ///
-/// (one line; `shard`, `coverage` and `orderDependent` only when there is something to say).
+/// (one line; `shard`, `alone` (each test ran alone: `run --per-test`), `coverage` and
+/// `orderDependent` only when there is something to say).
 package enum HistoryFormat {
     /// The version this swiftcov writes and reads.
     package static let version = 1
@@ -79,6 +80,10 @@ package enum HistoryFormat {
         writer.member("branch", run.branch)
         writer.member("environment", run.environment)
         if !run.shard.isEmpty { writer.member("shard", run.shard) }
+        if run.isAlone {
+            writer.key("alone")
+            writer.bool(true)
+        }
         writer.key("complete")
         writer.bool(run.isComplete)
         writer.key("totals")
@@ -397,6 +402,8 @@ package enum HistoryFormat {
                 run.environment = try scanner.readString()
             } else if key.equals("shard") {
                 run.shard = try scanner.readString()
+            } else if key.equals("alone") {
+                run.isAlone = try scanner.readBool()
             } else if key.equals("complete") {
                 run.isComplete = try scanner.readBool()
             } else if key.equals("totals") {

@@ -49,6 +49,9 @@ package struct TestHistory: Sendable, Equatable {
         package var executions: [Execution]
         /// Tests `run --per-test` found to end differently alone than in the whole suite.
         package var orderDependent: [OrderDependent]
+        /// Whether each test ran alone, in a process of its own (`run --per-test`), rather than in
+        /// the whole suite: outcomes are compared within one kind of run.
+        package var isAlone = false
 
         /// A run from its parts.
         package init(
@@ -80,6 +83,23 @@ package struct TestHistory: Sendable, Equatable {
             let failing = Double(totals.failed) + Double(totals.errors)
             return totals.tests >= 5 && failing * 5 > Double(totals.tests) * 4
         }
+
+        /// Whether its tests ran alone: marked so, or (histories written before the mark) with
+        /// what only `run --per-test` records: tests that ended differently alone than in the
+        /// suite, or the environment `run --per-test` names (`… debug alone`).
+        package var ranAlone: Bool {
+            isAlone || !orderDependent.isEmpty || environment.hasSuffix(Self.aloneMark)
+        }
+
+        /// The environment, without the mark `run --per-test` adds to it: the same for a run of
+        /// the suite and a run of each test alone on one machine, so that the two kinds of run are
+        /// compared.
+        package var environmentOfEitherKind: String {
+            environment.hasSuffix(Self.aloneMark) ? String(environment.dropLast(Self.aloneMark.count)) : environment
+        }
+
+        /// What `run --per-test` adds to its runs' environment.
+        package static let aloneMark = " alone"
     }
 
     /// One attempt of one test in a run.
