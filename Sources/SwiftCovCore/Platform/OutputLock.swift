@@ -18,6 +18,14 @@ package enum OutputLock {
     /// open until the process ends, or given to `release`).
     @discardableResult
     package static func acquire(_ folder: String, waiting: () -> Void) throws(AtomicFile.WriteError) -> Int32 {
+        try acquire(folder: folder, fileName: fileName, waiting: waiting)
+    }
+
+    /// Takes the lock on the file `fileName` of `folder` (both created when missing), as
+    /// `acquire(_:waiting:)` does: the history's writers share one this way.
+    package static func acquire(
+        folder: String, fileName: String, waiting: () -> Void
+    ) throws(AtomicFile.WriteError) -> Int32 {
         try AtomicFile.makeDirectory(folder)
         let path = folder + "/" + fileName
         // Close-on-exec: a program swiftcov starts must not keep the lock after swiftcov ends.

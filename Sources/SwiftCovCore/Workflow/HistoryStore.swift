@@ -65,10 +65,7 @@ package enum HistoryStore {
             guard FileSystem.kind(of: path) != nil else {
                 return HistoryFormat.Reading(history: TestHistory(), warnings: [])
             }
-            let file = try CoverageInput.map(path)
-            return try file.withUnsafeBytes { bytes throws(HistoryFormat.ReadError) in
-                try HistoryFormat.read(bytes, path: path, latestTime: latestTime)
-            }
+            return try read(CoverageInput.map(path), path: path, latestTime: latestTime)
         case .gitNotes(let ref):
             let notes = try noteContents(ref: ref, root: root)
             var text = ""
@@ -108,6 +105,20 @@ package enum HistoryStore {
         }
     }
 
+    /// The history in `file`, mapped from `path`: an error saying so when the file shrank while it
+    /// was read (the zeros past its new end read as damage, and the file is not damaged).
+    package static func read(_ file: MappedFile, path: String, latestTime: Int64) throws -> HistoryFormat.Reading {
+        let result = file.withUnsafeBytes { bytes in
+            Result { () throws(HistoryFormat.ReadError) in
+                try HistoryFormat.read(bytes, path: path, latestTime: latestTime)
+            }
+        }
+        guard !file.shrankWhileRead else {
+            throw CoverageInputError.unreadable(path: path, reason: MappedFile.shrankMessage)
+        }
+        return try result.get()
+    }
+
     /// Every note under `ref`: the commit it annotates and its text.
     private static func noteContents(ref: String, root: String) throws -> [(commit: String, text: String)] {
         let list = try Git.run(["notes", "--ref=\(ref)", "list"], in: root)
@@ -137,8 +148,12 @@ package enum HistoryStore {
     ) throws {
         switch home {
         case .file(let path):
-            var known = known
-            try appendToFile(HistoryFormat.lines(of: runs, in: history, skippingNames: &known), path: path)
+            try withFileLock(path) {
+                // The names the file holds now: a compaction since `history` was read may have
+                // dropped some of `known`'s.
+                var known = Set(try read(home, root: root, latestTime: .max).history.names)
+                try appendToFile(HistoryFormat.lines(of: runs, in: history, skippingNames: &known), path: path)
+            }
         case .gitNotes(let ref):
             for run in runs {
                 guard !run.commit.isEmpty else {
@@ -149,9 +164,19 @@ package enum HistoryStore {
         }
     }
 
-    private static func appendToFile(_ text: String, path: String) throws {
+    /// Runs `body` holding the lock of the history file at `path` (`flock` on `PATH.lock` beside
+    /// it: the file itself is replaced when compacted), so that adding and compacting take turns:
+    /// a compaction never writes over a run added after it read the file.
+    static func withFileLock<R>(_ path: String, _ body: () throws -> R) throws -> R {
         let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        if !folder.isEmpty, FileSystem.kind(of: folder) == nil { try AtomicFile.makeDirectory(folder) }
+        let descriptor = try OutputLock.acquire(
+            folder: folder.isEmpty ? "." : folder,
+            fileName: String(path.split(separator: "/").last ?? "history") + ".lock", waiting: {})
+        defer { OutputLock.release(descriptor) }
+        return try body()
+    }
+
+    private static func appendToFile(_ text: String, path: String) throws {
         let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Failure(file: path, message: String(cString: strerror(errno))) }
         defer { close(descriptor) }
@@ -275,7 +300,14 @@ package enum HistoryStore {
         let keep = kept(history, runs: runs, days: days, now: now)
         switch home {
         case .file(let path):
-            try AtomicFile.write(HistoryFormat.encode(history.filter { keep.contains($0.id) }), to: path)
+            // Under the lock, from the file as it is now: runs added since `history` was read are
+            // kept (they are the newest).
+            return try withFileLock(path) {
+                let current = try read(home, root: root, latestTime: .max).history
+                let keep = kept(current, runs: runs, days: days, now: now)
+                try AtomicFile.write(HistoryFormat.encode(current.filter { keep.contains($0.id) }), to: path)
+                return current.runs.count - keep.count
+            }
         case .gitNotes(let ref):
             try changeNotes(ref: ref, root: root, what: "the notes were compacted") { scratch, write in
                 for (commit, text) in try noteContents(ref: scratch, root: root) {

@@ -173,4 +173,71 @@ struct HistoryFormatTests {
         let later = try Self.read("{\"v\":1,\"run\":\"x\",\"time\":5,\"tests\":[],\"shiny\":{\"new\":[1]}}\r\n")
         #expect(later.history.runs.map(\.id) == ["x"])
     }
+
+    /// Two test names with one FNV-1a 64 hash (invented names, found by
+    /// `scripts/fnv-collision.c`: Brent's cycle search over the hash of names of this shape, about
+    /// 2^33 hashes, five minutes of one core).
+    static let colliding = ("CollisionTests/test_27dcda2ad76a896c", "CollisionTests/test_5cdba9233fc9a7ea")
+
+    @Test("the colliding pair is one: both names have one FNV-1a 64 hash")
+    func collidingPair() {
+        #expect(Self.colliding.0 != Self.colliding.1)
+        #expect(HistoryFormat.hash(Self.colliding.0) == HistoryFormat.hash(Self.colliding.1))
+    }
+
+    @Test("two names with one hash stay two tests: the second is written under a salted reference")
+    func collisionWritten() throws {
+        let (a, b) = Self.colliding
+        var history = TestHistory()
+        for index in 0..<3 {
+            history.add(
+                TestHistory.Run(
+                    id: "r\(index)", time: 10 + Int64(index),
+                    executions: [
+                        TestHistory.Execution(test: history.intern(a), status: .failed),
+                        TestHistory.Execution(test: history.intern(b), status: .passed),
+                    ]))
+        }
+        let text = HistoryFormat.encode(history)
+        let nameLines = text.split(separator: "\n").filter { $0.contains(#""name":"#) }
+        #expect(nameLines.count == 2)
+        #expect(Set(nameLines.map { $0.split(separator: ",")[1] }).count == 2)
+        let read = try Self.read(text).history
+        #expect(read.names.sorted() == [a, b].sorted())
+        // a failed every run, b passed every run: neither merged into the other.
+        for run in read.runs {
+            let outcomes = Dictionary(
+                uniqueKeysWithValues: run.executions.map { (read.names[Int($0.test)], $0.status) })
+            #expect(outcomes == [a: .failed, b: .passed])
+        }
+        let analysis = FlakyVerdicts.analyze(read)
+        #expect(analysis.findings.map(\.test) == [a] && analysis.findings.first?.verdict.name == "broken")
+        // Read back and written again (as compacting does), each name keeps its reference.
+        #expect(HistoryFormat.encode(read.filter { _ in true }) == text)
+        // A run appended later by a writer that read the file: the same references.
+        var appended = read
+        var keys = TestHistory.Run(id: "r3", time: 20)
+        keys.executions = [TestHistory.Execution(test: appended.intern(b), status: .failed)]
+        var known = Set(read.names)
+        let more = HistoryFormat.lines(of: [keys], in: appended, skippingNames: &known)
+        #expect(!more.contains(#""name":"#))
+        let again = try Self.read(text + more).history
+        #expect(again.runs.last.map { again.names[Int($0.executions[0].test)] } == b)
+    }
+
+    @Test("a reader that meets two names for one reference stops, naming the line: no test is merged into another")
+    func collisionRead() throws {
+        let (a, b) = Self.colliding
+        let reference = HistoryFormat.reference(of: a)
+        #expect(reference == HistoryFormat.reference(of: b))
+        // What two writers that never saw each other's name write (merged notes).
+        let text =
+            "{\"v\":1,\"name\":\"\(reference)\",\"id\":\"\(a)\"}\n"
+            + "{\"v\":1,\"run\":\"r1\",\"time\":5,\"tests\":[[\"\(reference)\",\"f\",0,1]]}\n"
+            + "{\"v\":1,\"name\":\"\(reference)\",\"id\":\"\(b)\"}\n"
+        let error = #expect(throws: HistoryFormat.ReadError.self) { try Self.read(text) }
+        #expect(error?.line == 3)
+        #expect(error?.message.contains("names both \"\(a)\" (line 1) and \"\(b)\"") == true, "\(error?.message ?? "")")
+        #expect(error?.diagnostic.formatted().hasPrefix("h.jsonl:3: error: ") == true)
+    }
 }

@@ -63,6 +63,49 @@ struct HistoryStoreTests {
         #expect(dropped == 1)
     }
 
+    @Test("a file: adds beside compactions lose no run (they take turns on the history's lock)")
+    func concurrentAddsAndCompactions() throws {
+        let path = try temporaryDirectory() + "/history.jsonl"
+        let home = HistoryStore.Home.file(path)
+        let operations = 90
+        let failures = Locked<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: operations) { index in
+            do {
+                // What `history add` and `history compact` do: read, then write.
+                var history = try HistoryStore.read(home, root: "/", latestTime: .max).history
+                if index % 3 == 0 {
+                    _ = try HistoryStore.compact(
+                        history, at: home, root: "/", keepingRuns: 10_000, days: nil, now: 1_000_000)
+                } else {
+                    let known = Set(history.names)
+                    let run = Self.run("add-\(index)", time: 1_000 + Int64(index), into: &history)
+                    try HistoryStore.append([run], of: history, to: home, known: known, root: "/")
+                }
+            } catch {
+                failures.withLock { $0.append("\(index): \(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+        let reading = try HistoryStore.read(home, root: "/", latestTime: .max)
+        #expect(reading.warnings.isEmpty)
+        let added = (0..<operations).filter { $0 % 3 != 0 }.map { "add-\($0)" }
+        #expect(Set(reading.history.runs.map(\.id)) == Set(added))
+    }
+
+    @Test("a history that shrinks while it is read is an error saying so, not damage")
+    func shrankWhileRead() throws {
+        let path = try temporaryDirectory() + "/history.jsonl"
+        var history = TestHistory()
+        var runs: [TestHistory.Run] = []
+        for index in 0..<2_000 { runs.append(Self.run("r\(index)", time: 100 + Int64(index), into: &history)) }
+        try HistoryStore.append(runs, of: history, to: .file(path), known: [], root: "/")
+        let file = try MappedFile(path: path)
+        #expect(truncate(path, off_t(file.count / 3)) == 0)
+        #expect(throws: CoverageInputError.unreadable(path: path, reason: MappedFile.shrankMessage)) {
+            try HistoryStore.read(file, path: path, latestTime: .max)
+        }
+    }
+
     @Test("git notes: each run in its commit's note, read back from every note; a run without a commit refused")
     func gitNotes() throws {
         let repository = try temporaryDirectory()

@@ -8,6 +8,12 @@
 ///
 ///     {"v":1,"name":"1x2k9c0e5m3q","id":"TriviaTests.ScoreTests/testBonus"}
 ///
+/// Names are unique in the store: a name whose hash another name of the history already has (two
+/// names collide once in about 2^32) is written under the hash of its UTF-8, a 0 byte and the
+/// first salt (1, 2, … as decimal digits) that no other name has; a reader that meets two name
+/// lines of different names for one reference (two writers that never saw each other's colliding
+/// name) stops with an error naming the line, rather than merging two tests into one.
+///
 /// A run line holds a run; each test attempt is `[name, outcome, attempt, milliseconds]` with
 /// outcome `p` passed, `f` failed, `e` error, `s` skipped (about 28 bytes):
 ///
@@ -38,6 +44,7 @@ package enum HistoryFormat {
         of runs: [TestHistory.Run], in history: TestHistory, skippingNames known: inout Set<String>
     ) -> String {
         var text = ""
+        let references = Self.references(in: history)
         for run in runs {
             var used = run.executions.map(\.test) + run.orderDependent.map(\.test)
             used.sort()
@@ -49,14 +56,39 @@ package enum HistoryFormat {
                 var writer = JSONWriter(compact: true)
                 writer.beginObject()
                 writer.member("v", version)
-                writer.member("name", reference(of: name))
+                writer.member("name", String(references[Int(test)], radix: 36))
                 writer.member("id", name)
                 writer.endObject()
                 text += writer.output
             }
-            text += line(of: run, in: history)
+            text += line(of: run, in: history, references: references)
         }
         return text
+    }
+
+    /// Each name's reference in the store, by index: the one it was read with, or its hash, or
+    /// (when another name has that) its first free salted hash.
+    package static func references(in history: TestHistory) -> [UInt64] {
+        var references: [UInt64] = []
+        references.reserveCapacity(history.names.count)
+        var taken = Set<UInt64>()
+        taken.reserveCapacity(history.names.count)
+        // The references the store already holds first: a new name never takes one of them.
+        for name in history.names { if let stored = history.storedReferences[name] { taken.insert(stored) } }
+        for name in history.names {
+            if let stored = history.storedReferences[name] {
+                references.append(stored)
+                continue
+            }
+            var reference = hash(name)
+            var salt = 0
+            while !taken.insert(reference).inserted {
+                salt += 1
+                reference = hash(name, salt: salt)
+            }
+            references.append(reference)
+        }
+        return references
     }
 
     /// Every line of `history`, names first.
@@ -66,7 +98,7 @@ package enum HistoryFormat {
     }
 
     /// The run's line, with its line break.
-    private static func line(of run: TestHistory.Run, in history: TestHistory) -> String {
+    private static func line(of run: TestHistory.Run, in history: TestHistory, references: [UInt64]) -> String {
         var writer = JSONWriter(reservingCapacity: 64 + run.executions.count * 28, compact: true)
         writer.beginObject()
         writer.member("v", version)
@@ -112,12 +144,12 @@ package enum HistoryFormat {
         }
         writer.key("tests")
         writer.beginArray()
-        var references: [Int32: String] = [:]
+        var made: [Int32: String] = [:]
         func reference(_ test: Int32) -> String {
-            if let known = references[test] { return known }
-            let made = HistoryFormat.reference(of: history.names[Int(test)])
-            references[test] = made
-            return made
+            if let known = made[test] { return known }
+            let text = String(references[Int(test)], radix: 36)
+            made[test] = text
+            return text
         }
         for execution in run.executions {
             writer.beginArray()
@@ -193,6 +225,20 @@ package enum HistoryFormat {
         return value
     }
 
+    /// The reference of a name whose hash another name has: FNV-1a of its UTF-8, a 0 byte and
+    /// `salt` in decimal.
+    static func hash(_ name: String, salt: Int) -> UInt64 {
+        var value = hash(name)
+        for byte in [0] + Array(String(salt).utf8) {
+            value ^= UInt64(byte)
+            value = value &* 0x0000_0100_0000_01b3
+        }
+        return value
+    }
+
+    /// The most salts a reader tries: more names than this sharing one hash is damage.
+    static let maximumSalt = 16
+
     /// A reference read back as its number; nil when it is not base 36 within 64 bits.
     private static func number(ofReference raw: JSONRawString) -> UInt64? {
         guard raw.count > 0, raw.count <= 13, !raw.hasEscapes else { return nil }
@@ -243,6 +289,7 @@ package enum HistoryFormat {
         var warnings: [Diagnostic] = []
         // Pass 1: the names, wherever their lines are (git sorts a merged note's lines).
         var nameByNumber: [UInt64: Int32] = [:]
+        var lineByNumber: [UInt64: Int] = [:]
         var runLines: [(number: Int, range: Range<Int>)] = []
         for (index, range) in lines.enumerated() {
             let number = index + 1
@@ -283,11 +330,23 @@ package enum HistoryFormat {
                 guard try scanner.nextMember(&started) == nil, scanner.isAtEnd() else {
                     throw scanner.error("unexpected data after the name record")
                 }
-                guard hash(name) == value else {
+                let salted = hash(name) == value ? 0 : (1...maximumSalt).first { hash(name, salt: $0) == value }
+                guard let salted else {
                     throw ReadError(
                         path: path, line: number, message: "name reference does not match its name (damaged)")
                 }
-                nameByNumber[value] = history.intern(name)
+                if let other = nameByNumber[value], history.names[Int(other)] != name {
+                    throw ReadError(
+                        path: path, line: number,
+                        message:
+                            "reference \(reference.decoded().terminalSafe) names both "
+                            + "\"\(history.names[Int(other)].terminalSafe)\" (line \(lineByNumber[value] ?? 0)) and "
+                            + "\"\(name.terminalSafe)\": two writers gave colliding names one reference")
+                }
+                let test = history.intern(name)
+                nameByNumber[value] = test
+                lineByNumber[value] = lineByNumber[value] ?? number
+                if salted > 0 { history.storedReferences[name] = value }
             } catch let error as JSONError {
                 if error.offset >= range.count {
                     warnings.append(cutShort(path: path, line: number))

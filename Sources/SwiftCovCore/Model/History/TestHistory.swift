@@ -11,6 +11,9 @@ package struct TestHistory: Sendable, Equatable {
     /// The runs, oldest first (by time, then by run ID).
     package private(set) var runs: [Run] = []
     private var indexByName: [String: Int32] = [:]
+    /// The store's reference of each name whose reference is not its own hash (a name whose hash
+    /// another name had first: `HistoryFormat`'s collision rule), as read or given when written.
+    package var storedReferences: [String: UInt64] = [:]
 
     /// An empty history.
     package init() {}
@@ -226,6 +229,7 @@ package struct TestHistory: Sendable, Equatable {
             }
             kept.runs.append(copy)
         }
+        for name in kept.names { if let stored = storedReferences[name] { kept.storedReferences[name] = stored } }
         return kept
     }
 
