@@ -25,16 +25,38 @@ struct DocumentationTests {
         return (try value("version"), String(try value("repository").dropFirst("https://github.com/".count)))
     }
 
-    /// Each reference to a version or an address of swiftcov in `files`: (file, what kind, the value).
+    /// The git ref the snippets of `version` install from: a release's tag, or `main` for a
+    /// development version (`X.Y.Z-dev`, which has no tag; docs/RELEASING.md).
+    static func ref(of version: String) -> String { version.hasSuffix("-dev") ? "main" : version }
+
+    /// The SwiftPM plugin's requirement of `version`: `from:` a release, the branch for a development version.
+    static func requirement(of version: String) -> String {
+        version.hasSuffix("-dev") ? #"branch: "main""# : #"from: "\#(version)""#
+    }
+
+    /// What a reference of `kind` must name for `version` and `repository`.
+    static func expected(_ kind: String, version: String, repository: String) -> String {
+        switch kind {
+        case "address": repository
+        case "ref": ref(of: version)
+        case "requirement": requirement(of: version)
+        default: version
+        }
+    }
+
+    /// Each reference to a version, a ref or an address of swiftcov in `files`: (file, what kind,
+    /// the value). A version is what `swiftcov --version` prints; a ref is what a snippet installs from.
     static func references(in root: String, files: [String]) throws -> [(file: String, kind: String, value: String)] {
         let patterns: [(kind: String, regex: String)] = [
             ("address", #"(?:github\.com|githubusercontent\.com)/([\w.-]+/swiftcov)\b"#),
-            ("version", #"githubusercontent\.com/[\w.-]+/swiftcov/([^/\s]+)/"#),
+            ("ref", #"githubusercontent\.com/[\w.-]+/swiftcov/([^/\s]+)/"#),
             ("address", #"([\w.-]+/swiftcov)@"#),
-            ("version", #"[\w.-]+/swiftcov@([^\s`)]+)"#),
-            ("version", #"swiftcov.*from: "([^"]+)""#),
-            ("version", #"--branch (\S+) \S*swiftcov"#),
+            ("ref", #"[\w.-]+/swiftcov@([^\s`)]+)"#),
+            ("requirement", #"swiftcov.*((?:from|branch|exact|revision): "[^"]+")"#),
+            ("ref", #"--branch (\S+) \S*swiftcov"#),
             ("version", #"SWIFTCOV_VERSION: "([^"]+)""#),
+            ("ref", #"SWIFTCOV_REF: "([^"]+)""#),
+            ("version", #"--version` prints `([^`]+)`"#),
         ]
         var found: [(String, String, String)] = []
         for file in files {
@@ -48,18 +70,52 @@ struct DocumentationTests {
         return found
     }
 
-    @Test("every snippet names the version `swiftcov --version` prints and the repository's one address")
+    @Test("README, install, action.yml, the GitLab template, the recipes: `--version`'s version, its ref, one address")
     func versionAndAddress() throws {
         let (version, repository) = try Self.release(in: packageRoot)
         #expect(try swiftcov(["--version"]).stdout == "swiftcov \(version)\n")
         let references = try Self.references(in: packageRoot, files: try Self.snippetFiles(in: packageRoot))
         // Each way of naming a release is used somewhere, so a pattern that stopped matching is seen.
-        #expect(Set(references.map(\.file)).isSuperset(of: ["README.md", "action.yml", "docs/install.md"]))
-        #expect(references.filter { $0.kind == "version" }.count >= 8)
-        for reference in references {
-            let expected = reference.kind == "version" ? version : repository
-            #expect(reference.value == expected, "\(reference.file) names \(reference.kind) \(reference.value)")
+        #expect(
+            Set(references.map(\.file)).isSuperset(of: [
+                "README.md", "action.yml", "docs/install.md", "docs/ci.md", "ci/swiftcov.gitlab-ci.yml",
+                "ci/examples/gitlab-ci.yml", "ci/examples/github-workflow.yml",
+            ]))
+        #expect(references.filter { $0.kind == "ref" }.count >= 12)
+        #expect(references.filter { $0.kind == "version" }.count >= 3)
+        #expect(references.filter { $0.kind == "requirement" }.count >= 1)
+        for (file, kind) in [
+            ("README.md", "ref"), ("README.md", "version"), ("docs/install.md", "ref"), ("docs/install.md", "version"),
+            ("docs/install.md", "requirement"), ("action.yml", "ref"), ("ci/swiftcov.gitlab-ci.yml", "ref"),
+            ("ci/swiftcov.gitlab-ci.yml", "version"),
+        ] {
+            #expect(references.contains { $0.file == file && $0.kind == kind }, "\(file) names no \(kind)")
         }
+        for reference in references {
+            let expected = Self.expected(reference.kind, version: version, repository: repository)
+            #expect(
+                reference.value == expected,
+                "\(reference.file) names \(reference.kind) \(reference.value), not \(expected)")
+        }
+    }
+
+    @Test("a development version is installed from main, says so, and is the changelog's Unreleased section")
+    func developmentOrRelease() throws {
+        let (version, _) = try Self.release(in: packageRoot)
+        let development = version.hasSuffix("-dev")
+        for file in ["README.md", "docs/install.md"] {
+            let text = try String(contentsOfFile: packageRoot + "/" + file, encoding: .utf8)
+            #expect(
+                text.contains("every install path builds `main`") == development,
+                "\(file) must say whether every install path builds `main` (\(version))")
+        }
+        // The GitLab template builds the ref and keeps a binary while it prints the version.
+        let template = try String(contentsOfFile: packageRoot + "/ci/swiftcov.gitlab-ci.yml", encoding: .utf8)
+        #expect(template.contains(#"--branch "$SWIFTCOV_REF""#))
+        #expect(template.contains(#"grep -qx "swiftcov $SWIFTCOV_VERSION""#))
+        let changelog = try String(contentsOfFile: packageRoot + "/CHANGELOG.md", encoding: .utf8)
+        let top = changelog.split(separator: "\n").first { $0.hasPrefix("## ") }
+        #expect(top == (development ? "## Unreleased" : "## \(version)"))
     }
 
     @Test("scripts/set-version changes the version and the address everywhere they are named")
@@ -73,16 +129,27 @@ struct DocumentationTests {
             try FileManager.default.copyItem(atPath: packageRoot + "/" + file, toPath: copy + "/" + file)
         }
         let before = try Self.references(in: copy, files: try Self.snippetFiles(in: copy))
-        let result = try run("/bin/sh", [copy + "/scripts/set-version", "12.3.4", "someone/swiftcov"], in: copy)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(try Self.release(in: copy) == ("12.3.4", "someone/swiftcov"))
-        let after = try Self.references(in: copy, files: try Self.snippetFiles(in: copy))
-        #expect(after.count == before.count)
-        for reference in after {
-            #expect(reference.value == (reference.kind == "version" ? "12.3.4" : "someone/swiftcov"), "\(reference)")
+        // A release, the next development version, and a release again: each snippet follows.
+        for (version, repository) in [
+            ("12.3.4", "someone/swiftcov"), ("12.4.0-dev", "someone/swiftcov"), ("12.4.0", "someone/swiftcov"),
+        ] {
+            var arguments = [copy + "/scripts/set-version", version]
+            if repository != (try Self.release(in: copy)).repository { arguments.append(repository) }
+            let result = try run("/bin/sh", arguments, in: copy)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try Self.release(in: copy) == (version, repository))
+            let after = try Self.references(in: copy, files: try Self.snippetFiles(in: copy))
+            #expect(after.count == before.count, "\(version)")
+            for reference in after {
+                #expect(
+                    reference.value == Self.expected(reference.kind, version: version, repository: repository),
+                    "\(version): \(reference)")
+            }
         }
-        let refused = try run("/bin/sh", [copy + "/scripts/set-version", "v1"], in: copy)
-        #expect(refused.status == 2 && refused.stderr.contains("'v1' is not X.Y.Z"))
+        for refusedVersion in ["v1", "1.2", "1.2.3-beta"] {
+            let refused = try run("/bin/sh", [copy + "/scripts/set-version", refusedVersion], in: copy)
+            #expect(refused.status == 2 && refused.stderr.contains("'\(refusedVersion)' is not X.Y.Z"))
+        }
     }
 
     @Test("the README is an overview (at most 300 lines) whose command table lists every command once")
