@@ -114,7 +114,8 @@ package enum CoverageInput {
             runExportName, "*.json", "codecov/*.json", "*/codecov/*.json", "*/*/codecov/*.json",
             ".build/*/codecov/*.json", ".build/*/*/codecov/*.json", ".build/*/" + runExportName,
         ]
-        var candidates: [(located: LocatedExport, modified: Int, supersededBy: String?)] = []
+        typealias Candidate = (located: LocatedExport, modified: Int, supersededBy: String?)
+        var candidates: [Candidate] = []
         var seen = Set<String>()
         for pattern in patterns {
             // "*.json" only counts inside a codecov folder: a package root has other JSON files.
@@ -139,8 +140,7 @@ package enum CoverageInput {
             candidate.supersededBy.map { export in realPath(export).map(present.contains) ?? false } ?? false
         }
         func newer(
-            _ a: (located: LocatedExport, modified: Int, supersededBy: String?),
-            than b: (located: LocatedExport, modified: Int, supersededBy: String?)
+            _ a: Candidate, than b: Candidate
         ) -> Bool {
             a.modified != b.modified ? a.modified > b.modified : a.located.path < b.located.path
         }
