@@ -30,6 +30,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
     case xccovJSON = "xccov-json"
     case reportDocument = "report-document"
     case history
+    case sqlite
 
     /// Runs `bytes` through the target. Parse errors are fine; only broken invariants throw.
     /// The gate and diff targets evaluate against `sampleReport` (the trivia package's report).
@@ -54,6 +55,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         case .xccovJSON: try FuzzTarget.xccovJSON(bytes)
         case .reportDocument: try FuzzTarget.reportDocument(bytes, sampleReport)
         case .history: try FuzzTarget.history(bytes)
+        case .sqlite: try FuzzTarget.sqlite(bytes)
         }
     }
 
@@ -787,6 +789,55 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         _ = FlakyReport.table(analysis)
         _ = FlakyReport.markdown(analysis)
         try requireWellFormedJSON(FlakyReport.json(analysis), "flaky JSON")
+    }
+
+    /// An SQLite database (Xcode's `database.sqlite3`): its schema, then every table scanned
+    /// row by row and every index entry by entry, twice. An error points inside the input; a scan
+    /// gives the same rows again; each row has a value for each column; no scan yields more
+    /// payload bytes than the pages could hold.
+    private static func sqlite(_ bytes: [UInt8]) throws(FuzzInvariantFailure) {
+        let problem: String? = bytes.withUnsafeBytes { raw in
+            func outside(_ error: SQLiteDatabase.DecodeError) -> String? {
+                error.offset >= 0 && error.offset <= bytes.count
+                    ? nil : "error offset \(error.offset) outside the input"
+            }
+            let database: SQLiteDatabase
+            let schema: [SQLiteSchemaEntry]
+            do throws(SQLiteDatabase.DecodeError) {
+                database = try SQLiteDatabase(raw)
+                schema = try database.schema()
+            } catch {
+                return outside(error)
+            }
+            let capacity = database.pageCount * database.usableSize
+            for entry in schema.prefix(16) {
+                do throws(SQLiteDatabase.DecodeError) {
+                    if entry.type == "table",
+                        let table = SQLiteTable(name: entry.name, rootPage: entry.rootPage, sql: entry.sql)
+                    {
+                        let rows = try database.rows(of: table)
+                        guard rows.allSatisfy({ $0.values.count == table.columns.count }) else {
+                            return "a row without a value for each column of \(entry.name)"
+                        }
+                        guard try database.rows(of: table) == rows else {
+                            return "\(entry.name) reads differently twice"
+                        }
+                    } else if entry.type == "index" {
+                        var payload = 0
+                        try database.forEachEntry(inTreeAt: entry.rootPage, table: false) { entry in
+                            payload += entry.payload.count
+                            _ = try? database.values(ofRecord: entry.payload, at: entry.offset)
+                            return true
+                        }
+                        guard payload <= capacity else { return "\(payload) payload bytes from \(capacity)" }
+                    }
+                } catch {
+                    if let problem = outside(error) { return problem }
+                }
+            }
+            return nil
+        }
+        if let problem { throw FuzzInvariantFailure(description: "sqlite: " + problem) }
     }
 
     private static func requireWellFormedJSON(_ json: String, _ what: String) throws(FuzzInvariantFailure) {
