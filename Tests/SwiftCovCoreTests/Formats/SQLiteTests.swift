@@ -38,12 +38,6 @@ struct SQLiteTests {
         }
     }
 
-    /// Equal as stored: reals by their bits (so -0.0 is not 0.0), everything else by value.
-    static func same(_ left: SQLiteValue, _ right: SQLiteValue) -> Bool {
-        if case .real(let a) = left, case .real(let b) = right { return a.bitPattern == b.bitPattern }
-        return left == right
-    }
-
     static func read<R>(_ bytes: [UInt8], _ body: (SQLiteDatabase) throws -> R) throws -> R {
         try bytes.withUnsafeBytes { raw in try body(try SQLiteDatabase(raw)) }
     }
@@ -97,7 +91,7 @@ struct SQLiteTests {
                     let values = try expectedRow.dropFirst().map(Self.expectedValue)
                     #expect(row.values.count == values.count)
                     for (value, expectedValue) in zip(row.values, values) {
-                        #expect(Self.same(value, expectedValue), "\(tableName) row \(String(describing: row.rowid))")
+                        #expect(value == expectedValue, "\(tableName) row \(String(describing: row.rowid))")
                     }
                 }
             }
@@ -125,7 +119,7 @@ struct SQLiteTests {
                 #expect(keys.count == expectedRows.count)
                 for (key, expectedKey) in zip(keys, expectedRows) {
                     let values = try expectedKey.map(Self.expectedValue)
-                    #expect(key.count == values.count && zip(key, values).allSatisfy(Self.same), "\(indexName)")
+                    #expect(key.count == values.count && zip(key, values).allSatisfy(==), "\(indexName)")
                 }
             }
         }

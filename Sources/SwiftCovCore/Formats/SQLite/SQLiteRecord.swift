@@ -6,6 +6,19 @@ package enum SQLiteValue: Equatable, Sendable {
     case text(String)
     case blob([UInt8])
 
+    /// Equal as stored: reals by their bits, so that a NaN a file holds equals itself and -0.0
+    /// is not 0.0.
+    package static func == (left: SQLiteValue, right: SQLiteValue) -> Bool {
+        switch (left, right) {
+        case (.null, .null): true
+        case (.integer(let a), .integer(let b)): a == b
+        case (.real(let a), .real(let b)): a.bitPattern == b.bitPattern
+        case (.text(let a), .text(let b)): a == b
+        case (.blob(let a), .blob(let b)): a == b
+        default: false
+        }
+    }
+
     package var integer: Int64? {
         if case .integer(let value) = self { return value }
         return nil
