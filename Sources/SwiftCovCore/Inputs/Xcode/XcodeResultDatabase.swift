@@ -414,3 +414,30 @@ package enum XcodeResultDatabase {
         }
     }
 }
+
+extension XcodeResultDatabase {
+    /// The largest database read: bundles' databases are kilobytes to tens of megabytes.
+    static let maximumDatabaseSize = 1 << 30
+
+    /// The tests of the bundle at `path` whose results are in its `database.sqlite3` (Xcode 16
+    /// and later; the only store of some bundles), read as `xcresulttool`'s `tests` document is.
+    package static func testRun(bundle path: String) throws(TestResultsError) -> TestRun {
+        let databasePath = path + "/database.sqlite3"
+        let file: MappedFile
+        do {
+            file = try MappedFile(path: databasePath, regularFileOfAtMost: maximumDatabaseSize)
+        } catch {
+            throw .malformedXcodeResult(
+                path: databasePath, offset: nil, keyPath: nil, message: "cannot read: \(error.message)")
+        }
+        let document: JSONValue
+        do {
+            document = try file.withUnsafeBytes { (bytes) throws(SQLiteDatabase.DecodeError) in
+                try testsDocument(try SQLiteDatabase(bytes))
+            }
+        } catch {
+            throw .malformedXcodeResult(path: databasePath, offset: error.offset, keyPath: nil, message: error.message)
+        }
+        return try XCResultToolJSON.testRun(tests: document, path: path)
+    }
+}
