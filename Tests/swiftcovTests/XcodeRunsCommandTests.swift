@@ -23,6 +23,23 @@ struct XcodeRunsCommandTests {
         #expect(xml.contains("<failure message=\"failed - Fail!!\""))
     }
 
+    @Test("check --tests: the failure in one configuration and the one on one device fail the gate")
+    func gate() throws {
+        let directory = try temporaryDirectory()
+        try FileManager.default.copyItem(
+            atPath: packageRoot + "/" + Self.fixtures + "TestResults-669.xcresult", toPath: directory + "/c.xcresult")
+        for (tests, failure) in [
+            ("example.xcresult", "FAIL  tests  WeatherUITests.WeatherUITestsLaunchTests.testLaunch()  failed - Fail!!"),
+            ("json/same-device-name.tests.json", "FAIL  tests  AppTests.LayoutTests.testFitsScreen()"),
+        ] {
+            let result = try swiftcov(
+                ["check", "c.xcresult", "--min-lines", "1", "--tests", packageRoot + "/" + Self.fixtures + tests],
+                in: directory)
+            #expect(result.status == 1, "\(tests): \(result.stderr)")
+            #expect(result.stdout.contains(failure), "\(tests): \(result.stdout)")
+        }
+    }
+
     @Test("one device name on two OS versions, failing on one: exit 1, not a flaky pass")
     func sameDeviceName() throws {
         let directory = try temporaryDirectory()
