@@ -6,13 +6,20 @@
 /// (`ActionTestSummary`) holds failures with their file and line, the skip's reason and a Swift
 /// Testing case's arguments.
 ///
-/// - A test run again (Xcode's retries, `-test-iterations`, the same test in several actions)
-///   is one case with its earlier attempts; its outcome is the last attempt's.
+/// - A run has an identity: its test-plan configuration, its destination (device identifier,
+///   model, OS version and build), the test's own configuration (a UI test's appearance and
+///   orientation) and its arguments. Runs that differ in any of these are separate cases, never
+///   attempts; a test run again with the same identity (Xcode's retries, `-test-iterations`, the
+///   same test in several actions on one destination) is one case with its earlier attempts,
+///   its outcome the last attempt's.
 /// - Expected failures pass (the failure is kept as a known issue).
 /// - Failures outside any test (a session-level issue, a build error, an action that failed
 ///   without a failing test) are failing cases of their own: a failure is never lost.
 /// - Several configurations or run destinations: one suite per class per each, named
-///   `Module.Class (configuration, device)` with the parts that differ.
+///   `Module.Class (configuration, device, test configuration)` with the parts that differ (a
+///   device name two destinations share followed by the destination's model, OS and identifier).
+/// - A failure the record names `-[Suite name(value:)]` (Xcode 26) is `Suite.name(value:)`'s;
+///   an error the record repeats for a failing test (a test runner's) is not written twice.
 /// - An object of a type that is not expected where it is met is skipped with a warning
 ///   (`TestRun.warnings`), never guessed.
 package enum XcodeTestResults {
