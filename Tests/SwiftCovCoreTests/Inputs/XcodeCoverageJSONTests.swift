@@ -60,11 +60,17 @@ struct XcodeCoverageJSONTests {
                 == Metric(count: document["executableLines"] as! Int, covered: document["coveredLines"] as! Int))
     }
 
-    @Test("by default the test bundle and files outside the root are left out")
+    @Test("by default test code and files outside the root are left out; a library's files under a test bundle stay")
     func defaultScope() throws {
         let report = try Self.report(["xccov-report.json"])
-        #expect(report.modules.map(\.name) == ["Danger"])
-        #expect(report.files.allSatisfy { $0.displayPath.hasPrefix("Sources/Danger/") })
+        // RunnerLib.xctest lists only `Sources/RunnerLib/…`: a library's files, in scope by file.
+        #expect(report.modules.map(\.name) == ["Danger", "RunnerLib"])
+        #expect(
+            report.files.allSatisfy {
+                $0.displayPath.hasPrefix("Sources/Danger/") || $0.displayPath.hasPrefix("Sources/RunnerLib/")
+            })
+        // Xcode's numbers for both targets (419/182 and 168/112).
+        #expect(report.totals.lines == Metric(count: 587, covered: 294))
         var outside = CoverageRequest(inputs: [Self.fixture.path("xccov-report.json")], root: "/elsewhere")
         outside.includeFunctions = false
         #expect(try outside.makeReport(workingDirectory: "/").files.isEmpty)
@@ -151,7 +157,7 @@ struct XcodeCoverageJSONTests {
         let document = try foundationJSON(json)
         #expect(document["measured"] == .array([.string("lines"), .string("functions")]))
         #expect(document["totals"]?["regions"] == .null)
-        #expect(document["totals"]?["lines"]?["count"] == .number(419))
+        #expect(document["totals"]?["lines"]?["count"] == .number(587))
     }
 
     @Test("--show lines: each file the archive has lists its lines; the others have none to list")

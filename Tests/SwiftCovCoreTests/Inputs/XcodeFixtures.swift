@@ -7,7 +7,7 @@ import Foundation
 enum XcodeFixtures {
     static let bundles = [
         "test", "test_merged", "test_repeated", "parametrized", "session_level_failure", "resultWithCompileError",
-        "Test-FlakyFixture",
+        "Test-FlakyFixture", "example", "merged", "Spaceship", "TestResults", "TestResults-669",
     ]
 
     static var directory: String {

@@ -17,14 +17,31 @@ package struct XCResultBundle: Sendable {
     /// megabytes; an object claiming more is not read.
     static let maximumObjectSize = 1 << 30
 
-    /// Whether `path` is a result bundle: a folder with an `Info.plist` and a `Data` folder.
+    /// Whether `path` is a result bundle: a folder with an `Info.plist` and its results, a
+    /// `Data` folder of objects or a `database.sqlite3` (all some bundles of Xcode 16+ keep).
     package static func isBundle(_ path: String) -> Bool {
-        FileSystem.kind(of: path + "/Info.plist") == .file && FileSystem.kind(of: path + "/Data") == .directory
+        FileSystem.kind(of: path + "/Info.plist") == .file
+            && (FileSystem.kind(of: path + "/Data") == .directory
+                || FileSystem.kind(of: path + "/database.sqlite3") != nil)
     }
 
-    /// Opens the bundle at `path`: reads its `Info.plist`.
+    /// Opens the bundle at `path`: reads its `Info.plist`. A bundle with no `Data` folder is
+    /// refused with what it holds and what is missing.
     package init(path: String) throws(XcodeInputError) {
         self.path = path
+        guard FileSystem.kind(of: path + "/Data") == .directory else {
+            let held = (FileSystem.entries(of: path) ?? []).filter { $0.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x7F } }
+                .sorted().prefix(8)
+            let store =
+                held.contains("database.sqlite3")
+                ? "its results are only in database.sqlite3, which swiftcov does not read yet"
+                : "nothing swiftcov can read"
+            throw XcodeInputError(
+                path: path,
+                "a result bundle holding \(held.joined(separator: ", ")) and no Data folder: \(store); give the JSON "
+                    + "of `xcrun xcresulttool get test-results tests --path BUNDLE` (tests) or `xcrun xccov view "
+                    + "--report --json BUNDLE` (coverage) instead")
+        }
         let infoPath = path + "/Info.plist"
         let bytes = try Self.readFile(infoPath, limit: 1 << 20)
         let info = try InfoPropertyList.read(bytes, path: infoPath)

@@ -7,7 +7,10 @@
 /// case of the suite its Test Suite nodes name, in the module of its bundle; its Arguments are
 /// cases of their own (Swift Testing), its Repetitions and Test Case Runs attempts (the last one
 /// the outcome), its Devices and Test Plan Configurations suites of their own when there are
-/// several. Times come from `durationInSeconds`: `duration` is localized text (`"0,00062s"`).
+/// several. Argument cases are told apart by their place as well as their label, devices by
+/// their identifier (the document's `devices` give model and OS). Times come from
+/// `durationInSeconds`, else from `duration`, localized text (`"0,00062s"`, `"6s"`, `"1m 2s"`;
+/// Xcode 16.0–16.2 write only this).
 ///
 /// A `summary` names only the tests that failed: its run holds those, each a failed case with
 /// its message, and a warning gives the counts of the tests it does not name (passed, skipped,
@@ -27,6 +30,7 @@ package enum XCResultToolJSON {
     package static func testRun(tests document: JSONValue, path: String) throws(TestResultsError) -> TestRun {
         var reader = TestsReader(path: path)
         do throws(TestsReader.Problem) {
+            try reader.readDevices(document)
             let nodes = try TestsReader.array(document, "testNodes", keyPath: "")
             for (index, node) in nodes.enumerated() {
                 try reader.read(node, keyPath: "testNodes[\(index)]", context: TestsReader.Context(), depth: 0)
@@ -111,8 +115,51 @@ struct TestsReader {
     let path: String
     var builder = XcodeRunBuilder()
     var warnings: [Diagnostic] = []
+    /// The document's devices by `deviceId`: model, OS version and build, identifier.
+    var destinations: [String: String] = [:]
 
     init(path: String) { self.path = path }
+
+    /// The document's `devices`, which say what a Device node's identifier stands for.
+    mutating func readDevices(_ document: JSONValue) throws(Problem) {
+        guard document["devices"] != nil, document["devices"] != .null else { return }
+        for (index, device) in try Self.array(document, "devices", keyPath: "").enumerated() {
+            let keyPath = "devices[\(index)]"
+            guard let id = try Self.string(device, "deviceId", keyPath: keyPath), !id.isEmpty else { continue }
+            let version = try Self.string(device, "osVersion", keyPath: keyPath)
+            let build = try Self.string(device, "osBuildNumber", keyPath: keyPath)
+            destinations[id] = [
+                try Self.string(device, "modelName", keyPath: keyPath),
+                version.map { version in build.map { "\(version) (\($0))" } ?? version },
+                id,
+            ].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ")
+        }
+    }
+
+    /// A Device node's destination: its name, and what tells it from another of that name.
+    func destination(_ node: JSONValue, name: String, keyPath: String) throws(Problem) -> (String, String?) {
+        let id = try Self.string(node, "nodeIdentifier", keyPath: keyPath)
+        return (name, id.map { destinations[$0] ?? $0 })
+    }
+
+    /// `duration`'s localized text as seconds: `0,0049s`, `6s`, `1m 2s`, `1h 2m 3s`, `12ms`
+    /// (either decimal separator); nil for anything else.
+    static func seconds(localized text: String) -> Double? {
+        let parts = text.split(separator: " ")
+        guard !parts.isEmpty, parts.count <= 4 else { return nil }
+        var total = 0.0
+        for part in parts {
+            let units: [(String, Double)] = [("ms", 0.001), ("h", 3600), ("m", 60), ("s", 1)]
+            guard let (unit, scale) = units.first(where: { part.hasSuffix($0.0) }) else { return nil }
+            let digits = part.dropLast(unit.count).replacing(",", with: ".")
+            guard digits.first?.isNumber == true, digits.last?.isNumber == true,
+                digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let value = Double(digits),
+                value.isFinite
+            else { return nil }
+            total += value * scale
+        }
+        return total.isFinite ? total : nil
+    }
 
     static func join(_ keyPath: String, _ key: String) -> String { keyPath.isEmpty ? key : keyPath + "." + key }
 
@@ -186,7 +233,7 @@ struct TestsReader {
         case "Test Plan Configuration":
             context.label.configuration = name
         case "Device":
-            context.label.device = name
+            (context.label.device, context.label.destination) = try destination(node, name: name, keyPath: keyPath)
         case "Test Plan":
             break
         case "Failure Message", "Runtime Warning", "Source Code Reference", "Attachment", "Expression", "Test Value":
@@ -216,10 +263,12 @@ struct TestsReader {
 
     private mutating func outcome(_ node: JSONValue, keyPath: String) throws(Problem) -> Outcome {
         let result = try Self.string(node, "result", keyPath: keyPath)
+        var duration = try Self.number(node, "durationInSeconds", keyPath: keyPath)
+        if duration == nil, let text = try Self.string(node, "duration", keyPath: keyPath) {
+            duration = Self.seconds(localized: text)
+        }
         var outcome = Outcome(
-            status: Self.status(result) ?? .error,
-            duration: try Self.number(node, "durationInSeconds", keyPath: keyPath),
-            statusText: result)
+            status: Self.status(result) ?? .error, duration: duration, statusText: result)
         if node["children"] != nil {
             for (index, child) in try Self.array(node, "children", keyPath: keyPath).enumerated() {
                 let childPath = keyPath + ".children[\(index)]"
@@ -254,13 +303,13 @@ struct TestsReader {
         let shortClass = context.suites.last ?? className
         try readRuns(
             node, keyPath: keyPath, className: fullClass, testName: testName, xcodeName: shortClass + "." + testName,
-            arguments: nil, label: context.label, inherited: nil, depth: depth)
+            arguments: nil, position: nil, label: context.label, inherited: nil, depth: depth)
     }
 
     /// A test case node or one of its splitting children (arguments, a device, a configuration).
     private mutating func readRuns(
         _ node: JSONValue, keyPath: String, className: String, testName: String, xcodeName: String,
-        arguments: String?, label: XcodeRunBuilder.Label, inherited: Outcome?, depth: Int
+        arguments: String?, position: Int?, label: XcodeRunBuilder.Label, inherited: Outcome?, depth: Int
     ) throws(Problem) {
         guard depth < XCResultObject.maximumDepth else { throw Problem(keyPath: keyPath, message: "nested too deep") }
         var own = try outcome(node, keyPath: keyPath)
@@ -270,6 +319,7 @@ struct TestsReader {
         }
         var runs: [(JSONValue, String)] = []
         var split = false
+        var argumentCases = 0
         let children = node["children"] == nil ? [] : try Self.array(node, "children", keyPath: keyPath)
         for (index, child) in children.enumerated() {
             let childPath = keyPath + ".children[\(index)]"
@@ -284,14 +334,19 @@ struct TestsReader {
                 split = true
                 var label = label
                 var childArguments = arguments
+                var childPosition = position
                 switch type {
-                case "Device": label.device = childName
+                case "Device":
+                    (label.device, label.destination) = try destination(child, name: childName, keyPath: childPath)
                 case "Test Plan Configuration": label.configuration = childName
-                default: childArguments = childName
+                default:
+                    childArguments = childName
+                    childPosition = argumentCases
+                    argumentCases += 1
                 }
                 try readRuns(
                     child, keyPath: childPath, className: className, testName: testName, xcodeName: xcodeName,
-                    arguments: childArguments, label: label, inherited: own, depth: depth + 1)
+                    arguments: childArguments, position: childPosition, label: label, inherited: own, depth: depth + 1)
             } else if Self.attempts.contains(type) {
                 runs.append((child, childPath))
             }
@@ -323,7 +378,8 @@ struct TestsReader {
         if var testCase {
             if outcomes.count > 1 { testCase.duration = testCase.duration ?? own.duration }
             builder.add(
-                testCase, label: label, framework: arguments == nil ? .xctest : .swiftTesting, xcodeName: xcodeName)
+                testCase, label: label, framework: arguments == nil ? .xctest : .swiftTesting, xcodeName: xcodeName,
+                position: position)
         }
     }
 }

@@ -6,13 +6,20 @@
 /// (`ActionTestSummary`) holds failures with their file and line, the skip's reason and a Swift
 /// Testing case's arguments.
 ///
-/// - A test run again (Xcode's retries, `-test-iterations`, the same test in several actions)
-///   is one case with its earlier attempts; its outcome is the last attempt's.
+/// - A run has an identity: its test-plan configuration, its destination (device identifier,
+///   model, OS version and build), the test's own configuration (a UI test's appearance and
+///   orientation) and its arguments. Runs that differ in any of these are separate cases, never
+///   attempts; a test run again with the same identity (Xcode's retries, `-test-iterations`, the
+///   same test in several actions on one destination) is one case with its earlier attempts,
+///   its outcome the last attempt's.
 /// - Expected failures pass (the failure is kept as a known issue).
 /// - Failures outside any test (a session-level issue, a build error, an action that failed
 ///   without a failing test) are failing cases of their own: a failure is never lost.
 /// - Several configurations or run destinations: one suite per class per each, named
-///   `Module.Class (configuration, device)` with the parts that differ.
+///   `Module.Class (configuration, device, test configuration)` with the parts that differ (a
+///   device name two destinations share followed by the destination's model, OS and identifier).
+/// - A failure the record names `-[Suite name(value:)]` (Xcode 26) is `Suite.name(value:)`'s;
+///   an error the record repeats for a failing test (a test runner's) is not written twice.
 /// - An object of a type that is not expected where it is met is skipped with a warning
 ///   (`TestRun.warnings`), never guessed.
 package enum XcodeTestResults {
@@ -38,7 +45,7 @@ package enum XcodeTestResults {
             try reader.readInvocationRecord(invocationRecord)
         }
         for (index, summaries) in testPlanRunSummaries.enumerated() {
-            reader.readPlanRunSummaries(summaries, keyPath: "[\(index)]", device: nil)
+            reader.readPlanRunSummaries(summaries, keyPath: "[\(index)]", destination: XcodeRunBuilder.Label())
         }
         if let invocationRecord { reader.readIssues(of: invocationRecord) }
         return reader.builder.finish(warnings: reader.warnings)
@@ -150,7 +157,7 @@ private struct GraphReader {
                 warn(keyPath, "skipped an object of type \(action.type), not an ActionRecord")
                 continue
             }
-            let device = action["runDestination"]?.string("displayName")
+            let destination = Self.destination(action["runDestination"])
             for resultKey in ["buildResult", "actionResult"] {
                 guard let result = action[resultKey] else { continue }
                 let status = result.string("status") ?? ""
@@ -168,11 +175,27 @@ private struct GraphReader {
                         + "alone): only the failures the invocation record names are read")
                 continue
             }
-            readPlanRunSummaries(summaries, keyPath: keyPath + ".actionResult.testsRef", device: device)
+            readPlanRunSummaries(summaries, keyPath: keyPath + ".actionResult.testsRef", destination: destination)
         }
     }
 
-    mutating func readPlanRunSummaries(_ summaries: XCResultObject, keyPath: String, device: String?) {
+    /// An action's run destination (`ActionRunDestinationRecord`): its name, and its device's
+    /// identifier, model and OS version and build, which tell apart destinations of one name.
+    static func destination(_ record: XCResultObject?) -> XcodeRunBuilder.Label {
+        guard let record else { return XcodeRunBuilder.Label() }
+        let device = record["targetDeviceRecord"]
+        let identity = [
+            device?.string("modelName"),
+            device?.string("operatingSystemVersionWithBuildNumber") ?? device?.string("operatingSystemVersion"),
+            device?.string("identifier"),
+        ].compactMap { $0 }.filter { !$0.isEmpty }
+        return XcodeRunBuilder.Label(
+            device: record.string("displayName") ?? device?.string("name"),
+            destination: identity.isEmpty ? nil : identity.joined(separator: ", "))
+    }
+
+    mutating func readPlanRunSummaries(_ summaries: XCResultObject, keyPath: String, destination: XcodeRunBuilder.Label)
+    {
         guard summaries.isA("ActionTestPlanRunSummaries") else {
             warn(keyPath, "skipped an object of type \(summaries.type), not ActionTestPlanRunSummaries")
             return
@@ -183,7 +206,8 @@ private struct GraphReader {
                 warn(planPath, "skipped an object of type \(plan.type), not an ActionTestPlanRunSummary")
                 continue
             }
-            let label = XcodeRunBuilder.Label(configuration: plan.string("name"), device: device)
+            var label = destination
+            label.configuration = plan.string("name")
             for (testableIndex, testable) in plan.array("testableSummaries").enumerated() {
                 let testablePath = planPath + ".testableSummaries[\(testableIndex)]"
                 guard testable.isA("ActionTestableSummary") else {
@@ -249,7 +273,14 @@ private struct GraphReader {
             className: module.isEmpty ? className : className.isEmpty ? module : module + "." + className,
             testName: name, status: .passed, duration: test.number("duration") ?? summary?.number("duration"))
         var framework = TestRun.Framework.xctest
+        var label = label
         if let summary {
+            // A UI test run in each of its configurations (appearance, orientation): the runs
+            // are separate cases, never retries of one another.
+            let values = summary["configuration"]?["values"]?.array("storage").compactMap { pair in
+                pair.string("key").map { $0 + ": " + (pair.string("value") ?? "") }
+            }
+            if let values, !values.isEmpty { label.testConfiguration = values.joined(separator: ", ") }
             let arguments = summary.array("arguments").map { argument in
                 let value = argument["value"]?.string("description") ?? argument.string("identifier") ?? ""
                 guard let label = argument["parameter"]?.string("label"), !label.isEmpty else { return value }
@@ -333,6 +364,9 @@ private struct GraphReader {
                 }
             }
         }
+        // An error that repeats a failing test's failure (Xcode records a test runner's error
+        // both ways: "The test runner encountered an error (…)") is said once, by the test.
+        errors.removeAll { builder.alreadySays($0.message) }
         let buildFailed = record.array("actions").contains { $0["buildResult"]?.string("status") == "failed" }
         if !errors.isEmpty {
             var testCase = TestRun.Case(
@@ -377,10 +411,18 @@ private struct GraphReader {
 /// Collects Xcode's test cases (from the object graph or `xcresulttool`'s JSON) into suites: a
 /// test met again is a rerun of the first; suites per class and per configuration and device.
 struct XcodeRunBuilder {
-    /// A test-plan configuration and a run destination.
+    /// Where a test ran, apart from its name and arguments: a test-plan configuration, a run
+    /// destination and the test's own configuration (a UI test's appearance and orientation).
+    /// Runs of one test that differ in any of these are separate cases, never attempts.
     struct Label: Hashable {
         var configuration: String?
+        /// The destination's name, as shown.
         var device: String?
+        /// What tells destinations of one name apart: the device's identifier, model and OS
+        /// version and build.
+        var destination: String?
+        /// The test's own configuration (`XCUIAppearanceMode: 2, XCUIDeviceOrientation: 1`).
+        var testConfiguration: String?
     }
 
     private struct Entry {
@@ -395,18 +437,21 @@ struct XcodeRunBuilder {
         var label: Label
         var className: String
         var name: String
+        /// An argument case's place among its test's cases: two cases may show one label.
+        var position: Int?
     }
 
     private var entries: [Entry] = []
     private var index: [Key: Int] = [:]
     private var outside: [TestRun.Case] = []
 
-    /// Adds a test case; the same test again (same class, name and arguments, in the same
-    /// configuration and device) is a rerun: the case keeps the earlier as an attempt.
+    /// Adds a test case; the same test again (same class, name and arguments, and argument case
+    /// `position` when known, in the same configuration and destination) is a rerun: the case
+    /// keeps the earlier as an attempt.
     mutating func add(
-        _ testCase: TestRun.Case, label: Label, framework: TestRun.Framework, xcodeName: String
+        _ testCase: TestRun.Case, label: Label, framework: TestRun.Framework, xcodeName: String, position: Int? = nil
     ) {
-        let key = Key(label: label, className: testCase.className, name: testCase.name)
+        let key = Key(label: label, className: testCase.className, name: testCase.name, position: position)
         if let position = index[key] {
             entries[position].testCase.rerun(as: testCase)
             return
@@ -423,10 +468,22 @@ struct XcodeRunBuilder {
         entries.contains { $0.testCase.status >= .failed } || outside.contains { $0.status >= .failed }
     }
 
+    /// Whether a failing case read so far has a failure `message` repeats: the same text, or
+    /// in parentheses as Xcode wraps it (`… encountered an error (MESSAGE)`).
+    func alreadySays(_ message: String) -> Bool {
+        entries.contains { entry in
+            entry.testCase.status >= .failed
+                && entry.testCase.failingIssues.contains {
+                    !$0.message.isEmpty && (message == $0.message || message.contains("(" + $0.message + ")"))
+                }
+        }
+    }
+
     /// Attaches a failure the invocation record names (`Class.test()`) to the test: to its last
     /// attempt or an earlier one that failed without saying why; to a case of its own when the
     /// input does not hold the test.
-    mutating func attach(_ issue: TestRun.Issue, toTestNamed name: String) {
+    mutating func attach(_ issue: TestRun.Issue, toTestNamed givenName: String) {
+        let name = Self.dotted(givenName)
         let matching = entries.indices.filter { entries[$0].xcodeName == name }
         if matching.isEmpty {
             let dot = name.lastIndex(of: ".")
@@ -457,12 +514,27 @@ struct XcodeRunBuilder {
         }
     }
 
+    /// `-[Suite name(value:)]` (how Xcode 26 names a Swift Testing test in the invocation
+    /// record's failures) as `Suite.name(value:)`, as the tests name it; other names as they are.
+    static func dotted(_ name: String) -> String {
+        guard name.hasPrefix("-[") || name.hasPrefix("+["), name.hasSuffix("]") else { return name }
+        let inner = name.dropFirst(2).dropLast()
+        guard let space = inner.firstIndex(of: " "), space != inner.startIndex else { return name }
+        let method = inner[inner.index(after: space)...]
+        guard !method.isEmpty, !method.contains(" ") else { return name }
+        return inner[..<space] + "." + method
+    }
+
     /// The run: suites in the order their first test came, XCTest before Swift Testing, named
     /// with the configuration and device when there are several.
     func finish(warnings: [Diagnostic]) -> TestRun {
         let labels = Set(entries.map(\.label))
         let configurations = Set(labels.map(\.configuration)).count > 1
-        let devices = Set(labels.map(\.device)).count > 1
+        let destinations = Set(labels.map { [$0.device, $0.destination] })
+        let devices = destinations.count > 1
+        // A name two destinations share says which is which with its OS and identifier.
+        let sharedNames = Set(
+            Dictionary(grouping: destinations, by: { $0[0] }).filter { $0.value.count > 1 }.keys.compactMap { $0 })
         var suites: [TestRun.Suite] = []
         var suiteIndex: [String: Int] = [:]
         for entry in entries {
@@ -475,7 +547,14 @@ struct XcodeRunBuilder {
             }
             var parts: [String] = []
             if configurations, let configuration = entry.label.configuration { parts.append(configuration) }
-            if devices, let device = entry.label.device { parts.append(device) }
+            if devices, let device = entry.label.device ?? entry.label.destination {
+                if sharedNames.contains(device), let destination = entry.label.destination {
+                    parts.append(device + " [" + destination + "]")
+                } else {
+                    parts.append(device)
+                }
+            }
+            if let testConfiguration = entry.label.testConfiguration { parts.append(testConfiguration) }
             let name = testCase.className + (parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")")
             let key = entry.framework.rawValue + "\u{0}" + name
             if let position = suiteIndex[key] {

@@ -3,18 +3,22 @@ extension CoverageReport {
     /// Xcode's executable and covered lines, each function with its execution count. Lines and
     /// functions are measured; regions, instantiations and branches are absent. Files get
     /// per-line counts from `coverage.lines` when it has them. By default the report leaves out
-    /// test bundles and files outside the root (dependencies), as for a package.
+    /// test code and files outside the root (dependencies), as for a package: a file is test
+    /// code because of its own place (`CoverageScope.isLibrarySource`), so a library's file
+    /// listed only under a test bundle stays in, under that target as Xcode reports it.
     /// `input` names the coverage input in messages.
     package static func build(
         xcode coverage: XcodeCoverage, scope: CoverageScope, includeFunctions: Bool = true, input: String
     ) -> CoverageReport {
         var files: [FileCoverage] = []
         var modules: [String: ModuleCoverage] = [:]
+        // A file a library target lists is its own: a test bundle listing it too adds nothing.
+        let libraryFiles = Set(coverage.targets.filter { !$0.isTestBundle }.flatMap { $0.files.map(\.path) })
         for target in coverage.targets {
             let module = target.bareName
             let targetInScope = scope.allFiles || !scope.includes.isEmpty || !target.isTestBundle
-            guard targetInScope else { continue }
             if target.files.isEmpty {
+                guard targetInScope else { continue }
                 // `--only-targets`: the target's numbers without its files.
                 let summary = CoverageSummary(
                     lines: Metric(count: target.executableLines, covered: target.coveredLines))
@@ -26,7 +30,8 @@ extension CoverageReport {
             var included = 0
             for file in target.files {
                 let displayPath = scope.displayPath(file.path)
-                guard scope.includes(file.path, displayPath: displayPath) || (scope.allFiles && target.isTestBundle)
+                guard scope.includes(file.path, displayPath: displayPath) || (scope.allFiles && target.isTestBundle),
+                    targetInScope || (scope.isLibrarySource(file.path) && !libraryFiles.contains(file.path))
                 else { continue }
                 included += 1
                 var summary = CoverageSummary(lines: Metric(count: file.executableLines, covered: file.coveredLines))

@@ -72,6 +72,16 @@ package struct CoverageScope: Sendable {
         return nil
     }
 
+    /// Whether `path` is known to be a library's source, not test code, whichever target's
+    /// coverage lists it (an Xcode test bundle lists the package files it compiles in): its
+    /// owner in the manifest is no test target, or, with no manifest that holds it, it lies
+    /// under `Sources/` inside the root.
+    package func isLibrarySource(_ path: String) -> Bool {
+        guard let relative = relativePath(path) else { return false }
+        if let owner = targets?.owner(ofRelativePath: relative) { return !owner.isTestCode }
+        return relative.hasPrefix("Sources/")
+    }
+
     /// Whether the report covers `path`.
     package func includes(_ path: String) -> Bool {
         includes(path, displayPath: displayPath(path))

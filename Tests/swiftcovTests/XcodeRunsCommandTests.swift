@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// `swiftcov junit` and `report` on Xcode results whose tests ran more than once for a reason
+/// other than a retry, and on a bundle it cannot read: a failure never passes the gate.
+@Suite("swiftcov on Xcode runs with an identity, end to end", .removingTemporaryFolders)
+struct XcodeRunsCommandTests {
+    static let fixtures = "Tests/SwiftCovCoreTests/Fixtures/xcode/"
+
+    @Test("a UI test failing in one of its configurations: exit 1, a failure, no flaky pass")
+    func configurations() throws {
+        let directory = try temporaryDirectory()
+        let output = directory + "/junit.xml"
+        let result = try swiftcov(["junit", Self.fixtures + "example.xcresult", "--root", directory, "-o", output])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("2 failed") && !result.stderr.contains("flaky"))
+        let xml = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(!xml.contains("flakyFailure"))
+        #expect(
+            xml.contains(
+                "<testsuite name=\"WeatherUITests.WeatherUITestsLaunchTests (XCUIAppearanceMode: 2, XCUIDeviceOrientation: 1)\""
+            ))
+        #expect(xml.contains("<failure message=\"failed - Fail!!\""))
+    }
+
+    @Test("check --tests: the failure in one configuration and the one on one device fail the gate")
+    func gate() throws {
+        let directory = try temporaryDirectory()
+        try FileManager.default.copyItem(
+            atPath: packageRoot + "/" + Self.fixtures + "TestResults-669.xcresult", toPath: directory + "/c.xcresult")
+        for (tests, failure) in [
+            ("example.xcresult", "FAIL  tests  WeatherUITests.WeatherUITestsLaunchTests.testLaunch()  failed - Fail!!"),
+            ("json/same-device-name.tests.json", "FAIL  tests  AppTests.LayoutTests.testFitsScreen()"),
+        ] {
+            let result = try swiftcov(
+                ["check", "c.xcresult", "--min-lines", "1", "--tests", packageRoot + "/" + Self.fixtures + tests],
+                in: directory)
+            #expect(result.status == 1, "\(tests): \(result.stderr)")
+            #expect(result.stdout.contains(failure), "\(tests): \(result.stdout)")
+        }
+    }
+
+    @Test("one device name on two OS versions, failing on one: exit 1, not a flaky pass")
+    func sameDeviceName() throws {
+        let directory = try temporaryDirectory()
+        let output = directory + "/junit.xml"
+        let result = try swiftcov([
+            "junit", Self.fixtures + "json/same-device-name.tests.json", "--root", directory, "-o", output,
+        ])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("1 passed, 1 failed (2 tests"))
+        #expect(!(try String(contentsOfFile: output, encoding: .utf8)).contains("flakyFailure"))
+    }
+
+    @Test("a bundle with only Info.plist and database.sqlite3: one line, exit 2, for junit and report")
+    func databaseOnly() throws {
+        let directory = try temporaryDirectory()
+        let bundle = Self.fixtures + "Xcode26-Mixed-XCTest-SwiftTesting.xcresult"
+        for arguments in [["junit", bundle, "-o", directory + "/junit.xml"], ["report", bundle]] {
+            let result = try swiftcov(arguments + ["--root", directory])
+            #expect(result.status == 2, "\(arguments[0])")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(arguments[0]): \(result.stderr)")
+            #expect(
+                result.stderr.contains(
+                    "a result bundle holding Info.plist, database.sqlite3 and no Data folder"),
+                "\(arguments[0]): \(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory + "/junit.xml"))
+    }
+}
