@@ -7,7 +7,7 @@ import Testing
 /// against what `xcresulttool get test-results tests` printed from the same bundles on a Mac.
 @Suite("Xcode result databases: the tests document xcresulttool prints")
 struct XcodeResultDatabaseTests {
-    static let directory = Fixture(name: "xcode-database").directory
+    static let directory = Fixture(name: "xcode").directory
 
     static func document(_ name: String) throws -> JSONValue {
         let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name).xcresult/database.sqlite3")))
@@ -17,7 +17,7 @@ struct XcodeResultDatabaseTests {
     }
 
     static func groundTruth(_ name: String) throws -> JSONValue {
-        try JSONValue.parse(Array(Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name).tests.json"))))
+        try JSONValue.parse(Array(Data(contentsOf: URL(fileURLWithPath: "\(directory)/json/\(name).json"))))
     }
 
     /// The differences between two test node trees in what the reader uses, by key path.

@@ -82,6 +82,10 @@ extension XCResultBundle {
     /// refer to loaded from the bundle (an object the bundle does not hold is absent, not an error:
     /// the reader says what it could not read).
     package static func testRun(path: String) throws(TestResultsError) -> TestRun {
+        // Bundles of Xcode 16 and later may keep their results only in database.sqlite3.
+        if FileSystem.kind(of: path + "/Data") != .directory, FileSystem.kind(of: path + "/database.sqlite3") == .file {
+            return try XcodeResultDatabase.testRun(bundle: path)
+        }
         let bundle: XCResultBundle
         let record: XCResultObject
         do throws(XcodeInputError) {

@@ -25,8 +25,9 @@ package struct XCResultBundle: Sendable {
                 || FileSystem.kind(of: path + "/database.sqlite3") != nil)
     }
 
-    /// Opens the bundle at `path`: reads its `Info.plist`. A bundle with no `Data` folder is
-    /// refused with what it holds and what is missing.
+    /// Opens the bundle at `path`: reads its `Info.plist`. A bundle with no `Data` folder (its
+    /// tests are read from its database by `testRun(path:)`) is refused with what it holds and
+    /// what is missing.
     package init(path: String) throws(XcodeInputError) {
         self.path = path
         guard FileSystem.kind(of: path + "/Data") == .directory else {
@@ -34,13 +35,12 @@ package struct XCResultBundle: Sendable {
                 .sorted().prefix(8)
             let store =
                 held.contains("database.sqlite3")
-                ? "its results are only in database.sqlite3, which swiftcov does not read yet"
-                : "nothing swiftcov can read"
+                ? "its database.sqlite3 holds test results (swiftcov reads them: junit, check --tests) and no "
+                    + "coverage; give the JSON of `xcrun xccov view --report --json BUNDLE` for coverage"
+                : "nothing swiftcov can read; give the JSON of `xcrun xcresulttool get test-results tests --path "
+                    + "BUNDLE` (tests) or `xcrun xccov view --report --json BUNDLE` (coverage) instead"
             throw XcodeInputError(
-                path: path,
-                "a result bundle holding \(held.joined(separator: ", ")) and no Data folder: \(store); give the JSON "
-                    + "of `xcrun xcresulttool get test-results tests --path BUNDLE` (tests) or `xcrun xccov view "
-                    + "--report --json BUNDLE` (coverage) instead")
+                path: path, "a result bundle holding \(held.joined(separator: ", ")) and no Data folder: \(store)")
         }
         let infoPath = path + "/Info.plist"
         let bytes = try Self.readFile(infoPath, limit: 1 << 20)
