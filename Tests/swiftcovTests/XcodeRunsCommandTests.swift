@@ -70,14 +70,30 @@ struct XcodeRunsCommandTests {
         let jsonXML = try String(contentsOfFile: directory + "/json.xml", encoding: .utf8)
         // The same test cases and failures, line for line; argument cases in the order they ran
         // (xcresulttool sorts them by its collation, which the database does not keep).
-        func lines(_ xml: String) -> [[UInt8]] {
-            Array(xml.utf8).split(separator: UInt8(ascii: "\n")).map(Array.init).sorted {
-                $0.lexicographicallyPrecedes($1)
-            }
+        // (Neither input says when the run started: each suite's timestamp is the time junit ran.)
+        func lines(_ xml: String) -> [String] {
+            Array(xml.utf8).split(separator: UInt8(ascii: "\n")).map { line in
+                let text = String(decoding: line, as: UTF8.self)
+                guard let start = text.range(of: " timestamp=\"") else { return text }
+                let end = text[start.upperBound...].firstIndex(of: "\"") ?? text.endIndex
+                return String(text[..<start.lowerBound] + text[end...])
+            }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         }
-        #expect(lines(bundleXML) == lines(jsonXML))
+        let (ours, theirs) = (lines(bundleXML), lines(jsonXML))
+        #expect(ours.count == theirs.count)
+        let differing = zip(ours, theirs).filter { $0 != $1 }
+        #expect(differing.isEmpty, "\(differing.count) lines differ, first: \(String(describing: differing.first))")
         #expect(fromBundle.stderr.split(separator: "—").last == fromJSON.stderr.split(separator: "—").last)
         #expect(bundleXML.components(separatedBy: "<testcase ").count - 1 == 192)
+
+        // history add records its tests, and does not look for coverage in it.
+        let history = try swiftcov(
+            [
+                "history", "add", packageRoot + "/" + Self.fixtures + name + ".xcresult", "--history", "h.jsonl",
+                "--commit", "abc",
+            ], in: directory)
+        #expect(history.status == 0, "\(history.stderr)")
+        #expect(history.stderr.contains("(192 tests, abc)"), "\(history.stderr)")
 
         let report = try swiftcov(["report", Self.fixtures + name + ".xcresult", "--root", directory])
         #expect(report.status == 2)

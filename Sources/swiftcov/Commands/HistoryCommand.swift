@@ -34,7 +34,12 @@ enum HistoryCommand {
             }
             var tests = try TestLogInput.readResults(inputs.flatMap(Self.testInputs))
             var coverage: CoverageReport?
-            if let path = options.coverage ?? inputs.first(where: { FileSystem.kind(of: $0) == .directory }) {
+            // A folder given (a run's, a bundle) brings its coverage, unless it holds none.
+            if let path = options.coverage
+                ?? inputs.first(where: {
+                    FileSystem.kind(of: $0) == .directory && !XCResultBundle.holdsOnlyDatabase($0)
+                })
+            {
                 // In a package, its root; elsewhere (a CI job's artifacts) inferred from the export's paths.
                 var request = CoverageRequest(inputs: [path], root: PackageManifest.root(around: cwd))
                 request.describer = .swiftPM

@@ -83,7 +83,7 @@ extension XCResultBundle {
     /// the reader says what it could not read).
     package static func testRun(path: String) throws(TestResultsError) -> TestRun {
         // Bundles of Xcode 16 and later may keep their results only in database.sqlite3.
-        if FileSystem.kind(of: path + "/Data") != .directory, FileSystem.kind(of: path + "/database.sqlite3") == .file {
+        if holdsOnlyDatabase(path), FileSystem.kind(of: path + "/database.sqlite3") == .file {
             return try XcodeResultDatabase.testRun(bundle: path)
         }
         let bundle: XCResultBundle

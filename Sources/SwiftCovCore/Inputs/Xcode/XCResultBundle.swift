@@ -25,6 +25,12 @@ package struct XCResultBundle: Sendable {
                 || FileSystem.kind(of: path + "/database.sqlite3") != nil)
     }
 
+    /// Whether `path` is a bundle whose results are only in its `database.sqlite3` (no `Data`
+    /// folder): it holds tests and no coverage.
+    package static func holdsOnlyDatabase(_ path: String) -> Bool {
+        isBundle(path) && FileSystem.kind(of: path + "/Data") != .directory
+    }
+
     /// Opens the bundle at `path`: reads its `Info.plist`. A bundle with no `Data` folder (its
     /// tests are read from its database by `testRun(path:)`) is refused with what it holds and
     /// what is missing.
