@@ -77,12 +77,14 @@ package struct HistoryTrends: Sendable, Equatable {
         let runs = history.runs.filter { !$0.isInfrastructureFailure }
         var order: [String] = []
         var byCommit: [String: [TestHistory.Run]] = [:]
-        var leftOutByCommit: [String: [TestHistory.Run.LeftOutReason]] = [:]
+        var leftOutByCommit: [String: [TestHistory.Run]] = [:]
+        var latest: [String: Int64] = [:]
         for run in history.runs {
             let key = run.commit.isEmpty ? run.id : run.commit
             if byCommit[key] == nil { order.append(key) }
+            latest[key] = max(latest[key] ?? run.time, run.time)
             byCommit[key, default: []].append(contentsOf: run.isInfrastructureFailure ? [] : [run])
-            if run.isInfrastructureFailure { leftOutByCommit[key, default: []].append(run.leftOutReason!) }
+            if run.isInfrastructureFailure { leftOutByCommit[key, default: []].append(run) }
         }
         // The commit's first run, whatever it was.
         let firstRun = Dictionary(history.runs.reversed().map { ($0.commit.isEmpty ? $0.id : $0.commit, $0) }) {
@@ -101,23 +103,23 @@ package struct HistoryTrends: Sendable, Equatable {
             let commitRuns = byCommit[key]!
             let leftOut = leftOutByCommit[key] ?? []
             // The newest run of each shard ("" for whole runs) on this commit: of the suite, or
-            // alone when the commit has no run of the suite.
+            // alone when the commit has no run of the suite, or left out when it has no other
+            // (everything failed: its failures count).
             let suiteRuns = commitRuns.filter { !$0.ranAlone }
             var newest: [String: TestHistory.Run] = [:]
-            for run in suiteRuns.isEmpty ? commitRuns : suiteRuns { newest[run.shard] = run }
+            for run in !suiteRuns.isEmpty ? suiteRuns : !commitRuns.isEmpty ? commitRuns : leftOut {
+                newest[run.shard] = run
+            }
             let first = firstRun[key]!
             var point = Point(
-                commit: first.commit,
-                time: history.runs.filter { ($0.commit.isEmpty ? $0.id : $0.commit) == key }
-                    .map(\.time).max() ?? first.time,
+                commit: first.commit, time: latest[key] ?? first.time,
                 branch: commitRuns.last?.branch ?? first.branch, tests: 0, failed: 0, flaky: 0, seconds: 0,
                 coverage: nil,
                 carriedShards: [], carriedCoverage: false)
-            point.leftOut = leftOut
+            point.leftOut = leftOut.compactMap(\.leftOutReason)
             if !commitRuns.isEmpty {
                 // Verdicts on the commit's runs alone: flaky when they saw a test pass and fail.
-                let analysis = FlakyVerdicts.analyze(
-                    history.filter { !$0.isInfrastructureFailure && ($0.commit.isEmpty ? $0.id : $0.commit) == key })
+                let analysis = FlakyVerdicts.analyze(history.keeping(commitRuns))
                 for finding in analysis.findings {
                     switch finding.verdict {
                     case .flaky, .flakyStatistically, .healed: point.flaky += 1

@@ -247,9 +247,12 @@ package struct TestHistory: Sendable, Equatable {
     }
 
     /// The same history without the runs `keep` rejects, and without the names no run left uses.
-    package func filter(_ keep: (Run) -> Bool) -> TestHistory {
+    package func filter(_ keep: (Run) -> Bool) -> TestHistory { keeping(runs.filter(keep)) }
+
+    /// A history of `runs` (of this history, in its order), with the names they use.
+    package func keeping(_ runs: [Run]) -> TestHistory {
         var kept = TestHistory()
-        for run in runs where keep(run) {
+        for run in runs {
             var copy = run
             for index in copy.executions.indices {
                 copy.executions[index].test = kept.intern(names[Int(copy.executions[index].test)])
