@@ -109,7 +109,7 @@ package enum FlakyReport {
 
     /// The verdicts as a table for a terminal.
     package static func table(_ analysis: FlakyVerdicts.Analysis) -> String {
-        var text = headline(analysis) + "\n"
+        var text = headline(analysis).terminalSafe + "\n"
         if !analysis.findings.isEmpty || !analysis.newFailures.isEmpty {
             var table = TextTable(columns: [.init("Test", .left), .init("Verdict", .left), .init("Evidence", .left)])
             for finding in analysis.findings {
@@ -125,7 +125,7 @@ package enum FlakyReport {
             text += "\n" + table.render()
         }
         text += quarantineSection(analysis, markdown: false)
-        text += footer(analysis)
+        text += footer(analysis).terminalSafeKeepingLines
         return text
     }
 
@@ -208,7 +208,7 @@ package enum FlakyReport {
 
     /// The verdicts as GitHub-flavoured Markdown, for a job summary or a pull-request comment.
     package static func markdown(_ analysis: FlakyVerdicts.Analysis) -> String {
-        var text = "### \(headline(analysis))\n\n"
+        var text = "### \(cell(headline(analysis)))\n\n"
         if !analysis.findings.isEmpty || !analysis.newFailures.isEmpty {
             text += "| Test | Verdict | Evidence |\n|:--|:--|:--|\n"
             for finding in analysis.findings {
@@ -221,7 +221,7 @@ package enum FlakyReport {
             }
         }
         text += quarantineSection(analysis, markdown: true)
-        text += footer(analysis)
+        text += "\n" + footer(analysis).split(separator: "\n").map { cell(String($0)) + "\n" }.joined()
         return text
     }
 
@@ -375,7 +375,7 @@ package enum FlakyReport {
 
     // MARK: Helpers
 
-    private static func short(_ commit: String) -> String { commit.isEmpty ? "no commit" : String(commit.prefix(10)) }
+    private static func short(_ commit: String) -> String { TestHistory.shortCommit(commit) }
 
     private static func percent(_ value: Double) -> String {
         let tenths = Int((value * 1000).rounded())

@@ -36,7 +36,7 @@ package enum TrendsReport {
 
     private static func commits(_ count: Int) -> String { count == 1 ? "1 commit" : "\(count) commits" }
 
-    private static func short(_ commit: String) -> String { commit.isEmpty ? "no commit" : String(commit.prefix(10)) }
+    private static func short(_ commit: String) -> String { TestHistory.shortCommit(commit) }
 
     /// The lines every format shares: what moved from the first point to the newest.
     private static func summary(_ trends: HistoryTrends) -> [(
@@ -117,7 +117,7 @@ package enum TrendsReport {
     package static func table(_ trends: HistoryTrends) -> String {
         guard let last = trends.points.last else { return "No runs in the history yet.\n" }
         var text =
-            "\(commits(trends.points.count)), newest \(short(last.commit)) on \(last.branch.isEmpty ? "no branch" : last.branch)\n\n"
+            "\(commits(trends.points.count)), newest \(short(last.commit)) on \(last.branch.isEmpty ? "no branch" : last.branch.terminalSafe)\n\n"
         var table = TextTable(columns: [.init("", .left), .init("Trend", .left), .init("First"), .init("Newest")])
         for row in summary(trends) {
             table.add([.init(row.label), .init(row.spark), .init(row.first), .init(row.last)])

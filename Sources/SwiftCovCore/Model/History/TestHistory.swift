@@ -320,6 +320,17 @@ extension TestHistory {
     /// arguments in parentheses.
     package static func testName(of testCase: TestRun.Case) -> String { testCase.className + "/" + testCase.name }
 
+    /// A commit as reports name it: its first ten characters, any that is not an ASCII letter or
+    /// digit (a history is input: a commit may be anything) as `?`; "no commit" when empty.
+    package static func shortCommit(_ commit: String) -> String {
+        guard !commit.isEmpty else { return "no commit" }
+        return String(
+            String.UnicodeScalarView(
+                commit.unicodeScalars.prefix(10).map {
+                    $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) ? $0 : "?"
+                }))
+    }
+
     /// Seconds as whole milliseconds, within `UInt32` (49 days); 0 when unknown or not a number.
     package static func milliseconds(_ seconds: Double?) -> UInt32 {
         guard let seconds, seconds.isFinite, seconds > 0 else { return 0 }
