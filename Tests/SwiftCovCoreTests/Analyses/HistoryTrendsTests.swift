@@ -88,6 +88,9 @@ struct HistoryTrendsTests {
             ), "\(table)")
         #expect(TrendsReport.markdown(trends).contains("| Order-dependent | "))
         #expect(TrendsReport.html(trends).contains("<th scope=\"col\">Runs left out</th>"))
+        // Commits off the first-parent line are placed by their first run, whatever it was.
+        run("s3", 6, [(a, .passed, 0), (b, .passed, 0), (c, .passed, 0)])
+        #expect(HistoryTrends(history, firstParents: ["c9"]).points.map(\.commit) == ["c1", "c2"])
     }
 
     @Test("coverage comes from whole runs; movers are measured since the commit asked for, biggest first")

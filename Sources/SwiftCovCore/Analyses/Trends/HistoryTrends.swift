@@ -87,8 +87,7 @@ package struct HistoryTrends: Sendable, Equatable {
             if run.isInfrastructureFailure { leftOutByCommit[key, default: []].append(run) }
         }
         // The commit's first run, whatever it was.
-        let firstRun = Dictionary(history.runs.reversed().map { ($0.commit.isEmpty ? $0.id : $0.commit, $0) }) {
-            first, _ in first
+        let firstRun = Dictionary(history.runs.map { ($0.commit.isEmpty ? $0.id : $0.commit, $0) }) { first, _ in first
         }
         if let firstParents {
             let placed = Self.order(order, firstParents: firstParents) { firstRun[$0]!.time }
