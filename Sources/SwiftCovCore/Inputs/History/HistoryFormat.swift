@@ -370,11 +370,14 @@ package enum HistoryFormat {
         // Pass 2: the runs.
         var indexByRunID: [String: Int] = [:]
         var read: [TestHistory.Run] = []
+        // The keys many runs repeat (repository, commit, tree, branch, environment), each kept
+        // once: a million runs hold a few thousand strings, not millions.
+        var pool = Set<String>()
         var repository: (name: String, line: Int)?
         for (number, range) in runLines {
             let run: TestHistory.Run
             do throws(JSONError) {
-                run = try readRun(UnsafeRawBufferPointer(rebasing: bytes[range]), names: nameByNumber)
+                run = try readRun(UnsafeRawBufferPointer(rebasing: bytes[range]), names: nameByNumber, pool: &pool)
             } catch {
                 if error.offset >= range.count {
                     warnings.append(cutShort(path: path, line: number))
@@ -439,9 +442,14 @@ package enum HistoryFormat {
     }
 
     private static func readRun(
-        _ line: UnsafeRawBufferPointer, names: [UInt64: Int32]
+        _ line: UnsafeRawBufferPointer, names: [UInt64: Int32], pool: inout Set<String>
     ) throws(JSONError) -> TestHistory.Run {
         var scanner = JSONScanner(line)
+        /// A string of the line, as the pool holds it when another run had it.
+        func shared(_ scanner: inout JSONScanner) throws(JSONError) -> String {
+            let text = try scanner.readString()
+            return text.utf8.count <= 15 ? text : pool.insert(text).memberAfterInsert
+        }
         var run = TestHistory.Run(id: "", time: 0)
         var started = false
         var hasTests = false
@@ -455,21 +463,21 @@ package enum HistoryFormat {
             } else if key.equals("time") {
                 run.time = try scanner.readInt()
             } else if key.equals("repository") {
-                run.repository = try scanner.readString()
+                run.repository = try shared(&scanner)
             } else if key.equals("commit") {
-                run.commit = try scanner.readString()
+                run.commit = try shared(&scanner)
             } else if key.equals("tree") {
-                run.tree = try scanner.readString()
+                run.tree = try shared(&scanner)
             } else if key.equals("dirty") {
                 run.isDirty = try scanner.readBool()
             } else if key.equals("branch") {
-                run.branch = try scanner.readString()
+                run.branch = try shared(&scanner)
             } else if key.equals("environment") {
-                run.environment = try scanner.readString()
+                run.environment = try shared(&scanner)
             } else if key.equals("environmentName") {
-                run.environmentName = try scanner.readString()
+                run.environmentName = try shared(&scanner)
             } else if key.equals("shard") {
-                run.shard = try scanner.readString()
+                run.shard = try shared(&scanner)
             } else if key.equals("alone") {
                 run.isAlone = try scanner.readBool()
             } else if key.equals("complete") {
