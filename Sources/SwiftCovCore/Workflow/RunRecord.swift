@@ -66,18 +66,7 @@ package struct RunRecord: Equatable, Sendable {
             json.key("alone")
             json.bool(true)
         }
-        if !orderDependent.isEmpty {
-            json.key("orderDependent")
-            json.beginArray(.block)
-            for finding in orderDependent {
-                json.beginObject()
-                json.member("id", finding.id)
-                json.member("alone", finding.alone.rawValue)
-                json.member("inSuite", finding.inSuite.rawValue)
-                json.endObject()
-            }
-            json.endArray()
-        }
+        OrderDependence.write(orderDependent, key: "orderDependent", to: &json)
         json.endObject()
         return json.output + "\n"
     }
