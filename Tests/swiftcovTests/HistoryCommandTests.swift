@@ -52,6 +52,39 @@ struct HistoryCommandTests {
         #expect(again.stderr.hasPrefix("\(history): error: run two is already recorded"))
     }
 
+    @Test("environments: --environment or SWIFTCOV_ENVIRONMENT names one beyond the automatic key; broken in it")
+    func environments() throws {
+        let directory = try repository()
+        let history = directory + "/runs.jsonl"
+        for (index, (log, name)) in [
+            (Self.failing, "tokyo"), (Self.passing, "utc"), (Self.failing, "tokyo"), (Self.passing, "utc"),
+        ].enumerated() {
+            let arguments = ["history", "add", log, "--history", history, "--run-id", "r\(index)"]
+            // The option, or the variable.
+            let added =
+                index < 2
+                ? try swiftcov(arguments + ["--environment", name], in: directory)
+                : try swiftcov(arguments, environment: ["SWIFTCOV_ENVIRONMENT": name], in: directory)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
+        let lines = try String(contentsOfFile: history, encoding: .utf8).split(separator: "\n")
+        let runs = try lines.compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .filter { $0["run"] != nil }
+        #expect(runs.map { $0["environmentName"] as? String } == ["tokyo", "utc", "tokyo", "utc"])
+        // The automatic key is kept: system, machine, toolchain, configuration.
+        #expect(runs.allSatisfy { ($0["environment"] as? String)?.hasSuffix(" debug") == true })
+        let flaky = try swiftcov(["flaky", "--history", history], in: directory)
+        #expect(flaky.stdout.contains("broken in tokyo"), "\(flaky.stdout)")
+        #expect(!flaky.stdout.contains("flaky   "))
+        let json = try swiftcov(["flaky", "--history", history, "--format", "json"], in: directory)
+        #expect(json.stdout.contains(#""verdict": "broken in tokyo""#))
+        // --environment names a run of the history.
+        try "// swift-tools-version:5.9\n".write(
+            toFile: directory + "/Package.swift", atomically: true, encoding: .utf8)
+        let alone = try swiftcov(["run", "--environment", "x"], in: directory)
+        #expect(alone.status == 2 && alone.stderr.contains("--environment goes with --history"), "\(alone.stderr)")
+    }
+
     @Test(
         "a `swiftcov run` output folder: its log and event stream as one run, its export's coverage per module and file"
     )
@@ -78,6 +111,41 @@ struct HistoryCommandTests {
         #expect((coverage["modules"] as? [String: Any])?.keys.sorted() == ["TriviaCore", "TriviaGame", "trivia"])
         // Swift Testing's tests by their suites, from the event stream.
         #expect(lines.contains { $0.contains("\"id\":\"TriviaGameTests.GameTests/") })
+    }
+
+    @Test(
+        "a `swiftcov run --per-test` folder is recorded as it ran: alone, with the tests that ended differently alone")
+    func perTestFolder() throws {
+        let directory = try repository()
+        let folder = directory + "/swiftcov-output"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for (from, to) in [("swift-test-failing.log", "swift-test.log"), ("coverage.json", "llvm-cov-export.json")] {
+            try FileManager.default.copyItem(atPath: packageRoot + "/SampleReports/" + from, toPath: folder + "/" + to)
+        }
+        // What `run --per-test` writes beside its log.
+        let record = """
+            {"scope": "whole", "retried": 0, "alone": true, "orderDependent": [
+              {"id": "TriviaCoreTests.QuestionsLoaderTests/testBundledQuestionsLoadOffline", "alone": "failed", "inSuite": "passed"}]}
+            """
+        try record.write(toFile: folder + "/run.json", atomically: true, encoding: .utf8)
+        let history = directory + "/runs.jsonl"
+        let added = try swiftcov(
+            ["history", "add", folder, "--history", history, "--run-id", "alone-1"], in: directory)
+        #expect(added.status == 0, "\(added.stderr)")
+        let lines = try String(contentsOfFile: history, encoding: .utf8).split(separator: "\n")
+        let run = try #require(try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as? [String: Any])
+        #expect(run["alone"] as? Bool == true)
+        #expect((run["environment"] as? String)?.hasSuffix(" debug alone") == true)
+        let found = try #require(run["orderDependent"] as? [[Any]])
+        #expect(found.count == 1 && found[0].dropFirst().compactMap { $0 as? String } == ["f", "p"])
+        // A plain run's folder is a run of the suite.
+        try #"{"scope": "whole", "retried": 0}"#.write(toFile: folder + "/run.json", atomically: true, encoding: .utf8)
+        _ = try swiftcov(["history", "add", folder, "--history", history, "--run-id", "suite-1"], in: directory)
+        let suite = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(String(contentsOfFile: history, encoding: .utf8).split(separator: "\n").last!.utf8))
+                as? [String: Any])
+        #expect(suite["run"] as? String == "suite-1" && suite["alone"] == nil)
     }
 
     @Test("trends: the commits in the order of HEAD's first-parent line, not the order run; those off it said so")

@@ -189,6 +189,29 @@ struct RunCommandTests {
         #expect(text.contains("error: deliberate"), "\(text)")
     }
 
+    @Test("a build break with --history is a run of the history: flaky's headline names it, never 'no failures'")
+    func buildBreakRecorded() throws {
+        let swift = try FakeSwift(
+            in: try temporaryDirectory(),
+            body: """
+                [ "$1" = test ] || exit 1
+                printf '%s\n' 'Sources/Tiny/Tiny.swift:1:1: error: deliberate'
+                exit 1
+                """)
+        let history = try temporaryDirectory() + "/runs.jsonl"
+        let broken = try run(
+            ["--history", history, "--environment", "tz-tokyo"],
+            environment: swift.environment)
+        #expect(broken.status == 2, "\(broken.stdout)\n\(broken.stderr)")
+        #expect(broken.stderr.contains("swiftcov: recorded run "), "\(broken.stderr)")
+        #expect(broken.stderr.contains("(build failed"), "\(broken.stderr)")
+        let text = try String(contentsOfFile: history, encoding: .utf8)
+        #expect(text.contains(#""buildFailed":true"#) && text.contains(#""environmentName":"tz-tokyo""#), "\(text)")
+        let flaky = try swiftcov(["flaky", "--history", history], in: package)
+        #expect(flaky.stdout.hasPrefix("The build failed in the newest run, "), "\(flaky.stdout)")
+        #expect(flaky.stdout.contains("left out, the build failed: "), "\(flaky.stdout)")
+    }
+
     @Test("the test log goes to its file as it comes: swiftcov's peak memory far below a 64 MiB log's size")
     func streamedLog() throws {
         // A `swift` that prints 64 MiB of output and no test.

@@ -10,11 +10,25 @@
 /// - HTML: `htmlEscaped`.
 ///
 /// None lets a control character of the input through, but the line breaks a context can carry.
+/// A terminal, Markdown and HTML show a format character (bidirectional overrides and isolates
+/// such as U+202E, the marks U+200E, U+200F and U+061C, zero-width and other invisible
+/// characters: Unicode's category Cf) as its code, `\u{202E}`, so that no name reads in another
+/// order than it is, or hides a character (CVE-2021-42574, "Trojan Source").
 extension Unicode.Scalar {
     /// A control character: C0 (U+0000–U+001F), DEL (U+007F) or C1 (U+0080–U+009F, which
     /// terminals may obey like ESC sequences — U+009B is CSI). Every output replaces those
     /// it does not allow with U+FFFD.
     package var isControl: Bool { value < 0x20 || (0x7F...0x9F).contains(value) }
+
+    /// A format character (Unicode's general category Cf): invisible, and some reorder the text
+    /// around them (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C).
+    package var isFormat: Bool { value >= 0xAD && properties.generalCategory == .format }
+
+    /// How a terminal, Markdown and HTML show a format character: `\u{202E}`.
+    package var visibleCode: String {
+        let hex = String(value, radix: 16, uppercase: true)
+        return "\\u{" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "}"
+    }
 }
 
 extension UnsafeBufferPointer<UInt8> {
@@ -137,10 +151,12 @@ extension String {
 
     /// The text made safe for HTML element content and double- or single-quoted attribute
     /// values: ANSI escape sequences removed, control characters (C0, DEL, C1) other than tab
-    /// and newline replaced by U+FFFD. Never put input text inside `<script>` or `<style>`.
+    /// and newline replaced by U+FFFD, format characters shown as their code (`\u{202E}`).
+    /// Never put input text inside `<script>` or `<style>`.
     package var htmlEscaped: String { strippingANSIEscapes.escapingMarkupScalars }
 
-    /// Markup characters as entities, control characters but tab and newline as U+FFFD; ANSI
+    /// Markup characters as entities, control characters but tab and newline as U+FFFD, format
+    /// characters as their code; ANSI
     /// escape sequences are not removed (their ESC becomes U+FFFD), so that a text escapes the
     /// same whether whole or in pieces.
     package var escapingMarkupScalars: String {
@@ -154,7 +170,12 @@ extension String {
             case "\"": result += "&quot;"
             case "'": result += "&#39;"
             case "\t", "\n": result.unicodeScalars.append(scalar)
-            default: result.unicodeScalars.append(scalar.isControl ? "\u{FFFD}" : scalar)
+            default:
+                if scalar.isFormat {
+                    result += scalar.visibleCode
+                } else {
+                    result.unicodeScalars.append(scalar.isControl ? "\u{FFFD}" : scalar)
+                }
             }
         }
         return result

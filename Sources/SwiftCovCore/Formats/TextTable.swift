@@ -103,11 +103,24 @@ package struct TextTable {
 
 extension String {
     /// The text with control characters (ANSI escapes, NUL, newlines, C1 controls) replaced by
-    /// `�`, so that names from an input can never move the cursor or recolour a terminal.
+    /// `�`, so that names from an input can never move the cursor or recolour a terminal, and
+    /// format characters (bidirectional overrides, zero-width characters) shown as their code,
+    /// `\u{202E}`, so that a name never reads in another order than it is.
     package var terminalSafe: String {
-        // C1 controls are encoded as C2 80…C2 9F.
-        guard utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return self }
-        return String(String.UnicodeScalarView(unicodeScalars.map { $0.isControl ? "\u{FFFD}" : $0 }))
+        // Plain printable ASCII needs nothing; C1 controls are encoded as C2 80…C2 9F, format
+        // characters at or above U+00AD.
+        guard utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return self }
+        var result = String.UnicodeScalarView()
+        for scalar in unicodeScalars {
+            if scalar.isControl {
+                result.append("\u{FFFD}")
+            } else if scalar.isFormat {
+                result.append(contentsOf: scalar.visibleCode.unicodeScalars)
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
     }
 
     /// The text in at most `width` characters: the middle replaced by "…" when longer, keeping

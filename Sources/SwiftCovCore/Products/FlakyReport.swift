@@ -7,14 +7,20 @@ package enum FlakyReport {
         // The newest run is described, even when it says nothing about single tests.
         if let leftOut = analysis.newestLeftOut {
             let considered = "\(analysis.runs) \(plural(analysis.runs, "run")) considered"
-            if let (failed, tests) = leftOut.everythingFailed {
+            switch leftOut.reason {
+            case .everythingFailed(let failed, let tests):
                 return
                     "Everything failed in the newest run, \(leftOut.run.id) (\(failed) of \(tests) tests): a build, "
                     + "machine or change that breaks every test; left out of the verdicts (\(considered))."
+            case .buildFailed:
+                return
+                    "The build failed in the newest run, \(leftOut.run.id): no test ran; left out of the verdicts "
+                    + "(\(considered))."
+            case .didNotEnd:
+                return
+                    "The newest run, \(leftOut.run.id), did not end (a crash, a cut log or a build failure): left out of "
+                    + "the verdicts (\(considered))."
             }
-            return
-                "The newest run, \(leftOut.run.id), did not end (a crash, a cut log or a build failure): left out of "
-                + "the verdicts (\(considered))."
         }
         guard analysis.runs > 0 else { return "No runs to judge yet." }
         let failures = analysis.newestFailures
@@ -29,7 +35,7 @@ package enum FlakyReport {
         for test in failures {
             switch verdicts[test] {
             case .flaky?, .flakyStatistically?: flaky += 1
-            case .broken?: broken += 1
+            case .broken?, .brokenIn?: broken += 1
             case .orderDependent?: orderDependent += 1
             case .maybeOrderDependent?, .healed?, nil: break
             }
@@ -71,6 +77,10 @@ package enum FlakyReport {
         case .broken(let since, let runs):
             return
                 "failed every attempt of the last \(runs) \(plural(runs, "run")), since \(short(since.commit)) (run \(since.id))"
+        case .brokenIn(let environment, let since, let runs, let passed):
+            return
+                "failed every attempt of all \(runs) \(plural(runs, "run")) in \(environment), since \(short(since.commit)) "
+                + "(run \(since.id)); passed all \(passed) \(plural(passed, "run")) in other environments: not flaky"
         case .healed(let lastFailure, let passes):
             return "passed \(passes) runs in a row since its last failure (run \(lastFailure.id))"
         }
@@ -99,12 +109,13 @@ package enum FlakyReport {
 
     /// The verdicts as a table for a terminal.
     package static func table(_ analysis: FlakyVerdicts.Analysis) -> String {
-        var text = headline(analysis) + "\n"
+        var text = headline(analysis).terminalSafe + "\n"
         if !analysis.findings.isEmpty || !analysis.newFailures.isEmpty {
             var table = TextTable(columns: [.init("Test", .left), .init("Verdict", .left), .init("Evidence", .left)])
             for finding in analysis.findings {
                 table.add([
-                    .init(finding.test.terminalSafe), .init(finding.name), .init(evidence(finding).terminalSafe),
+                    .init(finding.test.terminalSafe), .init(finding.name.terminalSafe),
+                    .init(evidence(finding).terminalSafe),
                 ])
             }
             for failure in analysis.newFailures {
@@ -114,7 +125,7 @@ package enum FlakyReport {
             text += "\n" + table.render()
         }
         text += quarantineSection(analysis, markdown: false)
-        text += footer(analysis)
+        text += footer(analysis).terminalSafeKeepingLines
         return text
     }
 
@@ -167,8 +178,11 @@ package enum FlakyReport {
 
     private static func footer(_ analysis: FlakyVerdicts.Analysis) -> String {
         var text = "\n\(analysis.runs) \(plural(analysis.runs, "run")) considered"
-        let everythingFailed = Set(analysis.everythingFailed.map(\.id))
-        let didNotEnd = analysis.excluded.filter { !everythingFailed.contains($0.id) }
+        let named = Set(analysis.everythingFailed.map(\.id) + analysis.buildFailed.map(\.id))
+        let didNotEnd = analysis.excluded.filter { !named.contains($0.id) }
+        if !analysis.buildFailed.isEmpty {
+            text += "; left out, the build failed: " + analysis.buildFailed.map(\.id).joined(separator: ", ")
+        }
         if !didNotEnd.isEmpty {
             text +=
                 "; left out as infrastructure failures (the run did not end): "
@@ -194,12 +208,12 @@ package enum FlakyReport {
 
     /// The verdicts as GitHub-flavoured Markdown, for a job summary or a pull-request comment.
     package static func markdown(_ analysis: FlakyVerdicts.Analysis) -> String {
-        var text = "### \(headline(analysis))\n\n"
+        var text = "### \(cell(headline(analysis)))\n\n"
         if !analysis.findings.isEmpty || !analysis.newFailures.isEmpty {
             text += "| Test | Verdict | Evidence |\n|:--|:--|:--|\n"
             for finding in analysis.findings {
                 let marker = finding.failedLast ? " ❌" : ""
-                text += "| \(cell(finding.test))\(marker) | \(finding.name) | \(cell(evidence(finding))) |\n"
+                text += "| \(cell(finding.test))\(marker) | \(cell(finding.name)) | \(cell(evidence(finding))) |\n"
             }
             for failure in analysis.newFailures {
                 let (verdict, evidence) = evidence(failure)
@@ -207,7 +221,7 @@ package enum FlakyReport {
             }
         }
         text += quarantineSection(analysis, markdown: true)
-        text += footer(analysis)
+        text += "\n" + footer(analysis).split(separator: "\n").map { cell(String($0)) + "\n" }.joined()
         return text
     }
 
@@ -229,6 +243,10 @@ package enum FlakyReport {
         writer.key("everythingFailed")
         writer.beginArray()
         for run in analysis.everythingFailed { write(run, to: &writer) }
+        writer.endArray()
+        writer.key("buildFailed")
+        writer.beginArray()
+        for run in analysis.buildFailed { write(run, to: &writer) }
         writer.endArray()
         writer.member("runsWithoutTree", analysis.runsWithoutTree)
         writer.key("newestFailures")
@@ -303,6 +321,12 @@ package enum FlakyReport {
                 writer.key("since")
                 write(since, to: &writer)
                 writer.member("runs", runs)
+            case .brokenIn(let environment, let since, let runs, let passed):
+                writer.member("environment", environment)
+                writer.key("since")
+                write(since, to: &writer)
+                writer.member("runs", runs)
+                writer.member("passedElsewhere", passed)
             case .healed(let lastFailure, let passes):
                 writer.key("lastFailure")
                 write(lastFailure, to: &writer)
@@ -351,7 +375,7 @@ package enum FlakyReport {
 
     // MARK: Helpers
 
-    private static func short(_ commit: String) -> String { commit.isEmpty ? "no commit" : String(commit.prefix(10)) }
+    private static func short(_ commit: String) -> String { TestHistory.shortCommit(commit) }
 
     private static func percent(_ value: Double) -> String {
         let tenths = Int((value * 1000).rounded())

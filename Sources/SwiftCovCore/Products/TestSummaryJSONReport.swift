@@ -60,18 +60,7 @@ package enum TestSummaryJSONReport {
             }
         }
         json.endArray()
-        if !judgement.orderDependent.isEmpty {
-            json.key("orderDependent")
-            json.beginArray(.block)
-            for dependence in judgement.orderDependent {
-                json.beginObject()
-                json.member("id", dependence.id)
-                json.member("alone", dependence.alone.rawValue)
-                json.member("inSuite", dependence.inSuite.rawValue)
-                json.endObject()
-            }
-            json.endArray()
-        }
+        OrderDependence.write(judgement.orderDependent, key: "orderDependent", to: &json)
         json.endObject()
     }
 

@@ -36,7 +36,7 @@ package enum TrendsReport {
 
     private static func commits(_ count: Int) -> String { count == 1 ? "1 commit" : "\(count) commits" }
 
-    private static func short(_ commit: String) -> String { commit.isEmpty ? "no commit" : String(commit.prefix(10)) }
+    private static func short(_ commit: String) -> String { TestHistory.shortCommit(commit) }
 
     /// The lines every format shares: what moved from the first point to the newest.
     private static func summary(_ trends: HistoryTrends) -> [(
@@ -49,6 +49,14 @@ package enum TrendsReport {
             ("Tests", sparkline(points.map { Double($0.tests) }), "\(first.tests)", "\(last.tests)"),
             ("Failed", sparkline(points.map { Double($0.failed) }), "\(first.failed)", "\(last.failed)"),
             ("Flaky", sparkline(points.map { Double($0.flaky) }), "\(first.flaky)", "\(last.flaky)"),
+            (
+                "Order-dependent", sparkline(points.map { Double($0.orderDependent) }), "\(first.orderDependent)",
+                "\(last.orderDependent)"
+            ),
+            (
+                "Runs left out", sparkline(points.map { Double($0.leftOut.count) }), "\(first.leftOut.count)",
+                "\(last.leftOut.count)"
+            ),
             (
                 "Test time (s)", sparkline(points.map(\.seconds)), JUnitReport.seconds(first.seconds),
                 JUnitReport.seconds(last.seconds)
@@ -72,6 +80,22 @@ package enum TrendsReport {
 
     private static func notes(_ trends: HistoryTrends) -> [String] {
         var notes: [String] = []
+        // Runs that say nothing about single tests are named, never taken for "no failures".
+        let leftOut = trends.points.filter { !$0.leftOut.isEmpty }
+        if !leftOut.isEmpty {
+            let described = leftOut.map { point in
+                short(point.commit) + " ("
+                    + point.leftOut.map { reason in
+                        switch reason {
+                        case .buildFailed: "the build failed"
+                        case .didNotEnd: "did not end"
+                        case .everythingFailed(let failed, let tests): "everything failed, \(failed) of \(tests) tests"
+                        }
+                    }.joined(separator: "; ") + ")"
+            }
+            notes.append(
+                "Runs left out of the numbers (no single test's outcome): " + described.joined(separator: ", ") + ".")
+        }
         let carried = trends.points.filter { !$0.carriedShards.isEmpty }
         if !carried.isEmpty {
             notes.append(
@@ -93,7 +117,7 @@ package enum TrendsReport {
     package static func table(_ trends: HistoryTrends) -> String {
         guard let last = trends.points.last else { return "No runs in the history yet.\n" }
         var text =
-            "\(commits(trends.points.count)), newest \(short(last.commit)) on \(last.branch.isEmpty ? "no branch" : last.branch)\n\n"
+            "\(commits(trends.points.count)), newest \(short(last.commit)) on \(last.branch.isEmpty ? "no branch" : last.branch.terminalSafe)\n\n"
         var table = TextTable(columns: [.init("", .left), .init("Trend", .left), .init("First"), .init("Newest")])
         for row in summary(trends) {
             table.add([.init(row.label), .init(row.spark), .init(row.first), .init(row.last)])
@@ -180,7 +204,8 @@ package enum TrendsReport {
             body +=
                 "<h2>Per commit</h2>\n<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Per commit\"><table>\n<thead><tr><th scope=\"col\">Commit</th>"
             body += "<th scope=\"col\">Lines</th><th scope=\"col\">Tests</th><th scope=\"col\">Failed</th>"
-            body += "<th scope=\"col\">Flaky</th><th scope=\"col\">Test time (s)</th></tr></thead>\n<tbody>\n"
+            body += "<th scope=\"col\">Flaky</th><th scope=\"col\">Order-dependent</th>"
+            body += "<th scope=\"col\">Runs left out</th><th scope=\"col\">Test time (s)</th></tr></thead>\n<tbody>\n"
             for point in trends.points.reversed() {
                 let carried =
                     point.carriedShards.isEmpty
@@ -189,6 +214,7 @@ package enum TrendsReport {
                     "<tr><th scope=\"row\"><code>\(short(point.commit).htmlEscaped)</code>\(carried.htmlEscaped)</th>"
                 body += "<td>\(percent(lines(point)))\(point.carriedCoverage ? " (carried)" : "")</td>"
                 body += "<td>\(point.tests)</td><td>\(point.failed)</td><td>\(point.flaky)</td>"
+                body += "<td>\(point.orderDependent)</td><td>\(point.leftOut.count)</td>"
                 body += "<td>\(JUnitReport.seconds(point.seconds))</td></tr>\n"
             }
             body += "</tbody>\n</table></div>\n"

@@ -15,6 +15,8 @@ package enum HistoryKeys {
         package var commit: String?
         package var branch: String?
         package var runID: String?
+        /// The environment's name beyond the automatic key (`--environment NAME`); nil for
+        /// `SWIFTCOV_ENVIRONMENT`'s, or none.
         package var environment: String?
         /// `K/N` for one shard's run.
         package var shard: String?
@@ -41,8 +43,10 @@ package enum HistoryKeys {
         }
     }
 
-    /// The CI variables `keys` reads: GitHub Actions' and GitLab CI's branch and job.
+    /// The variables `keys` reads: the environment's name, GitHub Actions' and GitLab CI's
+    /// branch and job.
     package static let variableNames = [
+        environmentVariable,
         "GITHUB_HEAD_REF", "GITHUB_REF_NAME", "GITHUB_RUN_ID", "GITHUB_RUN_ATTEMPT", "GITHUB_JOB",
         "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME", "CI_COMMIT_REF_NAME", "CI_JOB_ID",
     ]
@@ -74,8 +78,8 @@ package enum HistoryKeys {
             ?? variables["CI_COMMIT_REF_NAME"] ?? git(["symbolic-ref", "--short", "-q", "HEAD"]) ?? ""
         run.id = given.runID ?? ciRunID(variables) ?? "local-\(time)-\(getpid())"
         run.shard = given.shard ?? ""
-        run.environment =
-            given.environment ?? environment(configuration: given.configuration, toolchain: given.toolchain)
+        run.environment = environment(configuration: given.configuration, toolchain: given.toolchain)
+        run.environmentName = given.environment ?? variables[environmentVariable] ?? ""
         return run
     }
 
@@ -93,6 +97,9 @@ package enum HistoryKeys {
         }
         return result.trimmedOutput.split(separator: "\n").map(String.init).min() ?? ""
     }
+
+    /// The variable that names a run's environment when `--environment` does not.
+    package static let environmentVariable = "SWIFTCOV_ENVIRONMENT"
 
     /// GitHub's run, attempt and job, or GitLab's job: unique per CI job.
     static func ciRunID(_ variables: [String: String]) -> String? {

@@ -26,10 +26,16 @@ package struct RunRecord: Equatable, Sendable {
     package var scope: Scope
     /// How many failed tests ran again (`--retry-failed`); their runs are not in the coverage.
     package var retried = 0
+    /// Whether each test ran alone (`run --per-test`), and the tests that ended differently
+    /// alone than in the suite: what `history add` of the folder records, as `run` would.
+    package var alone = false
+    package var orderDependent: [OrderDependence] = []
 
-    package init(scope: Scope, retried: Int = 0) {
+    package init(scope: Scope, retried: Int = 0, alone: Bool = false, orderDependent: [OrderDependence] = []) {
         self.scope = scope
         self.retried = retried
+        self.alone = alone
+        self.orderDependent = orderDependent
     }
 
     /// Whether the export holds the coverage of only part of the suite.
@@ -56,6 +62,11 @@ package struct RunRecord: Equatable, Sendable {
             json.endArray()
         }
         json.member("retried", retried)
+        if alone {
+            json.key("alone")
+            json.bool(true)
+        }
+        OrderDependence.write(orderDependent, key: "orderDependent", to: &json)
         json.endObject()
         return json.output + "\n"
     }
@@ -86,6 +97,19 @@ package struct RunRecord: Equatable, Sendable {
         default: return nil
         }
         if case .number(let count) = value("retried"), count >= 0, count < 1e9 { record.retried = Int(count) }
+        if case .bool(true) = value("alone") { record.alone = true }
+        if case .array(let elements) = value("orderDependent") {
+            record.orderDependent = elements.compactMap { element in
+                guard case .object(let members) = element else { return nil }
+                func string(_ key: String) -> String? {
+                    if case .string(let text)? = members.first(where: { $0.key == key })?.value { text } else { nil }
+                }
+                guard let id = string("id"), let alone = string("alone").flatMap(TestRun.Status.init(rawValue:)),
+                    let inSuite = string("inSuite").flatMap(TestRun.Status.init(rawValue:))
+                else { return nil }
+                return OrderDependence(id: id, alone: alone, inSuite: inSuite)
+            }
+        }
         return record
     }
 

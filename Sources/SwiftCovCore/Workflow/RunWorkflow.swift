@@ -117,8 +117,10 @@ package struct RunWorkflow: Sendable {
         // What the export will be of: a stale record never describes this run's export.
         system.remove(output + "/" + RunRecord.fileName)
         var outcome = try execute(toolchain: toolchain, clock: clock, sink: sink)
+        let alone = if case .eachTestAlone = strategy { true } else { false }
         outcome.record = RunRecord(
-            scope: recordScope, retried: retries > 0 ? outcome.results.cases.filter { !$0.attempts.isEmpty }.count : 0)
+            scope: recordScope, retried: retries > 0 ? outcome.results.cases.filter { !$0.attempts.isEmpty }.count : 0,
+            alone: alone, orderDependent: outcome.orderDependent)
         try system.write(outcome.record.json, to: output + "/" + RunRecord.fileName)
         if let swiftPM = outcome.swiftPMExport, system.fileSize(swiftPM.path) != nil {
             // The export SwiftPM left is this run's (or an older one this run's replaces), or —
@@ -199,6 +201,11 @@ package struct RunWorkflow: Sendable {
         return nil
     }
 
+    /// The run ended before any test ran: the build failed (a history records it so).
+    package struct BuildFailed: DiagnosticConvertible {
+        package var diagnostic: Diagnostic
+    }
+
     /// The tests chosen to run, and the `--filter` arguments that make `swift test` run them.
     struct Selection {
         var tests: [TestID]
@@ -225,7 +232,7 @@ package struct RunWorkflow: Sendable {
     private func select(build status: Int32, sink: some DiagnosticSink) throws -> Selection {
         guard status == 0 else {
             guard strategy == .wholeSuite else {
-                throw Diagnostic("`swift build --build-tests` exited with status \(status)")
+                throw BuildFailed(diagnostic: Diagnostic("`swift build --build-tests` exited with status \(status)"))
             }
             // `swift test` runs no test then, but shows the build's errors in the log.
             return Selection(tests: [], filter: ShardPlan.filterArguments(selecting: [], of: []), buildFailed: true)
@@ -279,7 +286,9 @@ package struct RunWorkflow: Sendable {
         guard results.hasTestOutput else {
             // The build failed (usually): its errors may have been hidden behind a progress line.
             sink.outputEnded(errors: buildErrors())
-            throw Diagnostic(file: logPath, "`swift test` exited with status \(status) before running any test")
+            throw BuildFailed(
+                diagnostic: Diagnostic(
+                    file: logPath, "`swift test` exited with status \(status) before running any test"))
         }
         sink.outputEnded(errors: nil)
         // The coverage is made first: the retries' runs replace SwiftPM's profiles.

@@ -10,7 +10,8 @@ enum HistoryCommand {
         positionalHelp:
             "add: test output (logs, event streams, JUnit, an .xcresult) or a `swiftcov run` output folder, recorded as one run. compact: keep the newest runs.",
         options: [
-            HistoryService.option.spec, coverage.spec, commit.spec, branch.spec, runID.spec, environment.spec,
+            HistoryService.option.spec, coverage.spec, commit.spec, branch.spec, runID.spec,
+            HistoryService.environment.spec,
             configuration.spec, keepRuns.spec, keepDays.spec,
         ],
         examples: [
@@ -27,7 +28,7 @@ enum HistoryCommand {
         switch options.action {
         case .add(let inputs):
             var given = options.given
-            if given.environment == nil { given.toolchain = Toolchain.swiftVersion() }
+            given.toolchain = Toolchain.swiftVersion()
             // A `swiftcov run` output folder in the package is swiftcov's, never a change to the code.
             given.ownFiles += inputs.filter { !RunWorkflow.testResults(in: $0).isEmpty }.map {
                 HistoryService.absolute($0, terminal: terminal)
@@ -49,8 +50,11 @@ enum HistoryCommand {
             tests = tests.resolving(
                 with: try coverage.map { TestLogInput.sourceIndex(report: $0, workingDirectory: cwd) }
                     ?? TestLogInput.sourceIndex(coverage: nil, root: root, workingDirectory: cwd))
+            // A `swiftcov run --per-test` folder's tests ran alone, and some ended differently alone.
+            let record = inputs.lazy.compactMap { RunRecord.read(inFolder: $0) }.first
             try HistoryService.record(
-                tests, coverage: coverage, home: options.home, root: root, given: given, now: now,
+                tests, coverage: coverage, orderDependent: record?.orderDependent ?? [], alone: record?.alone ?? false,
+                home: options.home, root: root, given: given, now: now,
                 terminal: terminal, command: "history")
         case .compact:
             let history = try HistoryService.read(

@@ -19,7 +19,10 @@ enum RunCommand {
         positional: "-- SWIFT-TEST-ARGUMENTS…",
         positionalHelp: "Passed to `swift test` (after `--`), e.g. -- --filter GameTests --parallel.",
         options: [output.spec] + GateOptions.specs + [shard.spec, scratchPath.spec, timings.spec]
-            + [perTest.spec, testTimeout.spec, retryFailed.spec, HistoryService.option.spec, ColorChoice.option.spec]
+            + [
+                perTest.spec, testTimeout.spec, retryFailed.spec, HistoryService.option.spec,
+                HistoryService.environment.spec, ColorChoice.option.spec,
+            ]
             + ScopeOptions.specs,
         examples: [
             "swiftcov run",
@@ -57,7 +60,19 @@ enum RunCommand {
             terminal.emit(.note("waiting for another swiftcov run writing to \(options.output) to end"))
         }
         let clock = Clock.system(sourceDateEpoch: terminal.environment("SOURCE_DATE_EPOCH"))
-        let outcome = try workflow.run(toolchain: toolchain, clock: clock, sink: TerminalSink(terminal: terminal))
+        let outcome: RunWorkflow.Outcome
+        do {
+            outcome = try workflow.run(toolchain: toolchain, clock: clock, sink: TerminalSink(terminal: terminal))
+        } catch let error as RunWorkflow.BuildFailed {
+            // A build break is a run of the history too: it says so, never "no failures".
+            if let home = options.history {
+                try HistoryService.record(
+                    TestRun(), coverage: nil, buildFailed: true, alone: options.perTest, home: home, root: root,
+                    given: historyKeys(options, toolchain: toolchain), now: clock.secondsSince1970, terminal: terminal,
+                    command: "run")
+            }
+            throw error
+        }
 
         // Coverage: the run's export, in the scope and with the rules of the package.
         var request = options.scope.request(inputs: [outcome.exportPath], root: root)
@@ -87,17 +102,10 @@ enum RunCommand {
         for warning in written.warnings { terminal.emit(warning) }
         terminal.status(wrote: written.paths)
         if let home = options.history {
-            // Outcomes of tests run alone are compared with outcomes alone: their environment says so.
-            let configuration =
-                SwiftTestArguments(options.testArguments).configuration + (options.perTest ? " alone" : "")
             try HistoryService.record(
                 tests, coverage: report, orderDependent: outcome.orderDependent, alone: options.perTest, home: home,
-                root: root,
-                given: HistoryKeys.Given(
-                    shard: options.shard?.description,
-                    configuration: configuration, toolchain: Toolchain.swiftVersion(system: toolchain.system),
-                    ownFiles: [options.output]),
-                now: clock.secondsSince1970, terminal: terminal, command: "run")
+                root: root, given: historyKeys(options, toolchain: toolchain), now: clock.secondsSince1970,
+                terminal: terminal, command: "run")
         }
 
         // The gate: failed tests always count; thresholds when configured. A shard has a share
@@ -128,5 +136,13 @@ enum RunCommand {
         terminal.github.publishGate(report: report, result: result, tests: tests, judgement: judgement)
         // The gate judges the failed cases; a failure no case records fails the run all the same.
         return result.passed && (outcome.testsPassed || outcome.failuresRecorded) ? .success : .gateFailed
+    }
+
+    /// What the history knows of the run before it looks at git and the CI.
+    private static func historyKeys(_ options: Options, toolchain: Toolchain) -> HistoryKeys.Given {
+        HistoryKeys.Given(
+            environment: options.environment, shard: options.shard?.description,
+            configuration: SwiftTestArguments(options.testArguments).configuration,
+            toolchain: Toolchain.swiftVersion(system: toolchain.system), ownFiles: [options.output])
     }
 }

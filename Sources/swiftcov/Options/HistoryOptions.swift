@@ -15,11 +15,6 @@ extension HistoryCommand {
     static let runID = ValueOption<String>(
         ["--run-id"], value: "ID",
         help: "A unique name for the run. Default: the CI's run, attempt and job; else local-TIME-PID.")
-    static let environment = ValueOption<String>(
-        ["--environment"], value: "KEY",
-        help:
-            "Where it ran; outcomes are compared within one. Default: system, machine, `swift --version`'s version, configuration."
-    )
     static let configuration = ValueOption<String>(
         ["--configuration"], value: "debug|release", help: "The build configuration of the run. Default: debug.")
     static let keepRuns = ValueOption<Int>(
@@ -72,7 +67,7 @@ extension HistoryCommand {
             given = HistoryKeys.Given(
                 commit: try arguments.value(HistoryCommand.commit), branch: try arguments.value(HistoryCommand.branch),
                 runID: try arguments.value(HistoryCommand.runID),
-                environment: try arguments.value(HistoryCommand.environment),
+                environment: try arguments.value(HistoryService.environment),
                 configuration: try arguments.value(HistoryCommand.configuration) ?? "debug")
         }
     }

@@ -62,6 +62,8 @@ extension RunCommand {
         var scope: ScopeOptions
         var testArguments: [String]
         var history: HistoryStore.Home?
+        /// The run's environment's name, for the history.
+        var environment: String?
 
         /// The options; the paths given in them are relative to `folder` (where swiftcov was
         /// started, relative to the package root, where `run` works; empty at the root).
@@ -86,6 +88,8 @@ extension RunCommand {
             scope = try ScopeOptions(arguments)
             testArguments = arguments.positionals
             history = try arguments.value(HistoryService.option).map { HistoryStore.Home(parsing: fromStart($0) ?? $0) }
+            environment = try arguments.value(HistoryService.environment)
+            guard history != nil || environment == nil else { throw UsageError("--environment goes with --history") }
         }
     }
 }

@@ -10,6 +10,12 @@ enum HistoryService {
             "The history of runs: a file (kept by CI as a cache or artifact; made on first use), or git-notes (refs/notes/swiftcov; git-notes:REF for another)."
     )
 
+    static let environment = ValueOption<String>(
+        ["--environment"], value: "NAME",
+        help:
+            "Names the run's environment (a CI matrix entry, a time zone) beyond system, machine, toolchain and configuration, which are always part of it; outcomes are compared within one. Default: $SWIFTCOV_ENVIRONMENT."
+    )
+
     /// `--history`'s home, which the command needs.
     static func home(_ arguments: ParsedArguments) throws(UsageError) -> HistoryStore.Home {
         guard let history = try arguments.value(option) else {
@@ -55,20 +61,25 @@ enum HistoryService {
     }
 
     /// Records `tests` (and `coverage`) as a new run in the history at `home`; says so on stderr.
-    /// `alone`: each test ran alone (`run --per-test`).
+    /// `alone`: each test ran alone (`run --per-test`); `buildFailed`: no test ran, the build failed.
     static func record(
         _ tests: TestRun, coverage: CoverageReport?,
-        orderDependent: [OrderDependence] = [], alone: Bool = false,
+        orderDependent: [OrderDependence] = [], buildFailed: Bool = false, alone: Bool = false,
         home: HistoryStore.Home, root: String, given: HistoryKeys.Given, now: Int64, terminal: Terminal, command: String
     ) throws {
         var history = try read(home, root: root, terminal: terminal, command: command, now: now)
         // The history file in the package is swiftcov's, never a change to the code the run tested.
         var given = given
         if case .file(let path) = home { given.ownFiles.append(absolute(path, terminal: terminal)) }
+        // Outcomes of tests run alone are compared with outcomes alone: their environment says so
+        // (for readers before the `alone` mark).
+        if alone { given.configuration += TestHistory.Run.aloneMark }
         var variables: [String: String] = [:]
         for name in HistoryKeys.variableNames { variables[name] = terminal.environment(name) }
         var keys = HistoryKeys.keys(root: root, time: now, given: given, variables: variables)
         keys.isAlone = alone
+        keys.buildFailed = buildFailed
+        keys.isComplete = !buildFailed
         if history.runs.contains(where: { $0.id == keys.id }) {
             throw Diagnostic(
                 file: home.description,
@@ -81,7 +92,8 @@ enum HistoryService {
             into: &history)
         try HistoryStore.append([run], of: history, to: home, known: known, root: root)
         terminal.error(
-            "swiftcov: recorded run \(run.id.terminalSafe) (\(run.totals.tests) tests"
+            "swiftcov: recorded run \(run.id.terminalSafe) ("
+                + (buildFailed ? "build failed" : "\(run.totals.tests) tests")
                 + (run.commit.isEmpty ? "" : ", \(run.commit.prefix(12))\(run.isDirty ? " with changes" : "")")
                 + ") in \(home.description.terminalSafe)\n")
     }

@@ -7,7 +7,8 @@ struct FlakyVerdictsTests {
     /// A history from outcomes per run: `runs[i]` maps test names to their attempts' outcomes
     /// ("f", "p", "fp" for failed then passed on retry), on `trees[i]` (default one tree).
     static func history(
-        _ runs: [[String: String]], trees: [String]? = nil, complete: [Bool]? = nil, branch: String = "main"
+        _ runs: [[String: String]], trees: [String]? = nil, complete: [Bool]? = nil, branch: String = "main",
+        environments: [String]? = nil
     ) -> TestHistory {
         var history = TestHistory()
         for (index, outcomes) in runs.enumerated() {
@@ -15,6 +16,7 @@ struct FlakyVerdictsTests {
                 id: "r\(index + 1)", time: 1_000 + Int64(index), commit: "c" + (trees?[index] ?? "1"),
                 tree: "t" + (trees?[index] ?? "1"), branch: branch, environment: "Linux",
                 isComplete: complete?[index] ?? true)
+            run.environmentName = environments?[index] ?? ""
             for (name, attempts) in outcomes.sorted(by: { $0.key < $1.key }) {
                 let test = history.intern(name)
                 for (attempt, code) in attempts.enumerated() {
@@ -244,6 +246,48 @@ struct FlakyVerdictsTests {
         #expect(run.ranAlone && run.environmentOfEitherKind == "Linux x86_64 swift-6.3.1 debug")
         run.environment = "Linux x86_64 swift-6.3.1 debug"
         #expect(!run.ranAlone && run.environmentOfEitherKind == run.environment)
+    }
+
+    @Test("failing every run of one environment and passing every run of the others is broken there, never flaky")
+    func brokenInEnvironment() {
+        // A fails in Tokyo only; B flips in UTC on one tree (flaky); C fails in one Tokyo run only, on
+        // a tree no other Tokyo run tested.
+        let environments = ["utc", "tokyo", "utc", "tokyo", "utc", "tokyo"]
+        let runs: [[String: String]] = [
+            ["A": "p", "B": "p", "C": "p"], ["A": "f", "B": "p", "C": "f"], ["A": "p", "B": "f", "C": "p"],
+            ["A": "ff", "B": "p", "C": "p"], ["A": "p", "B": "p", "C": "p"], ["A": "f", "B": "p", "C": "p"],
+        ]
+        let history = Self.history(runs, trees: ["1", "1", "1", "2", "2", "2"], environments: environments)
+        let analysis = FlakyVerdicts.analyze(history)
+        let finding = analysis.findings.first { $0.test == "A" }
+        guard case .brokenIn(let environment, let since, let failed, let passed)? = finding?.verdict else {
+            Issue.record("A: \(String(describing: finding))")
+            return
+        }
+        #expect(environment == "tokyo" && since.id == "r2" && failed == 3 && passed == 3)
+        #expect(finding?.name == "broken in tokyo" && finding?.verdict.isFlaky == false)
+        #expect(analysis.findings.first { $0.test == "B" }?.verdict.name == "flaky")
+        #expect(analysis.findings.first { $0.test == "C" } == nil)
+        #expect(FlakyReport.headline(analysis) == "1 failure: 1 broken")
+        #expect(FlakyReport.table(analysis).contains("broken in tokyo"))
+        #expect(
+            FlakyReport.markdown(analysis).contains(
+                "| A ❌ | broken in tokyo | failed every attempt of all 3 runs in tokyo"))
+        let json = FlakyReport.json(analysis)
+        #expect(json.contains(#""verdict": "broken in tokyo""#) && json.contains(#""environment": "tokyo""#))
+        #expect(json.contains(#""passedElsewhere": 3"#))
+        // One run in Tokyo is not enough; nor is one passing run elsewhere; nor a pass in Tokyo.
+        let once = Self.history(Array(runs.prefix(3)), environments: Array(environments.prefix(3)))
+        #expect(Self.verdicts(once)["A"]?.name != "broken in tokyo")
+        let onePass = Self.history(
+            [["A": "f"], ["A": "f"], ["A": "p"]], environments: ["tokyo", "tokyo", "utc"])
+        #expect(Self.verdicts(onePass)["A"]?.name != "broken in tokyo")
+        let passedThere = Self.history(
+            runs + [["A": "p", "B": "p", "C": "p"]], environments: environments + ["tokyo"])
+        #expect(Self.verdicts(passedThere)["A"]?.name.hasPrefix("broken in") == false)
+        // The names differ, the automatic key does not: the name is the dimension.
+        #expect(history.runs[0].environmentOfEitherKind != history.runs[1].environmentOfEitherKind)
+        #expect(history.runs[1].environmentDisplayName == "tokyo")
     }
 
     @Test("a newest run where everything failed is named in the headline, never 'no failures'")

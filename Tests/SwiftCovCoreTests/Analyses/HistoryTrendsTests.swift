@@ -37,6 +37,62 @@ struct HistoryTrendsTests {
         )
     }
 
+    @Test(
+        "a commit's flaky and order-dependent tests come from all of its runs; a run alone never stands in for the suite"
+    )
+    func countsFromAllRuns() {
+        var history = TestHistory()
+        let a = history.intern("M.T/a")
+        let b = history.intern("M.T/b")
+        let c = history.intern("M.T/c")
+        func run(
+            _ id: String, _ time: Int64, commit: String = "c1", alone: Bool = false,
+            _ outcomes: [(Int32, TestRun.Status, UInt8)], orderDependent: [TestHistory.OrderDependent] = []
+        ) {
+            var run = Self.run(id, commit: commit, time: time, tests: 3)
+            run.isAlone = alone
+            run.executions = outcomes.map { TestHistory.Execution(test: $0.0, status: $0.1, attempt: $0.2) }
+            run.totals.failed = outcomes.filter { $0.1 == .failed && $0.2 == 0 }.count
+            run.totals.passed = 3 - run.totals.failed
+            run.orderDependent = orderDependent
+            history.add(run)
+        }
+        // a: failed then passed on retry in one suite run; b: passed in one suite run, failed in
+        // the other; c: passed in the suite, failed alone (the per-test run compared them).
+        run("s1", 1, [(a, .failed, 0), (a, .passed, 1), (b, .passed, 0), (c, .passed, 0)])
+        run("s2", 2, [(a, .passed, 0), (b, .failed, 0), (c, .passed, 0)])
+        run(
+            "alone", 3, alone: true, [(a, .passed, 0), (b, .passed, 0), (c, .failed, 0)],
+            orderDependent: [TestHistory.OrderDependent(test: c, alone: .failed, inSuite: .passed)])
+        // The next commit: the build broke, then everything failed.
+        var broken = Self.run("build", commit: "c2", time: 4, tests: 0)
+        broken.buildFailed = true
+        broken.isComplete = false
+        history.add(broken)
+        history.add(Self.run("all", commit: "c2", time: 5, tests: 6, failed: 6))
+        let trends = HistoryTrends(history)
+        #expect(trends.points.map(\.commit) == ["c1", "c2"])
+        let first = trends.points[0]
+        #expect(first.flaky == 2 && first.orderDependent == 1)
+        // Its tests and failures are the newest suite run's (s2), not the run alone's.
+        #expect(first.tests == 3 && first.failed == 1)
+        // A commit with no run but those left out is a point, and says why.
+        #expect(trends.points[1].leftOut == [.buildFailed, .everythingFailed(failed: 6, tests: 6)])
+        // Its failures count: never a green point.
+        #expect(trends.points[1].tests == 6 && trends.points[1].failed == 6)
+        let table = TrendsReport.table(trends)
+        #expect(table.contains("Runs left out"))
+        #expect(
+            table.contains(
+                "Runs left out of the numbers (no single test's outcome): c2 (the build failed; everything failed, 6 of 6 tests)."
+            ), "\(table)")
+        #expect(TrendsReport.markdown(trends).contains("| Order-dependent | "))
+        #expect(TrendsReport.html(trends).contains("<th scope=\"col\">Runs left out</th>"))
+        // Commits off the first-parent line are placed by their first run, whatever it was.
+        run("s3", 6, [(a, .passed, 0), (b, .passed, 0), (c, .passed, 0)])
+        #expect(HistoryTrends(history, firstParents: ["c9"]).points.map(\.commit) == ["c1", "c2"])
+    }
+
     @Test("coverage comes from whole runs; movers are measured since the commit asked for, biggest first")
     func movers() {
         var history = TestHistory()

@@ -747,7 +747,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
     // MARK: Checks
 
     /// A history of runs: read (errors on a line of the input), written back and read again
-    /// the same, compacted, judged, and every verdict rendered.
+    /// the same, compacted, judged, and every verdict and the trends rendered.
     private static func history(_ bytes: [UInt8]) throws(FuzzInvariantFailure) {
         let lineCount = bytes.reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
         let reading: HistoryFormat.Reading
@@ -783,11 +783,21 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
             throw FuzzInvariantFailure(description: "history: compacted, an execution names no test")
         }
         let analysis = FlakyVerdicts.analyze(history, options: .init(minimumRuns: 2, minimumFlips: 1, healAfter: 2))
-        for finding in analysis.findings where finding.verdict.name == "broken" && finding.verdict.isFlaky {
+        for finding in analysis.findings where finding.verdict.name.hasPrefix("broken") && finding.verdict.isFlaky {
             throw FuzzInvariantFailure(description: "history: \(finding.test) is broken and flaky")
         }
-        _ = FlakyReport.table(analysis)
-        _ = FlakyReport.markdown(analysis)
+        if analysis.newestLeftOut != nil, FlakyReport.headline(analysis).contains("no failures") {
+            throw FuzzInvariantFailure(description: "history: a newest run left out reads as no failures")
+        }
+        let trends = HistoryTrends(history)
+        // No format or control character of the input reaches a terminal, Markdown or HTML raw.
+        for (output, what) in [
+            (FlakyReport.table(analysis), "flaky table"), (FlakyReport.markdown(analysis), "flaky Markdown"),
+            (TrendsReport.table(trends), "trends table"), (TrendsReport.markdown(trends), "trends Markdown"),
+            (TrendsReport.html(trends), "trends HTML"),
+        ] where output.unicodeScalars.contains(where: { $0.isFormat && $0 != "\u{200B}" || $0.value == 0x1B }) {
+            throw FuzzInvariantFailure(description: "history: a format or control character in the \(what)")
+        }
         try requireWellFormedJSON(FlakyReport.json(analysis), "flaky JSON")
     }
 

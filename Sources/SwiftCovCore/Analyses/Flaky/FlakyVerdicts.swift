@@ -7,6 +7,8 @@
 /// test alone (`run --per-test`); a retry counts as its run's kind. Evidence is weighed, not
 /// ranked: every observation of a test on one tree and environment counts, by kind. The rules
 /// (docs/commands.md, `swiftcov flaky`):
+/// - **broken in NAME**: it failed every attempt of every run (two at least) in one environment
+///   (or several), and passed every run of the others (two runs at least) — never called flaky;
 /// - **broken**: it failed every attempt of every run (two at least) since a commit, and passed
 ///   on none of those runs' trees — never called flaky;
 /// - **flaky (proven)**: one tree in one environment saw it pass and fail in the same kind of run
@@ -67,6 +69,9 @@ package enum FlakyVerdicts {
         case maybeOrderDependent(alone: TestRun.Status, inSuite: TestRun.Status, run: RunReference)
         /// Failed every attempt of the last `runs` runs, since `since`.
         case broken(since: RunReference, runs: Int)
+        /// Failed every attempt of all `runs` runs in `environment` (the environments' names,
+        /// joined by ", "), the first of them `since`; passed all `passed` runs elsewhere.
+        case brokenIn(environment: String, since: RunReference, runs: Int, passed: Int)
         /// Was flaky (last failed in `lastFailure`), and passed its last `passes` runs since.
         case healed(lastFailure: RunReference, passes: Int)
 
@@ -78,6 +83,7 @@ package enum FlakyVerdicts {
             case .orderDependent: "order-dependent"
             case .maybeOrderDependent: "maybe order-dependent"
             case .broken: "broken"
+            case .brokenIn(let environment, _, _, _): "broken in " + environment
             case .healed: "healed"
             }
         }
@@ -145,6 +151,8 @@ package enum FlakyVerdicts {
         package var quarantine: [QuarantineState] = []
         /// The runs of `excluded` where everything (more than 80% of five tests or more) failed.
         package var everythingFailed: [RunReference] = []
+        /// The runs of `excluded` whose build failed.
+        package var buildFailed: [RunReference] = []
         /// The newest run of the history, when it is left out: the headline describes it.
         package var newestLeftOut: LeftOut?
         /// The runs considered that have no tree and no commit (outside git, no `--commit`): no
@@ -163,13 +171,7 @@ package enum FlakyVerdicts {
     /// A run left out of the verdicts, and why.
     package struct LeftOut: Sendable, Equatable {
         package var run: RunReference
-        /// Its tests and failing tests, when everything failed; nil when it did not end.
-        package var everythingFailed: (failed: Int, tests: Int)?
-
-        package static func == (lhs: LeftOut, rhs: LeftOut) -> Bool {
-            lhs.run == rhs.run && lhs.everythingFailed?.failed == rhs.everythingFailed?.failed
-                && lhs.everythingFailed?.tests == rhs.everythingFailed?.tests
-        }
+        package var reason: TestHistory.Run.LeftOutReason
     }
 
     /// A failure of the newest run that no verdict explains yet.
@@ -191,11 +193,13 @@ package enum FlakyVerdicts {
     package static func analyze(_ history: TestHistory, options: Options = Options()) -> Analysis {
         var excluded: [RunReference] = []
         var everythingFailed: [RunReference] = []
+        var buildFailed: [RunReference] = []
         var runs: [TestHistory.Run] = []
         for run in history.runs {
-            if run.isInfrastructureFailure {
+            if let reason = run.leftOutReason {
                 excluded.append(RunReference(run))
-                if run.isComplete { everythingFailed.append(RunReference(run)) }
+                if case .everythingFailed = reason { everythingFailed.append(RunReference(run)) }
+                if reason == .buildFailed { buildFailed.append(RunReference(run)) }
             } else {
                 runs.append(run)
             }
@@ -266,6 +270,11 @@ package enum FlakyVerdicts {
                         test: history.names[test], verdict: verdict, failedLast: failedLast, tally: tally,
                         alsoFailedAlone: alsoFailedAlone))
             }
+            // Broken in an environment: always failed there, always passed in the others.
+            if let verdict = brokenInEnvironment(seen, runs: runs) {
+                finding(verdict, tally: Self.tally(seen))
+                continue
+            }
             // Broken: the newest runs failed every attempt, and none of their trees saw a pass.
             // (One failing run is a new failure, not yet broken.)
             let tail = seen.reversed().prefix { $0.failed && !$0.passed }
@@ -329,22 +338,16 @@ package enum FlakyVerdicts {
         let judged = Set(findings.map(\.test))
         // The newest run of all, when it is left out: what the headline must speak of.
         var newestLeftOut: LeftOut?
-        if let last = history.runs.last(where: { !$0.executions.isEmpty || !$0.isComplete }),
-            last.isInfrastructureFailure
+        if let last = history.runs.last(where: { !$0.executions.isEmpty || $0.isInfrastructureFailure }),
+            let reason = last.leftOutReason
         {
-            newestLeftOut = LeftOut(
-                run: RunReference(last),
-                everythingFailed: last.isComplete
-                    ? (
-                        Int(clamping: last.totals.failed) + Int(clamping: last.totals.errors),
-                        Int(clamping: last.totals.tests)
-                    )
-                    : nil)
+            newestLeftOut = LeftOut(run: RunReference(last), reason: reason)
         }
         var analysis = Analysis(
             findings: findings, excluded: excluded, runs: runs.count, newestFailures: newestFailures,
             newFailures: newestFailures.filter { !judged.contains($0) }.map { NewFailure(test: $0) })
         analysis.everythingFailed = everythingFailed
+        analysis.buildFailed = buildFailed
         analysis.newestLeftOut = newestLeftOut
         analysis.runsWithoutTree = runsWithoutTree
         return analysis
@@ -363,6 +366,35 @@ package enum FlakyVerdicts {
             }
         }
         return tally
+    }
+
+    /// Broken in one environment (or several): every run of it failed every attempt, in two runs
+    /// at least each; every run of the other environments passed, in two runs at least; each
+    /// environment seen in the whole suite.
+    private static func brokenInEnvironment(_ seen: [Outcome], runs: [TestHistory.Run]) -> Verdict? {
+        var byEnvironment: [String: (failed: Bool, passed: Bool, inSuite: Bool, runs: Set<Int>)] = [:]
+        for outcome in seen {
+            let key = runs[outcome.run].environmentOfEitherKind
+            var entry = byEnvironment[key] ?? (false, false, false, [])
+            entry.failed = entry.failed || outcome.failed
+            entry.passed = entry.passed || outcome.passed
+            entry.inSuite = entry.inSuite || !outcome.alone
+            entry.runs.insert(outcome.run)
+            byEnvironment[key] = entry
+        }
+        // Each environment seen in the suite: an environment of runs alone only differs by order too.
+        guard byEnvironment.count >= 2,
+            byEnvironment.values.allSatisfy({ $0.failed != $0.passed && $0.inSuite }),
+            case let failing = byEnvironment.filter({ $0.value.failed }), !failing.isEmpty,
+            failing.values.allSatisfy({ $0.runs.count >= 2 })
+        else { return nil }
+        let passed = byEnvironment.values.filter(\.passed).reduce(0) { $0 + $1.runs.count }
+        guard passed >= 2 else { return nil }
+        let failedRuns = failing.values.reduce(into: Set<Int>()) { $0.formUnion($1.runs) }
+        let names = Set(failing.values.compactMap { $0.runs.min().map { runs[$0].environmentDisplayName } })
+        return .brokenIn(
+            environment: names.sorted().joined(separator: ", "), since: RunReference(runs[failedRuns.min()!]),
+            runs: failedRuns.count, passed: passed)
     }
 
     /// Order-dependence, with the place it rests on: on one tree and environment, every run

@@ -3,7 +3,11 @@
 /// run), with the tests, failures, flaky tests and test time of
 /// its runs and its coverage; the slowest tests; the modules and files that moved most since a
 /// commit. A commit's shards add up: a shard that did not run on a commit carries its last numbers
-/// forward (and the point says so) rather than showing a drop that did not happen.
+/// forward (and the point says so) rather than showing a drop that did not happen. A commit's
+/// tests and failures are its newest runs of the whole suite (runs of each test alone only when
+/// it has no other); its flaky and order-dependent tests are `FlakyVerdicts`' on all of its runs;
+/// its runs left out of both (a build break, a run that did not end, everything failed) are
+/// counted, and a commit with no other run is a point all the same.
 package struct HistoryTrends: Sendable, Equatable {
     /// One commit's numbers.
     package struct Point: Sendable, Equatable {
@@ -13,7 +17,13 @@ package struct HistoryTrends: Sendable, Equatable {
         package var branch: String
         package var tests: Int
         package var failed: Int
+        /// Tests proven flaky by the commit's runs (a pass and a failure of one kind of run, a
+        /// pass on retry), and tests that ended differently alone than in the suite.
         package var flaky: Int
+        package var orderDependent = 0
+        /// Its runs that say nothing about single tests: they did not end (a build break, a
+        /// crash) or everything failed.
+        package var leftOut: [TestHistory.Run.LeftOutReason] = []
         /// The tests' time, in seconds (the sum of every attempt's).
         package var seconds: Double
         /// Its coverage: a whole run's (or a merge job's), else nil (shards' coverage cannot be
@@ -67,28 +77,56 @@ package struct HistoryTrends: Sendable, Equatable {
         let runs = history.runs.filter { !$0.isInfrastructureFailure }
         var order: [String] = []
         var byCommit: [String: [TestHistory.Run]] = [:]
-        for run in runs {
+        var leftOutByCommit: [String: [TestHistory.Run]] = [:]
+        var latest: [String: Int64] = [:]
+        for run in history.runs {
             let key = run.commit.isEmpty ? run.id : run.commit
             if byCommit[key] == nil { order.append(key) }
-            byCommit[key, default: []].append(run)
+            latest[key] = max(latest[key] ?? run.time, run.time)
+            byCommit[key, default: []].append(contentsOf: run.isInfrastructureFailure ? [] : [run])
+            if run.isInfrastructureFailure { leftOutByCommit[key, default: []].append(run) }
+        }
+        // The commit's first run, whatever it was.
+        let firstRun = Dictionary(history.runs.map { ($0.commit.isEmpty ? $0.id : $0.commit, $0) }) { first, _ in first
         }
         if let firstParents {
-            let placed = Self.order(order, firstParents: firstParents) { byCommit[$0]![0].time }
+            let placed = Self.order(order, firstParents: firstParents) { firstRun[$0]!.time }
             order = placed.order
             // Runs without a commit are keyed by their ID: no line has them, and none is a commit.
-            placedByTime = placed.offLine.filter { !byCommit[$0]![0].commit.isEmpty }.count
+            placedByTime = placed.offLine.filter { !firstRun[$0]!.commit.isEmpty }.count
         }
         var lastShard: [String: TestHistory.Run] = [:]
         var lastCoverage: TestHistory.Coverage?
         points = []
         for key in order {
             let commitRuns = byCommit[key]!
-            // The newest run of each shard ("" for whole runs) on this commit.
+            let leftOut = leftOutByCommit[key] ?? []
+            // The newest run of each shard ("" for whole runs) on this commit: of the suite, or
+            // alone when the commit has no run of the suite, or left out when it has no other
+            // (everything failed: its failures count).
+            let suiteRuns = commitRuns.filter { !$0.ranAlone }
             var newest: [String: TestHistory.Run] = [:]
-            for run in commitRuns { newest[run.shard] = run }
+            for run in !suiteRuns.isEmpty ? suiteRuns : !commitRuns.isEmpty ? commitRuns : leftOut {
+                newest[run.shard] = run
+            }
+            let first = firstRun[key]!
             var point = Point(
-                commit: commitRuns[0].commit, time: commitRuns.map(\.time).max() ?? 0, branch: commitRuns.last!.branch,
-                tests: 0, failed: 0, flaky: 0, seconds: 0, coverage: nil, carriedShards: [], carriedCoverage: false)
+                commit: first.commit, time: latest[key] ?? first.time,
+                branch: commitRuns.last?.branch ?? first.branch, tests: 0, failed: 0, flaky: 0, seconds: 0,
+                coverage: nil,
+                carriedShards: [], carriedCoverage: false)
+            point.leftOut = leftOut.compactMap(\.leftOutReason)
+            if !commitRuns.isEmpty {
+                // Verdicts on the commit's runs alone: flaky when they saw a test pass and fail.
+                let analysis = FlakyVerdicts.analyze(history.keeping(commitRuns))
+                for finding in analysis.findings {
+                    switch finding.verdict {
+                    case .flaky, .flakyStatistically, .healed: point.flaky += 1
+                    case .orderDependent, .maybeOrderDependent: point.orderDependent += 1
+                    case .broken, .brokenIn: break
+                    }
+                }
+            }
             var counted: [TestHistory.Run]
             if let whole = newest[""] {
                 counted = [whole]
@@ -104,7 +142,6 @@ package struct HistoryTrends: Sendable, Equatable {
             for run in counted {
                 point.tests += run.totals.tests
                 point.failed += run.totals.failed + run.totals.errors
-                point.flaky += run.totals.flaky
                 point.seconds += Double(run.executions.reduce(0) { $0 + UInt64($1.milliseconds) }) / 1000
             }
             for (shard, run) in newest { lastShard[shard] = run }

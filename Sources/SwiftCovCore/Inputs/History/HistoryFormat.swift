@@ -18,14 +18,16 @@
 /// outcome `p` passed, `f` failed, `e` error, `s` skipped (about 28 bytes):
 ///
 ///     {"v":1,"run":"github-7-1-test","time":1795939200,"repository":"…","commit":"…","tree":"…",
-///      "dirty":false,"branch":"main","environment":"Linux x86_64 swift-6.3.1 debug","shard":"2/4",
+///      "dirty":false,"branch":"main","environment":"Linux x86_64 swift-6.3.1 debug",
+///      "environmentName":"tz-tokyo","shard":"2/4",
 ///      "alone":true,"complete":true,"totals":[tests,passed,failed,skipped,errors,flaky],
 ///      "coverage":{"total":[lines covered,lines,functions covered,functions,regions covered,regions],
 ///                  "modules":{"Name":[…the same six…]},"files":{"Sources/A.swift":[covered,lines]}},
 ///      "tests":[["1x2k9c0e5m3q","p",0,12],…],"orderDependent":[["1x2k9c0e5m3q","f","p"]]}
 ///
-/// (one line; `shard`, `alone` (each test ran alone: `run --per-test`), `coverage` and
-/// `orderDependent` only when there is something to say).
+/// (one line; `environmentName` (`run --environment NAME`), `buildFailed` (no test ran), `shard`,
+/// `alone` (each test ran alone: `run --per-test`), `coverage` and `orderDependent` only when
+/// there is something to say).
 package enum HistoryFormat {
     /// The version this swiftcov writes and reads.
     package static let version = 1
@@ -111,6 +113,7 @@ package enum HistoryFormat {
         writer.bool(run.isDirty)
         writer.member("branch", run.branch)
         writer.member("environment", run.environment)
+        if !run.environmentName.isEmpty { writer.member("environmentName", run.environmentName) }
         if !run.shard.isEmpty { writer.member("shard", run.shard) }
         if run.isAlone {
             writer.key("alone")
@@ -118,6 +121,10 @@ package enum HistoryFormat {
         }
         writer.key("complete")
         writer.bool(run.isComplete)
+        if run.buildFailed {
+            writer.key("buildFailed")
+            writer.bool(true)
+        }
         writer.key("totals")
         let totals = run.totals
         numbers([totals.tests, totals.passed, totals.failed, totals.skipped, totals.errors, totals.flaky], to: &writer)
@@ -363,11 +370,14 @@ package enum HistoryFormat {
         // Pass 2: the runs.
         var indexByRunID: [String: Int] = [:]
         var read: [TestHistory.Run] = []
+        // The keys many runs repeat (repository, commit, tree, branch, environment), each kept
+        // once: a million runs hold a few thousand strings, not millions.
+        var pool = Set<String>()
         var repository: (name: String, line: Int)?
         for (number, range) in runLines {
             let run: TestHistory.Run
             do throws(JSONError) {
-                run = try readRun(UnsafeRawBufferPointer(rebasing: bytes[range]), names: nameByNumber)
+                run = try readRun(UnsafeRawBufferPointer(rebasing: bytes[range]), names: nameByNumber, pool: &pool)
             } catch {
                 if error.offset >= range.count {
                     warnings.append(cutShort(path: path, line: number))
@@ -432,9 +442,14 @@ package enum HistoryFormat {
     }
 
     private static func readRun(
-        _ line: UnsafeRawBufferPointer, names: [UInt64: Int32]
+        _ line: UnsafeRawBufferPointer, names: [UInt64: Int32], pool: inout Set<String>
     ) throws(JSONError) -> TestHistory.Run {
         var scanner = JSONScanner(line)
+        /// A string of the line, as the pool holds it when another run had it.
+        func shared(_ scanner: inout JSONScanner) throws(JSONError) -> String {
+            let text = try scanner.readString()
+            return text.utf8.count <= 15 ? text : pool.insert(text).memberAfterInsert
+        }
         var run = TestHistory.Run(id: "", time: 0)
         var started = false
         var hasTests = false
@@ -448,23 +463,27 @@ package enum HistoryFormat {
             } else if key.equals("time") {
                 run.time = try scanner.readInt()
             } else if key.equals("repository") {
-                run.repository = try scanner.readString()
+                run.repository = try shared(&scanner)
             } else if key.equals("commit") {
-                run.commit = try scanner.readString()
+                run.commit = try shared(&scanner)
             } else if key.equals("tree") {
-                run.tree = try scanner.readString()
+                run.tree = try shared(&scanner)
             } else if key.equals("dirty") {
                 run.isDirty = try scanner.readBool()
             } else if key.equals("branch") {
-                run.branch = try scanner.readString()
+                run.branch = try shared(&scanner)
             } else if key.equals("environment") {
-                run.environment = try scanner.readString()
+                run.environment = try shared(&scanner)
+            } else if key.equals("environmentName") {
+                run.environmentName = try shared(&scanner)
             } else if key.equals("shard") {
-                run.shard = try scanner.readString()
+                run.shard = try shared(&scanner)
             } else if key.equals("alone") {
                 run.isAlone = try scanner.readBool()
             } else if key.equals("complete") {
                 run.isComplete = try scanner.readBool()
+            } else if key.equals("buildFailed") {
+                run.buildFailed = try scanner.readBool()
             } else if key.equals("totals") {
                 let values = try readCounts(&scanner, count: 6)
                 // No count above the tests, and no more tests than a run can have (2^40).

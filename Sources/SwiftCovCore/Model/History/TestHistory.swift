@@ -39,6 +39,9 @@ package struct TestHistory: Sendable, Equatable {
         /// Operating system, architecture, toolchain and build configuration
         /// (`Linux x86_64 swift-6.3.1 debug`): outcomes are compared within one environment.
         package var environment: String
+        /// The environment's name beyond that key (`run --environment NAME`,
+        /// `SWIFTCOV_ENVIRONMENT`): a CI matrix's entry, a time zone, a database; "" when none.
+        package var environmentName = ""
         /// `K/N` for one shard of N machines' run (`run --shard K/N`), "" for a whole run.
         package var shard: String = ""
         /// False when the run did not end (the test process crashed, the log was cut, the build
@@ -78,13 +81,33 @@ package struct TestHistory: Sendable, Equatable {
             self.orderDependent = orderDependent
         }
 
+        /// Whether its build failed, so that no test ran (`run --history` of a build break).
+        package var buildFailed = false
+
         /// Whether a run says nothing about its tests: it did not end, or most of its tests failed
         /// at once (more than 80% of at least five: a broken machine, not broken tests).
-        package var isInfrastructureFailure: Bool {
-            guard isComplete else { return true }
+        package var isInfrastructureFailure: Bool { leftOutReason != nil }
+
+        /// Why a run says nothing about single tests: nil when it does.
+        package enum LeftOutReason: Sendable, Equatable {
+            /// The build failed: no test ran.
+            case buildFailed
+            /// The run did not end: the test process crashed, the log was cut.
+            case didNotEnd
+            /// `failed` of its `tests` failed at once: a machine, a build or a change that breaks
+            /// every test.
+            case everythingFailed(failed: Int, tests: Int)
+        }
+
+        /// Why it is left out of verdicts, when it is.
+        package var leftOutReason: LeftOutReason? {
+            if buildFailed { return .buildFailed }
+            guard isComplete else { return .didNotEnd }
             // In Double: counts from a file are never trusted to stay small.
             let failing = Double(totals.failed) + Double(totals.errors)
-            return totals.tests >= 5 && failing * 5 > Double(totals.tests) * 4
+            guard totals.tests >= 5, failing * 5 > Double(totals.tests) * 4 else { return nil }
+            return .everythingFailed(
+                failed: Int(clamping: totals.failed) + Int(clamping: totals.errors), tests: Int(clamping: totals.tests))
         }
 
         /// Whether its tests ran alone: marked so, or (histories written before the mark) with
@@ -94,11 +117,18 @@ package struct TestHistory: Sendable, Equatable {
             isAlone || !orderDependent.isEmpty || environment.hasSuffix(Self.aloneMark)
         }
 
-        /// The environment, without the mark `run --per-test` adds to it: the same for a run of
-        /// the suite and a run of each test alone on one machine, so that the two kinds of run are
-        /// compared.
+        /// The environment with its name, without the mark `run --per-test` adds to it: the same
+        /// for a run of the suite and a run of each test alone on one machine, so that the two
+        /// kinds of run are compared.
         package var environmentOfEitherKind: String {
-            environment.hasSuffix(Self.aloneMark) ? String(environment.dropLast(Self.aloneMark.count)) : environment
+            let key =
+                environment.hasSuffix(Self.aloneMark) ? String(environment.dropLast(Self.aloneMark.count)) : environment
+            return environmentName.isEmpty ? key : key + "\u{0}" + environmentName
+        }
+
+        /// How a person names its environment: its name when it has one, else its key.
+        package var environmentDisplayName: String {
+            environmentName.isEmpty ? environmentOfEitherKind : environmentName
         }
 
         /// What `run --per-test` adds to its runs' environment.
@@ -217,9 +247,12 @@ package struct TestHistory: Sendable, Equatable {
     }
 
     /// The same history without the runs `keep` rejects, and without the names no run left uses.
-    package func filter(_ keep: (Run) -> Bool) -> TestHistory {
+    package func filter(_ keep: (Run) -> Bool) -> TestHistory { keeping(runs.filter(keep)) }
+
+    /// A history of `runs` (of this history, in its order), with the names they use.
+    package func keeping(_ runs: [Run]) -> TestHistory {
         var kept = TestHistory()
-        for run in runs where keep(run) {
+        for run in runs {
             var copy = run
             for index in copy.executions.indices {
                 copy.executions[index].test = kept.intern(names[Int(copy.executions[index].test)])
@@ -286,6 +319,17 @@ extension TestHistory {
     /// How the history names a test case: `Module.Class/test`, with a parameterized case's
     /// arguments in parentheses.
     package static func testName(of testCase: TestRun.Case) -> String { testCase.className + "/" + testCase.name }
+
+    /// A commit as reports name it: its first ten characters, any that is not an ASCII letter or
+    /// digit (a history is input: a commit may be anything) as `?`; "no commit" when empty.
+    package static func shortCommit(_ commit: String) -> String {
+        guard !commit.isEmpty else { return "no commit" }
+        return String(
+            String.UnicodeScalarView(
+                commit.unicodeScalars.prefix(10).map {
+                    $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) ? $0 : "?"
+                }))
+    }
 
     /// Seconds as whole milliseconds, within `UInt32` (49 days); 0 when unknown or not a number.
     package static func milliseconds(_ seconds: Double?) -> UInt32 {

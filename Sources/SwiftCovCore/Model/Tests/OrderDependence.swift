@@ -34,3 +34,21 @@ package struct OrderDependence: Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension OrderDependence {
+    /// The findings as a JSON array of `{"id", "alone", "inSuite"}` (`coverage.json`'s tests
+    /// summary, `run.json`), under `key`; nothing when there are none.
+    package static func write(_ findings: [OrderDependence], key: String, to json: inout JSONWriter) {
+        guard !findings.isEmpty else { return }
+        json.key(key)
+        json.beginArray(.block)
+        for finding in findings {
+            json.beginObject()
+            json.member("id", finding.id)
+            json.member("alone", finding.alone.rawValue)
+            json.member("inSuite", finding.inSuite.rawValue)
+            json.endObject()
+        }
+        json.endArray()
+    }
+}
