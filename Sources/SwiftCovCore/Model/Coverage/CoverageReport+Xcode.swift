@@ -4,10 +4,12 @@ extension CoverageReport {
     /// functions are measured; regions, instantiations and branches are absent. Files get
     /// per-line counts from `coverage.lines` when it has them. By default the report leaves out
     /// test bundles and files outside the root (dependencies), as for a package.
-    /// `input` names the coverage input in messages.
+    /// `input` names the coverage input in messages, and in the error when the coverage breaks
+    /// the invariants every input must hold (`XcodeCoverage.checkInvariants`).
     package static func build(
         xcode coverage: XcodeCoverage, scope: CoverageScope, includeFunctions: Bool = true, input: String
-    ) -> CoverageReport {
+    ) throws(XcodeInputError) -> CoverageReport {
+        try coverage.checkInvariants(input: input)
         var files: [FileCoverage] = []
         var modules: [String: ModuleCoverage] = [:]
         for target in coverage.targets {

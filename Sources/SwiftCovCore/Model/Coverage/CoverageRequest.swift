@@ -105,8 +105,13 @@ package struct CoverageRequest: Sendable {
         var scope = CoverageScope(root: resolvedRoot, includes: includes, excludes: excludes, allFiles: allFiles)
         scope.rootWasGuessed = root == nil && workspace == nil && coverage.targets.contains { !$0.files.isEmpty }
         let input = inputs.first(where: \.isReport)
-        var report = CoverageReport.build(
-            xcode: coverage, scope: scope, includeFunctions: includeFunctions, input: input?.path ?? inputs[0].path)
+        var report: CoverageReport
+        do throws(XcodeInputError) {
+            report = try CoverageReport.build(
+                xcode: coverage, scope: scope, includeFunctions: includeFunctions, input: input?.path ?? inputs[0].path)
+        } catch {
+            throw .xcode(error)
+        }
         report.warnings = warnings
         return report
     }
