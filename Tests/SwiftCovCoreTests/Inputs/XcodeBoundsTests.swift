@@ -353,7 +353,7 @@ struct XcodeBoundsTests {
         }
         #expect(error?.path == "in.xcresult")
         #expect(error?.location == "targets[0] (App).files[0] (/p/a.swift)")
-        #expect(error?.message == "100 covered lines of only 1 executable: the report cannot be right")
+        #expect(error?.message == "100 covered lines of only 1: the coverage cannot be right")
         // More executable lines than the file's per-line counts show it has.
         var short = coverage
         short.targets[0].files[0].coveredLines = 1
@@ -361,7 +361,7 @@ struct XcodeBoundsTests {
         short.targets[0].executableLines = 3
         short.lines["/p/a.swift"] = [.init(line: 1, executionCount: 1), .init(line: 2, executionCount: 1)]
         let lines = #expect(throws: XcodeInputError.self) { try short.checkInvariants(input: "in.xcresult") }
-        #expect(lines?.message == "3 executable lines in a file of 2 lines: the report cannot be right")
+        #expect(lines?.message == "3 executable lines in a file of 2 lines: the coverage cannot be right")
         // xccov's JSON, through the command's request: exit 2 with the line.
         let json = try temporaryDirectory() + "/report.json"
         try """
@@ -372,6 +372,6 @@ struct XcodeBoundsTests {
         let request = #expect(throws: CoverageInputError.self) {
             try CoverageRequest(inputs: [json]).makeReport(workingDirectory: "/")
         }
-        #expect(request?.diagnostic.message == "50 covered lines of only 1 executable: the report cannot be right")
+        #expect(request?.diagnostic.message == "50 covered lines of only 1: the coverage cannot be right")
     }
 }

@@ -15,6 +15,9 @@ package enum CoverageInputError: DiagnosticConvertible, Equatable {
     case reportWithoutExport(path: String, export: String?)
     case unreadable(path: String, reason: String)
     case malformed(path: String, offset: Int, keyPath: String, message: String)
+    /// Numbers that contradict each other (more covered than counted), at `keyPath` of the
+    /// report built from the input at `path`.
+    case contradictory(path: String, keyPath: String, message: String)
     case cannotMerge(CoverageMergeError)
     /// Two exports to be merged share no source file: they are not of the same package.
     case differentPackages(path: String, otherPath: String)
@@ -50,6 +53,8 @@ package enum CoverageInputError: DiagnosticConvertible, Equatable {
             return Diagnostic(file: path, "cannot read: \(reason)")
         case .malformed(let path, let offset, let keyPath, let message):
             return Diagnostic(file: path, at: .byteOffset(offset, keyPath: keyPath), message)
+        case .contradictory(let path, let keyPath, let message):
+            return Diagnostic(file: path, at: .keyPath(keyPath), message)
         case .cannotMerge(let error):
             return error.diagnostic
         case .differentPackages(let path, let otherPath):

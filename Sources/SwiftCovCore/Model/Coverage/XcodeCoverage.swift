@@ -145,7 +145,7 @@ extension XcodeCoverage {
             guard covered <= executable else {
                 throw XcodeInputError(
                     path: input, location: keyPath(),
-                    "\(covered) covered lines of only \(executable) executable: the report cannot be right")
+                    CoverageSummary.contradiction("lines", covered: covered, of: executable))
             }
         }
         for (targetIndex, target) in targets.enumerated() {
@@ -157,7 +157,7 @@ extension XcodeCoverage {
                 if let lines = lines[file.path], let last = lines.last, file.executableLines > Int(last.line) {
                     throw XcodeInputError(
                         path: input, location: filePath,
-                        "\(file.executableLines) executable lines in a file of \(last.line) lines: the report cannot "
+                        "\(file.executableLines) executable lines in a file of \(last.line) lines: the coverage cannot "
                             + "be right")
                 }
                 for (functionIndex, function) in file.functions.enumerated() {
