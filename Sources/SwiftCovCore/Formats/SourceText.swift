@@ -102,14 +102,14 @@ package struct SourceFiles: Sendable {
     /// working directory.
     package init(root: String?) {
         self.root = root
-        realRoot = root.flatMap(SourceFiles.realPath)
+        realRoot = root.flatMap(FileSystem.realPath)
     }
 
     /// The source text of the export's `path`, or why it was not read.
     package func read(_ path: String) -> Result<SourceText, SourceText.Problem> {
         guard let root else { return SourceText.read(path) }
         let absolute = path.hasPrefix("/") ? path : root + "/" + path
-        guard let real = SourceFiles.realPath(absolute) else {
+        guard let real = FileSystem.realPath(absolute) else {
             return .failure(.unreadable(String(cString: strerror(errno))))
         }
         guard let realRoot, real == realRoot || real.hasPrefix(realRoot == "/" ? "/" : realRoot + "/") else {
@@ -118,9 +118,4 @@ package struct SourceFiles: Sendable {
         return SourceText.read(real)
     }
 
-    private static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
 }

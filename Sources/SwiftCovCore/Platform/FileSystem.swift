@@ -7,21 +7,54 @@
 #endif
 
 /// What is at a path.
-package enum FileKind: Sendable { case file, directory, other }
+package enum FileKind: Sendable {
+    case file, directory, fifo, device, socket
+    /// A symbolic link (only when links are not followed).
+    case symbolicLink
+    /// Symbolic links that lead to one another without end (or too many in a row).
+    case loop
+
+    /// What it is, for a message: "a FIFO", "a device".
+    package var noun: String {
+        switch self {
+        case .file: "a regular file"
+        case .directory: "a folder"
+        case .fifo: "a FIFO (named pipe)"
+        case .device: "a device"
+        case .socket: "a socket"
+        case .symbolicLink: "a symbolic link"
+        case .loop: "a loop of symbolic links"
+        }
+    }
+}
 
 /// The file system's facts, asked one way: what is at a path, its size and age, a folder's
 /// entries. Reading and writing files are `MappedFile`'s and `AtomicFile`'s; the run workflow
 /// reaches all of them through `System`, so that a test can replace them.
 package enum FileSystem {
-    /// What is at `path` (following links, unless `followingLinks` is false); nil when nothing is.
+    /// What is at `path` (following links, unless `followingLinks` is false); nil when nothing is
+    /// (a link to nothing included), `.loop` for links that never end. Never opens the file, so
+    /// a FIFO is told without waiting for a writer.
     package static func kind(of path: String, followingLinks: Bool = true) -> FileKind? {
         var info = stat()
-        guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else { return nil }
+        guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else {
+            return errno == ELOOP ? .loop : nil
+        }
         switch info.st_mode & S_IFMT {
         case S_IFDIR: return .directory
         case S_IFREG: return .file
-        default: return .other
+        case S_IFIFO: return .fifo
+        case S_IFCHR, S_IFBLK: return .device
+        case S_IFSOCK: return .socket
+        default: return .symbolicLink
         }
+    }
+
+    /// `path` with every link followed and no `.` or `..` left; nil when it leads nowhere.
+    package static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The size of the regular file at `path`; nil when there is none.

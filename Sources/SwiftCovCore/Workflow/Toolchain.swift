@@ -37,7 +37,7 @@ package struct Toolchain: Sendable {
 
     /// Finds the tools; `swift` is looked up in PATH (or `SWIFT_EXEC`'s folder is used).
     package static func locate() throws(NotFound) -> Toolchain {
-        if let swift = which("swift"), let real = realPath(swift) {
+        if let swift = which("swift"), let real = FileSystem.realPath(swift) {
             let folder = String(real[..<(real.lastIndex(of: "/") ?? real.startIndex)])
             let profdata = folder + "/llvm-profdata"
             let cov = folder + "/llvm-cov"
@@ -61,12 +61,6 @@ package struct Toolchain: Sendable {
             if FileSystem.isExecutable(candidate) { return candidate }
         }
         return nil
-    }
-
-    private static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     #if canImport(Darwin)

@@ -27,6 +27,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
     case xcresultObjects = "xcresult-objects"
     case xcresulttoolJSON = "xcresulttool-json"
     case keyedArchive = "keyed-archive"
+    case binaryPlist = "binary-plist"
     case xccovJSON = "xccov-json"
     case reportDocument = "report-document"
     case history
@@ -52,6 +53,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         case .xcresultObjects: try FuzzTarget.xcresultObjects(bytes)
         case .xcresulttoolJSON: try FuzzTarget.xcresulttoolJSON(bytes)
         case .keyedArchive: try FuzzTarget.keyedArchive(bytes)
+        case .binaryPlist: try FuzzTarget.binaryPlist(bytes)
         case .xccovJSON: try FuzzTarget.xccovJSON(bytes)
         case .reportDocument: try FuzzTarget.reportDocument(bytes, sampleReport)
         case .history: try FuzzTarget.history(bytes)
@@ -130,8 +132,50 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
             }
         }
         guard case .success(let coverage) = result else { return }
-        try render(
-            CoverageReport.build(xcode: coverage, scope: CoverageScope(root: "/", allFiles: true), input: "report"))
+        try renderChecked(coverage, input: "report")
+    }
+
+    /// A binary property list (a bundle's `Info.plist`, a keyed archive): every object read once
+    /// however many entries of the offset table name it, every reference inside the list, then
+    /// the list taken for a keyed archive and walked from its root.
+    private static func binaryPlist(_ bytes: [UInt8]) throws(FuzzInvariantFailure) {
+        let parsed = bytes.withUnsafeBytes { buffer in
+            Result { () throws(BinaryPropertyList.DecodeError) in try BinaryPropertyList(buffer) }
+        }
+        let list: BinaryPropertyList
+        switch parsed {
+        case .success(let value): list = value
+        case .failure(let error):
+            guard error.offset <= bytes.count else {
+                throw FuzzInvariantFailure(description: "an error offset past the input: \(error)")
+            }
+            return
+        }
+        guard list.top < list.objects.count, list.objects.count <= bytes.count else {
+            throw FuzzInvariantFailure(description: "\(list.objects.count) objects from \(bytes.count) bytes")
+        }
+        for object in list.objects {
+            let members: [Int]
+            switch object {
+            case .array(let indices): members = indices
+            case .dictionary(let keys, let values): members = keys + values
+            default: members = []
+            }
+            guard members.allSatisfy({ $0 >= 0 && $0 < list.objects.count }) else {
+                throw FuzzInvariantFailure(description: "a reference outside the list")
+            }
+        }
+        let walked = bytes.withUnsafeBytes { buffer in
+            Result { () throws(KeyedArchive.DecodeError) in
+                let archive = try KeyedArchive(buffer)
+                let root = try archive.root()
+                for key in ["name", "$classname", "NS.string"] { _ = try? archive.string(key, in: root) }
+                for member in try archive.objects("NS.objects", in: root) {
+                    _ = try archive.data("NS.data", in: member)
+                }
+            }
+        }
+        if case .failure(let error) = walked { _ = error.description }
     }
 
     /// xccov's JSON: a report (`--report`, `--only-targets`) or an archive (`--archive`, given
@@ -165,9 +209,20 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         case nil:
             return
         }
-        try render(
-            CoverageReport.build(xcode: coverage, scope: CoverageScope(root: "/", allFiles: true), input: "report.json")
-        )
+        try renderChecked(coverage, input: "report.json")
+    }
+
+    /// Xcode's coverage, through every renderer when it holds the model's invariants; no number
+    /// of a report so built has more covered than executable lines.
+    private static func renderChecked(_ coverage: XcodeCoverage, input: String) throws(FuzzInvariantFailure) {
+        guard
+            let report = try? CoverageReport.build(
+                xcode: coverage, scope: CoverageScope(root: "/", allFiles: true), input: input)
+        else { return }
+        for file in report.files where file.summary.lines.covered > file.summary.lines.count {
+            throw FuzzInvariantFailure(description: "\(file.path): more covered than executable lines")
+        }
+        try render(report)
     }
 
     /// `swift test` output, parsed whole and in chunks whose sizes come from the input itself (a
@@ -283,8 +338,10 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
             _ = error.description
             return
         }
-        if let (id, count) = loads.first(where: { $0.value > 1 }) {
-            throw FuzzInvariantFailure(description: "object \(id) loaded \(count) times")
+        // An object is loaded where a reference names it, and followed no further: at most once
+        // per reference, each of which takes bytes of the input.
+        if loads.values.reduce(0, +) > bytes.count {
+            throw FuzzInvariantFailure(description: "\(loads.values.reduce(0, +)) loads from \(bytes.count) bytes")
         }
         for testCase in run.cases where testCase.attempts.contains(where: { $0.status >= .failed }) {
             guard testCase.status != .passed || testCase.isFlaky else {

@@ -84,7 +84,7 @@ struct FunctionNamesTests {
 
     @Test("a report made from Xcode's coverage shares one table too")
     func xcode() throws {
-        let report = CoverageReport.build(
+        let report = try CoverageReport.build(
             xcode: XcodeCoverage(targets: [
                 .init(
                     name: "A.framework", productPath: nil, executableLines: 2, coveredLines: 1,

@@ -2,20 +2,39 @@
 /// which are zstd frames. Decode only, without dictionaries. Every size, offset, table and bit
 /// stream is checked against the input and the output so far, and the output never grows past
 /// `maximumSize`: hostile input ends in a `DecodeError`, never in a trap, a hang or a large
-/// allocation.
+/// allocation. The output grows as blocks arrive: a frame's declared content size is a hint,
+/// checked at the frame's end, never allocated ahead.
 package enum Zstd {
     /// What is wrong with the input, and where (a byte offset into it).
     package struct DecodeError: Error, Equatable, CustomStringConvertible {
         package var offset: Int
         package var message: String
+        /// Whether the output would pass `maximumSize` (the input may be sound).
+        package var isOverLimit = false
         package var description: String { "\(message) (byte offset \(offset))" }
+
+        /// Errors are equal when they say the same at the same place.
+        package static func == (lhs: DecodeError, rhs: DecodeError) -> Bool {
+            lhs.offset == rhs.offset && lhs.message == rhs.message
+        }
     }
 
     /// The bytes of every frame in `input` (skippable frames skipped), one after another; an
     /// error when they would be more than `maximumSize` bytes.
     package static func decompress(_ input: UnsafeRawBufferPointer, maximumSize: Int) throws(DecodeError) -> [UInt8] {
+        var largestBuffer = 0
+        return try decompress(input, maximumSize: maximumSize, largestBuffer: &largestBuffer)
+    }
+
+    /// `decompress`, saying how large the output buffer grew (bytes), for tests of its bound.
+    package static func decompress(
+        _ input: UnsafeRawBufferPointer, maximumSize: Int, largestBuffer: inout Int
+    ) throws(DecodeError) -> [UInt8] {
         var decoder = Decoder(input: input, maximumSize: max(0, min(maximumSize, 1 << 56)))
-        defer { decoder.workspace.deallocate() }
+        defer {
+            decoder.workspace.deallocate()
+            largestBuffer = decoder.largestBuffer
+        }
         var output: [UInt8] = []
         var offset = 0
         while offset < input.count {
@@ -56,6 +75,8 @@ extension Zstd {
         let maximumSize: Int
         var written = 0
         var workspace = Workspace()
+        /// The output buffer's largest size so far.
+        var largestBuffer = 0
 
         init(input: UnsafeRawBufferPointer, maximumSize: Int) {
             self.input = input
@@ -111,7 +132,8 @@ extension Zstd {
                 guard value <= UInt64(maximumSize - written) else {
                     throw DecodeError(
                         offset: offset,
-                        message: "a frame of \(value) bytes, more than the \(maximumSize - written) bytes allowed")
+                        message: "a frame of \(value) bytes, more than the \(maximumSize - written) bytes allowed",
+                        isOverLimit: true)
                 }
                 contentSize = Int(value)
                 if singleSegment { windowSize = Int(value) }
@@ -120,7 +142,6 @@ extension Zstd {
             let frameStart = written
             let frameLimit = contentSize.map { written + $0 } ?? maximumSize
             let blockLimit = min(windowSize, Zstd.blockSizeLimit)
-            if let contentSize { reserve(&output, upTo: written + contentSize) }
             workspace.startFrame()
 
             var last = false
@@ -143,7 +164,7 @@ extension Zstd {
                     guard size <= end - written else {
                         throw limitError(at: blockStart, end: end, blockLimit, frameLimit)
                     }
-                    reserve(&output, upTo: written + size)
+                    reserve(&output, upTo: written + size, frameLimit: frameLimit)
                     let source = offset
                     let at = written
                     output.withUnsafeMutableBufferPointer { buffer in
@@ -158,7 +179,7 @@ extension Zstd {
                     offset += type == 0 ? size : 1
                     continue
                 }
-                reserve(&output, upTo: end)
+                reserve(&output, upTo: end, frameLimit: frameLimit)
                 let result = output.withUnsafeMutableBufferPointer { buffer in
                     Result { () throws(DecodeError) in
                         try compressedBlock(
@@ -190,12 +211,14 @@ extension Zstd {
             return offset
         }
 
-        /// Grows `output` (zero-filled) so that it holds `end` bytes and the slack after them; it
-        /// doubles, up to `maximumSize`, so that frames without a content size grow in few steps.
-        /// The new array has exactly that capacity (an append could reserve twice as much).
-        func reserve(_ output: inout [UInt8], upTo end: Int) {
+        /// Grows `output` (zero-filled) so that it holds `end` bytes (the next block's at most) and
+        /// the slack after them; it doubles, up to the frame's limit (its content size, else
+        /// `maximumSize`), so that frames grow in few steps and never ahead of the blocks that
+        /// fill them. The new array has exactly that capacity (an append could reserve twice as much).
+        mutating func reserve(_ output: inout [UInt8], upTo end: Int, frameLimit: Int) {
             guard output.count < end + Zstd.slack else { return }
-            let count = max(end, min(2 * output.count, maximumSize)) + Zstd.slack
+            let count = max(end, min(2 * output.count, frameLimit)) + Zstd.slack
+            largestBuffer = max(largestBuffer, count)
             let old = output
             output = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
                 let base = buffer.baseAddress!
@@ -215,7 +238,7 @@ extension Zstd {
             if frameLimit < maximumSize {
                 return DecodeError(offset: offset, message: "a frame that decodes to more than its content size")
             }
-            return DecodeError(offset: offset, message: "more than the \(maximumSize) bytes allowed")
+            return DecodeError(offset: offset, message: "more than the \(maximumSize) bytes allowed", isOverLimit: true)
         }
     }
 }

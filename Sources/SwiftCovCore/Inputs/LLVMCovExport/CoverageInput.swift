@@ -15,6 +15,9 @@ package enum CoverageInputError: DiagnosticConvertible, Equatable {
     case reportWithoutExport(path: String, export: String?)
     case unreadable(path: String, reason: String)
     case malformed(path: String, offset: Int, keyPath: String, message: String)
+    /// Numbers that contradict each other (more covered than counted), at `keyPath` of the
+    /// report built from the input at `path`.
+    case contradictory(path: String, keyPath: String, message: String)
     case cannotMerge(CoverageMergeError)
     /// Two exports to be merged share no source file: they are not of the same package.
     case differentPackages(path: String, otherPath: String)
@@ -50,6 +53,8 @@ package enum CoverageInputError: DiagnosticConvertible, Equatable {
             return Diagnostic(file: path, "cannot read: \(reason)")
         case .malformed(let path, let offset, let keyPath, let message):
             return Diagnostic(file: path, at: .byteOffset(offset, keyPath: keyPath), message)
+        case .contradictory(let path, let keyPath, let message):
+            return Diagnostic(file: path, at: .keyPath(keyPath), message)
         case .cannotMerge(let error):
             return error.diagnostic
         case .differentPackages(let path, let otherPath):
@@ -103,6 +108,7 @@ package enum CoverageInput {
     package static func locate(_ path: String) throws(CoverageInputError) -> LocatedExport {
         if path == "-" { return LocatedExport(path: path) }
         guard let kind = FileSystem.kind(of: path) else { throw .notFound(path: path) }
+        if kind == .loop { throw .unreadable(path: path, reason: kind.noun) }
         if kind == .directory && XCResultBundle.isBundle(path) { return LocatedExport(path: path) }
         guard kind == .directory else {
             let sibling = (path.lastIndex(of: "/").map { String(path[...$0]) } ?? "") + runExportName
@@ -121,7 +127,9 @@ package enum CoverageInput {
             // "*.json" only counts inside a codecov folder: a package root has other JSON files.
             if pattern == "*.json" && !path.split(separator: "/").last.map({ $0 == "codecov" }).isTrue { continue }
             for match in glob(path + "/" + pattern) {
-                guard let real = realPath(match), seen.insert(real).inserted, FileSystem.kind(of: match) == .file else {
+                guard let real = FileSystem.realPath(match), seen.insert(real).inserted,
+                    FileSystem.kind(of: match) == .file
+                else {
                     continue
                 }
                 var located = described(match)
@@ -135,9 +143,9 @@ package enum CoverageInput {
             }
         }
         // SwiftPM's export that a run's export replaces is no other choice while that one is there.
-        let present = Set(candidates.compactMap { realPath($0.located.path) })
+        let present = Set(candidates.compactMap { FileSystem.realPath($0.located.path) })
         candidates.removeAll { candidate in
-            candidate.supersededBy.map { export in realPath(export).map(present.contains) ?? false } ?? false
+            candidate.supersededBy.map { export in FileSystem.realPath(export).map(present.contains) ?? false } ?? false
         }
         func newer(
             _ a: Candidate, than b: Candidate
@@ -152,12 +160,12 @@ package enum CoverageInput {
             ]
             .flatMap { glob(path + "/" + $0) }
             // A folder inside a package that holds no export stands for its package.
-            if let folder = realPath(path), FileSystem.kind(of: folder + "/Package.swift") != .file,
+            if let folder = FileSystem.realPath(path), FileSystem.kind(of: folder + "/Package.swift") != .file,
                 let package = PackageManifest.root(around: folder)
             {
                 return try locate(package)
             }
-            throw .noExport(directory: path, profrawCount: Set(profraws.compactMap(realPath)).count)
+            throw .noExport(directory: path, profrawCount: Set(profraws.compactMap(FileSystem.realPath)).count)
         }
         var located = chosen.located
         let others = candidates.filter { $0.located.path != located.path }
@@ -256,12 +264,6 @@ package enum CoverageInput {
         guard !absolutePaths.isEmpty else { return (cwd, false) }
         if let inferred = CoverageScope.inferredRoot(from: absolutePaths) { return (inferred, inferred != cwd) }
         return (cwd, false)
-    }
-
-    private static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     private static func glob(_ pattern: String) -> [String] {

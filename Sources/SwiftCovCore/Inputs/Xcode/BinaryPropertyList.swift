@@ -1,7 +1,8 @@
 /// A binary property list (`bplist00`, as Apple's CoreFoundation writes it), read whole into a
 /// flat table of objects. Containers hold the indices of their members, not the members, so a
 /// list whose references form a cycle is read like any other: whoever walks it decides how deep
-/// to go (see `KeyedArchive`). Every count, offset and reference is checked against the bytes.
+/// to go (see `KeyedArchive`). Every count, offset and reference is checked against the bytes,
+/// and objects at one offset are read once: the time and memory taken are linear in the bytes.
 ///
 /// Layout: the 8-byte magic, the objects, a table of their offsets, and a 32-byte trailer (sizes
 /// of the offsets and of object references, the object count, the top object, the table's place).
@@ -73,11 +74,19 @@ package struct BinaryPropertyList: Sendable {
         var reader = Reader(bytes: bytes, end: table, referenceSize: referenceSize, objectCount: count)
         var objects: [Object] = []
         objects.reserveCapacity(count)
+        // Objects at an offset read before share what was read there (the table may name one
+        // object of kilobytes thousands of times): reading stays linear in the list's size.
+        var read: [Int: Int] = [:]
         for index in 0..<count {
             let position = table + index * offsetSize
             let offset = Self.bigEndian(bytes, at: position, size: offsetSize)
             guard offset >= 8, offset < UInt64(table) else {
                 throw DecodeError(offset: position, message: "object \(index) at offset \(offset), outside the objects")
+            }
+            if let first = read.updateValue(index, forKey: Int(offset)) {
+                objects.append(objects[first])
+                read[Int(offset)] = first
+                continue
             }
             objects.append(try reader.object(at: Int(offset)))
         }

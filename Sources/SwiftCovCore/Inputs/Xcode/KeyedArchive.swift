@@ -1,7 +1,9 @@
 /// An `NSKeyedArchiver` archive: a binary property list whose `$objects` array holds the archived
 /// objects, each a dictionary of fields whose references to other objects are UIDs, with its
 /// class in `$class`. Read on demand: the caller walks from the root along the fields it knows,
-/// so no cycle of references is ever followed further than the caller's schema goes.
+/// so no cycle of references is ever followed further than the caller's schema goes. Each
+/// archived object's fields are read once, whatever number of references name it: references
+/// resolve to shared instances, and walking is linear in the archive's size.
 package struct KeyedArchive: Sendable {
     /// What is wrong with the archive: the path of fields that leads to it and what was found.
     package struct DecodeError: Error, Equatable, CustomStringConvertible {
@@ -13,9 +15,11 @@ package struct KeyedArchive: Sendable {
     /// One archived object: its class and where it is, for reading its fields.
     package struct Instance {
         package let className: String
-        /// The field names and their values' indices in the property list.
+        /// Its entry in `$objects`: the same for every reference to it.
+        package let uid: UInt64
+        /// The field names and their values' indices in the property list (shared storage).
         fileprivate let fields: [String: Int]
-        /// How this object was reached, for messages ("root.targets[1].files[3]").
+        /// How this object was reached first, for messages ("root.targets[1].files[3]").
         package let path: String
     }
 
@@ -23,6 +27,11 @@ package struct KeyedArchive: Sendable {
     /// The indices in `list` of the entries of `$objects`.
     private let archived: [Int]
     private let rootUID: UInt64
+    /// The fields of each dictionary of the list that `$objects` names, by its index in `list`.
+    private let fieldsByIndex: [Int: [String: Int]]
+    /// Field names longer than this are no archiver's, and are not read (hashing them for every
+    /// object naming them would cost the square of the archive's size).
+    static let maximumFieldName = 256
 
     package init(_ bytes: UnsafeRawBufferPointer) throws(DecodeError) {
         do throws(BinaryPropertyList.DecodeError) {
@@ -42,6 +51,19 @@ package struct KeyedArchive: Sendable {
             let topIndex = top["$top"], case .dictionary(let topKeys, let topValues) = list.objects[topIndex]
         else { throw DecodeError(path: "", message: "not an NSKeyedArchiver archive") }
         self.archived = archived
+        var fieldsByIndex: [Int: [String: Int]] = [:]
+        for index in archived where fieldsByIndex[index] == nil {
+            guard case .dictionary(let keys, let values) = list.objects[index] else { continue }
+            var fields: [String: Int] = [:]
+            for (key, value) in zip(keys, values) {
+                guard case .string(let name) = list.objects[key], name.utf8.count <= Self.maximumFieldName else {
+                    continue
+                }
+                fields[name] = value
+            }
+            fieldsByIndex[index] = fields
+        }
+        self.fieldsByIndex = fieldsByIndex
         var root: UInt64?
         for (key, value) in zip(topKeys, topValues) {
             if case .string("root") = list.objects[key], case .uid(let uid) = list.objects[value] { root = uid }
@@ -63,36 +85,39 @@ package struct KeyedArchive: Sendable {
     }
 
     private func instance(uid: UInt64, path: String) throws(DecodeError) -> Instance {
-        guard case .dictionary(let keys, let values) = try archivedObject(uid: uid, path: path) else {
+        guard uid < UInt64(archived.count), let fields = fieldsByIndex[archived[Int(uid)]] else {
+            _ = try archivedObject(uid: uid, path: path)
             throw DecodeError(path: path, message: "not an archived object")
         }
-        var fields: [String: Int] = [:]
-        for (key, value) in zip(keys, values) {
-            guard case .string(let name) = list.objects[key] else { continue }
-            fields[name] = value
-        }
         guard let classIndex = fields["$class"], case .uid(let classUID) = list.objects[classIndex],
-            case .dictionary(let classKeys, let classValues) = try archivedObject(uid: classUID, path: path + ".$class")
-        else { throw DecodeError(path: path, message: "an archived object without a class") }
-        var className: String?
-        for (key, value) in zip(classKeys, classValues) {
-            if case .string("$classname") = list.objects[key], case .string(let name) = list.objects[value] {
-                className = name
+            classUID < UInt64(archived.count), let classFields = fieldsByIndex[archived[Int(classUID)]]
+        else {
+            if let classIndex = fields["$class"], case .uid(let classUID) = list.objects[classIndex] {
+                _ = try archivedObject(uid: classUID, path: path + ".$class")
             }
+            throw DecodeError(path: path, message: "an archived object without a class")
         }
-        guard let className else { throw DecodeError(path: path, message: "a class without a name") }
-        return Instance(className: className, fields: fields, path: path)
+        guard let nameIndex = classFields["$classname"], case .string(let className) = list.objects[nameIndex] else {
+            throw DecodeError(path: path, message: "a class without a name")
+        }
+        return Instance(className: className, uid: uid, fields: fields, path: path)
     }
 
     /// The value of `key` in `object`, with archived references followed once.
     private func value(_ key: String, in object: Instance) throws(DecodeError) -> BinaryPropertyList.Object? {
+        try indexedValue(key, in: object).map { list.objects[$0] }
+    }
+
+    /// The index in the list of the value of `key` in `object`, with archived references followed
+    /// once; nil when absent or `$null`.
+    private func indexedValue(_ key: String, in object: Instance) throws(DecodeError) -> Int? {
         guard let index = object.fields[key] else { return nil }
         if case .uid(let uid) = list.objects[index] {
             let target = try archivedObject(uid: uid, path: object.path + "." + key)
             if case .string("$null") = target { return nil }
-            return target
+            return archived[Int(uid)]
         }
-        return list.objects[index]
+        return index
     }
 
     /// The integer field `key`; nil when absent.
@@ -108,33 +133,43 @@ package struct KeyedArchive: Sendable {
     package func string(_ key: String, in object: Instance) throws(DecodeError) -> String? {
         try scalar(key, in: object, wrappedIn: "NS.string", noun: "a string") {
             if case .string(let text) = $0 { return text } else { return nil }
-        }
+        }?.value
     }
 
     /// The data field `key` (plain data or an archived `NSData`); nil when absent.
     package func data(_ key: String, in object: Instance) throws(DecodeError) -> [UInt8]? {
+        try dataWithIdentity(key, in: object)?.bytes
+    }
+
+    /// The data field `key` and the index of the list's object that holds its bytes: the same
+    /// for every field that names those bytes, so that a reader can tell one block of data named
+    /// twice from two.
+    package func dataWithIdentity(_ key: String, in object: Instance) throws(DecodeError) -> (
+        bytes: [UInt8], identity: Int
+    )? {
         try scalar(key, in: object, wrappedIn: "NS.data", noun: "data") {
             if case .data(let bytes) = $0 { return bytes } else { return nil }
-        }
+        }.map { ($0.value, $0.identity) }
     }
 
     /// The value of field `key` as `extract` takes it, stored plainly or in an archived object's
     /// field `wrapper` (an `NSString`, an `NSData`): one level down, never further, so that an
-    /// archive whose wrapper refers back to its object is not followed without end.
+    /// archive whose wrapper refers back to its object is not followed without end. With it, the
+    /// index in the list of the object it was taken from.
     private func scalar<T>(
         _ key: String, in object: Instance, wrappedIn wrapper: String, noun: String,
         _ extract: (BinaryPropertyList.Object) -> T?
-    ) throws(DecodeError) -> T? {
-        guard let found = try value(key, in: object) else { return nil }
-        if let value = extract(found) { return value }
-        guard case .dictionary = found, let nested = try self.object(key, in: object) else {
+    ) throws(DecodeError) -> (value: T, identity: Int)? {
+        guard let found = try indexedValue(key, in: object) else { return nil }
+        if let value = extract(list.objects[found]) { return (value, found) }
+        guard case .dictionary = list.objects[found], let nested = try self.object(key, in: object) else {
             throw DecodeError(path: object.path + "." + key, message: "not \(noun)")
         }
-        guard let inner = try value(wrapper, in: nested) else { return nil }
-        guard let value = extract(inner) else {
+        guard let inner = try indexedValue(wrapper, in: nested) else { return nil }
+        guard let value = extract(list.objects[inner]) else {
             throw DecodeError(path: nested.path + "." + wrapper, message: "not \(noun)")
         }
-        return value
+        return (value, inner)
     }
 
     /// The archived object in field `key`; nil when absent or `$null`.

@@ -80,10 +80,11 @@ extension XCResultBundle {
 extension XCResultBundle {
     /// The tests of the bundle at `path`: every test action's results, with the objects they
     /// refer to loaded from the bundle (an object the bundle does not hold is absent, not an error:
-    /// the reader says what it could not read).
+    /// the reader says what it could not read; one it holds as something else than a regular file
+    /// is an error). Each test's texts are kept within the log reader's limits (`boundText`).
     package static func testRun(path: String) throws(TestResultsError) -> TestRun {
         // Bundles of Xcode 16 and later may keep their results only in database.sqlite3.
-        if holdsOnlyDatabase(path), FileSystem.kind(of: path + "/database.sqlite3") == .file {
+        if holdsOnlyDatabase(path) {
             return try XcodeResultDatabase.testRun(bundle: path)
         }
         let bundle: XCResultBundle
@@ -95,7 +96,7 @@ extension XCResultBundle {
             throw error.testResultsError
         }
         let load: XcodeTestResults.Loader = { (id) throws(TestResultsError) -> XCResultObject? in
-            guard isObjectID(id), FileSystem.kind(of: path + "/Data/data." + id) == .file else { return nil }
+            guard bundle.hasObject(id) else { return nil }
             do throws(XcodeInputError) {
                 return try bundle.graphObject(id)
             } catch {
@@ -103,6 +104,7 @@ extension XCResultBundle {
             }
         }
         var run = try XcodeTestResults.testRun(object: record, load: load, path: path)
+        run.boundText()
         if let warning = bundle.versionWarning { run.warnings.insert(warning, at: 0) }
         return run
     }

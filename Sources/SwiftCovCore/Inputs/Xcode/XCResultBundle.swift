@@ -1,6 +1,9 @@
 /// An Xcode result bundle (`.xcresult`), read without Xcode: its `Info.plist` (format version and
 /// the root object's id) and its objects, each a zstd-compressed file `Data/data.<id>`.
-/// Nothing outside `Data/` is read, whatever an id says: ids are checked to be file names.
+/// Nothing outside `Data/` is read, whatever an id says: ids are checked to be file names, and
+/// only regular files inside the bundle are read (a FIFO, a device, a socket, a loop of links or a
+/// link leading out of the bundle is refused, saying which). Objects are decoded through one
+/// `XCResultObjectStore` per bundle: a byte-bounded cache, and a ceiling on the bytes decoded.
 package struct XCResultBundle: Sendable {
     /// The bundle's folder, as given.
     package let path: String
@@ -13,22 +16,28 @@ package struct XCResultBundle: Sendable {
     /// with a warning (`versionWarning`).
     package static let knownVersions = (major: 3, minorRange: 39...60)
 
-    /// The largest object read (decompressed): result bundles' objects are kilobytes to a few
-    /// megabytes; an object claiming more is not read.
+    /// The largest object file read (compressed, or stored as it is).
     static let maximumObjectSize = 1 << 30
 
-    /// Whether `path` is a result bundle: a folder with an `Info.plist` and its results, a
-    /// `Data` folder of objects or a `database.sqlite3` (all some bundles of Xcode 16+ keep).
+    /// The bundle's folder with its links followed, to tell a file inside it from a link out.
+    private let realPath: String
+    /// Where its objects are decoded and kept.
+    let store: XCResultObjectStore
+
+    /// Whether `path` is a result bundle: a folder with an `Info.plist` and its results, a `Data`
+    /// folder of objects or a `database.sqlite3` (all some bundles of Xcode 16+ keep), or
+    /// anything in their places, which reading the bundle then refuses, saying what it is.
     package static func isBundle(_ path: String) -> Bool {
-        FileSystem.kind(of: path + "/Info.plist") == .file
-            && (FileSystem.kind(of: path + "/Data") == .directory
-                || FileSystem.kind(of: path + "/database.sqlite3") != nil)
+        FileSystem.kind(of: path) == .directory
+            && FileSystem.kind(of: path + "/Info.plist", followingLinks: false) != nil
+            && (FileSystem.kind(of: path + "/Data", followingLinks: false) != nil
+                || FileSystem.kind(of: path + "/database.sqlite3", followingLinks: false) != nil)
     }
 
     /// Whether `path` is a bundle whose results are only in its `database.sqlite3` (no `Data`
     /// folder): it holds tests and no coverage.
     package static func holdsOnlyDatabase(_ path: String) -> Bool {
-        isBundle(path) && FileSystem.kind(of: path + "/Data") != .directory
+        isBundle(path) && FileSystem.kind(of: path + "/Data", followingLinks: false) == nil
     }
 
     /// Opens the bundle at `path`: reads its `Info.plist`. A bundle with no `Data` folder (its
@@ -36,7 +45,16 @@ package struct XCResultBundle: Sendable {
     /// what is missing.
     package init(path: String) throws(XcodeInputError) {
         self.path = path
-        guard FileSystem.kind(of: path + "/Data") == .directory else {
+        switch FileSystem.kind(of: path) {
+        case .directory?: break
+        case nil: throw XcodeInputError(path: path, "no such file or directory")
+        case let kind?: throw XcodeInputError(path: path, "\(kind.noun), not a result bundle (a folder)")
+        }
+        guard let realPath = FileSystem.realPath(path) else {
+            throw XcodeInputError(path: path, "no such file or directory")
+        }
+        self.realPath = realPath
+        guard FileSystem.kind(of: path + "/Data", followingLinks: false) != nil else {
             let held = (FileSystem.entries(of: path) ?? []).filter { $0.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x7F } }
                 .sorted().prefix(8)
             let store =
@@ -48,7 +66,8 @@ package struct XCResultBundle: Sendable {
             throw XcodeInputError(
                 path: path, "a result bundle holding \(held.joined(separator: ", ")) and no Data folder: \(store)")
         }
-        let infoPath = path + "/Info.plist"
+        let infoPath = try Self.fileInside(
+            realPath, path: path, "Info.plist", missing: "no Info.plist: not a result bundle")
         let bytes = try Self.readFile(infoPath, limit: 1 << 20)
         let info = try InfoPropertyList.read(bytes, path: infoPath)
         guard let rootID = info.rootID else {
@@ -66,6 +85,43 @@ package struct XCResultBundle: Sendable {
         }
         self.rootID = rootID
         version = (major, minor)
+        store = XCResultObjectStore(dataBytes: Self.dataBytes(of: path + "/Data"))
+    }
+
+    /// The bytes of the regular files in `folder` (the bundle's objects, compressed), on which the
+    /// ceiling of bytes decoded rests.
+    private static func dataBytes(of folder: String) -> Int {
+        (FileSystem.entries(of: folder) ?? []).reduce(0) { total, name in
+            total + (FileSystem.size(of: folder + "/" + name) ?? 0)
+        }
+    }
+
+    /// The bundle's file at `relative` when it is a regular file inside the bundle (following
+    /// links that stay inside); else an error saying what is there instead, or `missing`.
+    static func fileInside(
+        _ realPath: String, path: String, _ relative: String, missing: String
+    ) throws(XcodeInputError) -> String {
+        let file = path + "/" + relative
+        switch FileSystem.kind(of: file) {
+        case .file?: break
+        case nil where FileSystem.kind(of: file, followingLinks: false) == nil:
+            throw XcodeInputError(path: path, missing)
+        case nil: throw XcodeInputError(path: file, "a symbolic link to nothing: swiftcov reads only regular files")
+        case let kind?:
+            throw XcodeInputError(path: file, "\(kind.noun), not a regular file: swiftcov reads only regular files")
+        }
+        guard let real = FileSystem.realPath(file), real.hasPrefix(realPath == "/" ? "/" : realPath + "/") else {
+            throw XcodeInputError(
+                path: file,
+                "a symbolic link to \(FileSystem.realPath(file) ?? "nowhere"), outside the bundle: swiftcov reads "
+                    + "only files inside it")
+        }
+        return file
+    }
+
+    /// Whether the bundle has anything (a file, or what is refused in its place) for object `id`.
+    func hasObject(_ id: String) -> Bool {
+        Self.isObjectID(id) && FileSystem.kind(of: path + "/Data/data." + id, followingLinks: false) != nil
     }
 
     /// A warning when the bundle's format is newer than any this reader was checked against.
@@ -91,28 +147,33 @@ package struct XCResultBundle: Sendable {
         }
     }
 
-    /// The object `id`, decompressed.
+    /// The object `id`, decompressed: from the store's cache, else read and decoded within what
+    /// is left of the store's ceiling.
     package func object(_ id: String) throws(XcodeInputError) -> [UInt8] {
         guard Self.isObjectID(id) else {
             throw XcodeInputError(path: path, "a reference to `\(id)`, not an object id")
         }
-        let file = path + "/Data/data." + id
-        guard FileSystem.kind(of: file) == .file else {
-            throw XcodeInputError(path: path, "the object \(id) is missing (Data/data.\(id))")
-        }
+        let relative = "Data/data." + id
+        if let cached = try store.cached(id, path: path + "/" + relative) { return cached }
+        let file = try Self.fileInside(
+            realPath, path: path, relative, missing: "the object \(id) is missing (Data/data.\(id))")
         let compressed = try Self.readFile(file, limit: Self.maximumObjectSize)
-        guard compressed.starts(with: [0x28, 0xB5, 0x2F, 0xFD]) else {
-            // Objects of bundles with `compression = none` are stored as they are.
-            return compressed
+        var bytes = compressed
+        if compressed.starts(with: [0x28, 0xB5, 0x2F, 0xFD]) {
+            let allowed = store.remaining
+            do throws(Zstd.DecodeError) {
+                bytes = try compressed.withUnsafeBytes { input in
+                    Result { () throws(Zstd.DecodeError) in try Zstd.decompress(input, maximumSize: allowed) }
+                }.get()
+            } catch  where error.isOverLimit {
+                throw store.ceilingError(path: file)
+            } catch {
+                throw XcodeInputError(path: file, "\(error.message) (byte offset \(error.offset) of the zstd frame)")
+            }
         }
-        do throws(Zstd.DecodeError) {
-            return try compressed.withUnsafeBytes { bytes in
-                Result { () throws(Zstd.DecodeError) in try Zstd.decompress(bytes, maximumSize: Self.maximumObjectSize)
-                }
-            }.get()
-        } catch {
-            throw XcodeInputError(path: file, "\(error.message) (byte offset \(error.offset) of the zstd frame)")
-        }
+        // Objects of bundles with `compression = none` are stored as they are.
+        try store.add(id, bytes, path: file)
+        return bytes
     }
 
     private static func readFile(_ path: String, limit: Int) throws(XcodeInputError) -> [UInt8] {

@@ -422,7 +422,17 @@ extension XcodeResultDatabase {
     /// The tests of the bundle at `path` whose results are in its `database.sqlite3` (Xcode 16
     /// and later; the only store of some bundles), read as `xcresulttool`'s `tests` document is.
     package static func testRun(bundle path: String) throws(TestResultsError) -> TestRun {
-        let databasePath = path + "/database.sqlite3"
+        // Only a regular file inside the bundle, as for its objects.
+        let databasePath: String
+        do throws(XcodeInputError) {
+            guard let realPath = FileSystem.realPath(path) else {
+                throw XcodeInputError(path: path, "no such file or directory")
+            }
+            databasePath = try XCResultBundle.fileInside(
+                realPath, path: path, "database.sqlite3", missing: "no Data folder and no database.sqlite3: no results")
+        } catch {
+            throw error.testResultsError
+        }
         let file: MappedFile
         do {
             file = try MappedFile(path: databasePath, regularFileOfAtMost: maximumDatabaseSize)

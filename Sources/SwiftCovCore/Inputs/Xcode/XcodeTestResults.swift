@@ -30,8 +30,8 @@ package enum XcodeTestResults {
 
     /// The run of an invocation record (a bundle's root; nil when only test summaries are at
     /// hand) and of `testPlanRunSummaries` read apart (objects of type
-    /// `ActionTestPlanRunSummaries`); the tests the record refers to are loaded through `load`,
-    /// each object once. `path` names the input in messages.
+    /// `ActionTestPlanRunSummaries`); the tests the record refers to are loaded through `load`.
+    /// `path` names the input in messages.
     package static func testRun(
         invocationRecord: XCResultObject?, testPlanRunSummaries: [XCResultObject], load: @escaping Loader, path: String
     ) throws(TestResultsError) -> TestRun {
@@ -127,9 +127,6 @@ private struct GraphReader {
     let load: XcodeTestResults.Loader
     var builder = XcodeRunBuilder()
     var warnings: [Diagnostic] = []
-    /// Objects loaded, by id: each is loaded once (a reference met again, or a cycle, is not
-    /// followed again).
-    var loaded: [String: XCResultObject?] = [:]
     /// Failing outcomes of actions with no failure recorded for them.
     var actionFailures: [String] = []
 
@@ -138,11 +135,10 @@ private struct GraphReader {
         self.load = load
     }
 
+    /// The object `id`, as the loader gives it each time (a bundle's keeps a byte-bounded cache:
+    /// the reader keeps no object). An object is followed no further than the test it is met at.
     mutating func object(_ id: String) throws(TestResultsError) -> XCResultObject? {
-        if let known = loaded[id] { return known }
-        let object = try load(id)
-        loaded[id] = object
-        return object
+        try load(id)
     }
 
     mutating func warn(_ keyPath: String, _ message: String) {

@@ -6,10 +6,12 @@ extension CoverageReport {
     /// test code and files outside the root (dependencies), as for a package: a file is test
     /// code because of its own place (`CoverageScope.isLibrarySource`), so a library's file
     /// listed only under a test bundle stays in, under that target as Xcode reports it.
-    /// `input` names the coverage input in messages.
+    /// `input` names the coverage input in messages, and in the error when the coverage breaks
+    /// the invariants every input must hold (`XcodeCoverage.checkInvariants`).
     package static func build(
         xcode coverage: XcodeCoverage, scope: CoverageScope, includeFunctions: Bool = true, input: String
-    ) -> CoverageReport {
+    ) throws(XcodeInputError) -> CoverageReport {
+        try coverage.checkInvariants(input: input)
         var files: [FileCoverage] = []
         var modules: [String: ModuleCoverage] = [:]
         // A file a library target lists is its own: a test bundle listing it too adds nothing.

@@ -165,10 +165,11 @@ package struct CoverageMergeError: DiagnosticConvertible, Equatable {
 extension CoverageReport {
     /// Builds the report for `exports` (one, or several to be merged as `llvm-profdata merge`
     /// would: the same function's counts add up; see `ExportMerger`). Several exports must have
-    /// been read with `keepMappings`, or a file they share cannot be merged.
+    /// been read with `keepMappings`, or a file they share cannot be merged. Every file's numbers
+    /// are checked against what no input may say (`CoverageSummary.contradiction`).
     package static func build(
         exports: [LLVMCovExport], scope: CoverageScope, includeFunctions: Bool = true
-    ) throws(CoverageMergeError) -> CoverageReport {
+    ) throws(CoverageInputError) -> CoverageReport {
         if exports.count == 1 {
             return try build(export: exports[0], scope: scope, includeFunctions: includeFunctions)
         }
@@ -180,7 +181,7 @@ extension CoverageReport {
     /// Builds the report for one export, merged with itself first when it names a file twice.
     package static func build(
         export: LLVMCovExport, scope: CoverageScope, includeFunctions: Bool = true
-    ) throws(CoverageMergeError) -> CoverageReport {
+    ) throws(CoverageInputError) -> CoverageReport {
         if export.needsMerging {
             var merger = ExportMerger()
             merger.add(export)
@@ -206,7 +207,11 @@ extension CoverageReport {
             } else if file.occurrences == 1 {
                 summary = file.exportedSummary ?? CoverageSummary()
             } else {
-                throw CoverageMergeError(filename: file.filename)
+                throw .cannotMerge(CoverageMergeError(filename: file.filename))
+            }
+            if let contradiction = summary.contradiction {
+                throw .contradictory(
+                    path: export.path, keyPath: "data[0].files (\(file.filename)).summary", message: contradiction)
             }
             if file.occurrences > 1 { merged[file.filename] = files.count }
             files.append(

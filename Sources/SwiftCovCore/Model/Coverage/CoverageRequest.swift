@@ -83,14 +83,10 @@ package struct CoverageRequest: Sendable {
         var scope = CoverageScope(root: resolvedRoot, includes: includes, excludes: excludes, allFiles: allFiles)
         scope.rootWasGuessed = guessed && resolvedRoot != CoverageScope.normalized(workingDirectory)
         if let describer, resolvedRoot.hasPrefix("/") { scope.targets = describer.targets(ofPackageAt: resolvedRoot) }
-        do {
-            var report = try CoverageReport.build(
-                export: single ?? merger.merged(), scope: scope, includeFunctions: includeFunctions)
-            report.inputs = exports
-            return report
-        } catch {
-            throw .cannotMerge(error)
-        }
+        var report = try CoverageReport.build(
+            export: single ?? merger.merged(), scope: scope, includeFunctions: includeFunctions)
+        report.inputs = exports
+        return report
     }
 
     /// The report of Xcode's coverage inputs: a bundle or xccov's report, with any archives.
@@ -105,8 +101,13 @@ package struct CoverageRequest: Sendable {
         var scope = CoverageScope(root: resolvedRoot, includes: includes, excludes: excludes, allFiles: allFiles)
         scope.rootWasGuessed = root == nil && workspace == nil && coverage.targets.contains { !$0.files.isEmpty }
         let input = inputs.first(where: \.isReport)
-        var report = CoverageReport.build(
-            xcode: coverage, scope: scope, includeFunctions: includeFunctions, input: input?.path ?? inputs[0].path)
+        var report: CoverageReport
+        do throws(XcodeInputError) {
+            report = try CoverageReport.build(
+                xcode: coverage, scope: scope, includeFunctions: includeFunctions, input: input?.path ?? inputs[0].path)
+        } catch {
+            throw .xcode(error)
+        }
         report.warnings = warnings
         return report
     }

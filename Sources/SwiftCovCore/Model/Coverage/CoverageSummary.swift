@@ -81,6 +81,23 @@ package struct CoverageSummary: Equatable, Sendable {
     }
 }
 
+extension CoverageSummary {
+    /// What no input's numbers may say, checked where reports are built from any input: the
+    /// first metric with more covered than counted (lines, functions, …), as a message; nil
+    /// when there is none.
+    package var contradiction: String? {
+        for kind in Kind.allCases where self[kind].covered > self[kind].count {
+            return Self.contradiction(kind.rawValue, covered: self[kind].covered, of: self[kind].count)
+        }
+        return nil
+    }
+
+    /// "7 covered lines of only 5: the coverage cannot be right".
+    package static func contradiction(_ what: String, covered: Int, of count: Int) -> String {
+        "\(covered) covered \(what) of only \(count): the coverage cannot be right"
+    }
+}
+
 extension Int {
     /// Addition that stops at `Int.max` or `Int.min` instead of trapping.
     package func addingSaturating(_ other: Int) -> Int {

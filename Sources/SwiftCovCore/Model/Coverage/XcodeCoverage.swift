@@ -136,6 +136,39 @@ package struct XcodeInputError: DiagnosticConvertible, Equatable {
 }
 
 extension XcodeCoverage {
+    /// Checks what every Xcode input must hold, whichever reader made it: covered lines at most
+    /// the executable ones (of each target, file and function), and a file's executable lines at
+    /// most the lines its per-line counts show it has. `input` names the input in the error, with
+    /// the key path of the first number that breaks them.
+    package func checkInvariants(input: String) throws(XcodeInputError) {
+        func check(_ covered: Int, of executable: Int, _ keyPath: @autoclosure () -> String) throws(XcodeInputError) {
+            guard covered <= executable else {
+                throw XcodeInputError(
+                    path: input, location: keyPath(),
+                    CoverageSummary.contradiction("lines", covered: covered, of: executable))
+            }
+        }
+        for (targetIndex, target) in targets.enumerated() {
+            let targetPath = "targets[\(targetIndex)] (\(target.name))"
+            try check(target.coveredLines, of: target.executableLines, targetPath)
+            for (fileIndex, file) in target.files.enumerated() {
+                let filePath = targetPath + ".files[\(fileIndex)] (\(file.path))"
+                try check(file.coveredLines, of: file.executableLines, filePath)
+                if let lines = lines[file.path], let last = lines.last, file.executableLines > Int(last.line) {
+                    throw XcodeInputError(
+                        path: input, location: filePath,
+                        "\(file.executableLines) executable lines in a file of \(last.line) lines: the coverage cannot "
+                            + "be right")
+                }
+                for (functionIndex, function) in file.functions.enumerated() {
+                    try check(
+                        function.coveredLines, of: function.executableLines,
+                        filePath + ".functions[\(functionIndex)] (\(function.name))")
+                }
+            }
+        }
+    }
+
     /// The most lines a count may claim (as `LineCoverage.maximumExecutableLines`).
     static let maximumLines = LineCoverage.maximumExecutableLines
 
@@ -152,24 +185,55 @@ extension XcodeCoverage {
                 throw KeyedArchive.DecodeError(path: root.path, message: "a \(root.className), not a coverage report")
             }
             var targets: [Target] = []
-            for target in try archive.objects("buildableCoverageObjects", in: root) {
-                var files: [File] = []
-                for file in try archive.objects("sourceFiles", in: target) {
-                    let functions = try archive.data("functions", in: file) ?? []
-                    files.append(
-                        File(
-                            name: try archive.string("name", in: file) ?? "",
-                            path: try required(archive.string("documentLocation", in: file), "documentLocation", file),
-                            executableLines: try lineCount("executableLines", in: file, archive),
-                            coveredLines: try lineCount("coveredLines", in: file, archive),
-                            functions: try packedFunctions(functions, path: file.path + ".functions")))
+            // Objects named from several places are read once and shared (Xcode names one file
+            // object from each target that lists it). What the report lists (files in targets,
+            // functions in those files) is at most one per byte of the archive: a few bytes a
+            // reference cannot make a report the square of the archive's size.
+            var files: [UInt64: File] = [:]
+            var functionLists: [Int: [Function]] = [:]
+            var listed = 0
+            func list(_ count: Int, at path: String) throws(KeyedArchive.DecodeError) {
+                listed += count
+                guard listed <= bytes.count else {
+                    throw KeyedArchive.DecodeError(
+                        path: path,
+                        message: "more files and functions listed than the archive's \(bytes.count) bytes can hold: "
+                            + "objects named from many places")
                 }
+            }
+            for target in try archive.objects("buildableCoverageObjects", in: root) {
+                var targetFiles: [File] = []
+                for file in try archive.objects("sourceFiles", in: target) {
+                    if let known = files[file.uid] {
+                        try list(1 + known.functions.count, at: file.path)
+                        targetFiles.append(known)
+                        continue
+                    }
+                    var functions: [Function] = []
+                    if let data = try archive.dataWithIdentity("functions", in: file) {
+                        if let known = functionLists[data.identity] {
+                            functions = known
+                        } else {
+                            functions = try packedFunctions(data.bytes, path: file.path + ".functions")
+                            functionLists[data.identity] = functions
+                        }
+                    }
+                    try list(1 + functions.count, at: file.path)
+                    let read = File(
+                        name: try archive.string("name", in: file) ?? "",
+                        path: try required(archive.string("documentLocation", in: file), "documentLocation", file),
+                        executableLines: try lineCount("executableLines", in: file, archive),
+                        coveredLines: try lineCount("coveredLines", in: file, archive), functions: functions)
+                    files[file.uid] = read
+                    targetFiles.append(read)
+                }
+                try list(1, at: target.path)
                 targets.append(
                     Target(
                         name: try required(archive.string("name", in: target), "name", target),
                         productPath: try archive.string("productPath", in: target),
                         executableLines: try lineCount("executableLines", in: target, archive),
-                        coveredLines: try lineCount("coveredLines", in: target, archive), files: files))
+                        coveredLines: try lineCount("coveredLines", in: target, archive), files: targetFiles))
             }
             return XcodeCoverage(targets: targets)
         } catch {

@@ -55,7 +55,7 @@ package final class HTMLSite {
         self.directory = directory
         var info = stat()
         if stat(directory, &info) == 0 {
-            guard (info.st_mode & S_IFMT) == S_IFDIR, let real = Self.realPath(directory) else {
+            guard (info.st_mode & S_IFMT) == S_IFDIR, let real = FileSystem.realPath(directory) else {
                 throw .cannotWrite(AtomicFile.WriteError(path: directory, errno: ENOTDIR))
             }
             guard Self.isEmptyOrSite(real) else { throw .notASite(directory) }
@@ -202,12 +202,6 @@ package final class HTMLSite {
         let names = Set(entries)
         guard names.isSubset(of: unmarkedSiteEntries) else { return false }
         return names.isEmpty || (names.contains("index.html") && names.contains("swiftcov.css"))
-    }
-
-    private static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     /// The folder `path` is in, if it names one ("a/b" → "a", "/b" → "/", "b" → nil).
