@@ -355,7 +355,7 @@ struct XcodeScopeByFileTests {
     func libraryFilesUnderTestTarget() throws {
         let (coverage, workspace) = try XCResultBundle(path: XcodeFixtures.bundlePath("TestResults-669")).coverage()
         let root = XcodeCoverageInput.inferRoot(coverage, workspace: workspace)
-        let report = CoverageReport.build(xcode: coverage, scope: CoverageScope(root: root), input: "b.xcresult")
+        let report = try CoverageReport.build(xcode: coverage, scope: CoverageScope(root: root), input: "b.xcresult")
         let truth = try snapshotCoverage()
         let target = try #require(truth["P2PTestsIntegrationTests"])
         #expect(target == (4, 64))
