@@ -18,6 +18,12 @@ struct SQLiteTests {
         try Array(Data(contentsOf: URL(fileURLWithPath: directory + "/" + name + ".sqlite3")))
     }
 
+    /// What sqlite3 read back from the fixture `name` (its `.json`).
+    static func expected(_ name: String) throws -> [String: Any] {
+        let url = URL(fileURLWithPath: directory + "/" + name + ".json")
+        return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+    }
+
     /// A value as the fixture's JSON writes it: `[type, text]`.
     static func expectedValue(_ pair: Any) throws -> SQLiteValue {
         let pair = try #require(pair as? [String])
@@ -72,10 +78,7 @@ struct SQLiteTests {
 
     @Test("every table, row for row, as sqlite3 reads it", arguments: databases)
     func tables(_ name: String) throws {
-        let json = try #require(
-            try JSONSerialization.jsonObject(
-                with: Data(contentsOf: URL(fileURLWithPath: Self.directory + "/" + name + ".json")))
-                as? [String: Any])
+        let json = try Self.expected(name)
         let tables = try #require(json["tables"] as? [String: [String: Any]])
         #expect(tables.count == 3)
         try Self.read(try Self.bytes(name)) { database in
@@ -100,10 +103,7 @@ struct SQLiteTests {
 
     @Test("every index, entry for entry in key order", arguments: databases)
     func indexes(_ name: String) throws {
-        let json = try #require(
-            try JSONSerialization.jsonObject(
-                with: Data(contentsOf: URL(fileURLWithPath: Self.directory + "/" + name + ".json")))
-                as? [String: Any])
+        let json = try Self.expected(name)
         let indexes = try #require(json["indexes"] as? [String: [String: Any]])
         #expect(!indexes.isEmpty)
         try Self.read(try Self.bytes(name)) { database in

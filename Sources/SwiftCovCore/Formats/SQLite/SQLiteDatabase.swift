@@ -251,15 +251,22 @@ extension SQLiteDatabase {
         }
     }
 
-    /// SQLite's variable-length integer at `cursor`: 1 to 9 bytes, big-endian, 7 bits a byte
-    /// but all 8 in the ninth.
+    /// SQLite's variable-length integer at `cursor` on `page`.
     func varint(at cursor: inout Int, onPage page: Int) throws(DecodeError) -> UInt64 {
-        let end = start(ofPage: page) + usableSize
+        guard let value = Self.varint(bytes, at: &cursor, end: start(ofPage: page) + usableSize) else {
+            throw DecodeError(offset: cursor, message: "a number runs past the end of page \(page)")
+        }
+        return value
+    }
+
+    /// SQLite's variable-length integer at `cursor` in `bytes`, before `end`: 1 to 9 bytes,
+    /// big-endian, 7 bits a byte but all 8 in the ninth; nil when it runs past `end`.
+    static func varint<Bytes: RandomAccessCollection<UInt8>>(
+        _ bytes: Bytes, at cursor: inout Int, end: Int
+    ) -> UInt64? where Bytes.Index == Int {
         var value: UInt64 = 0
         for index in 0..<9 {
-            guard cursor < end else {
-                throw DecodeError(offset: cursor, message: "a number runs past the end of page \(page)")
-            }
+            guard cursor < end else { return nil }
             let byte = bytes[cursor]
             cursor += 1
             if index == 8 { return value << 8 | UInt64(byte) }

@@ -51,14 +51,8 @@ extension SQLiteDatabase {
         func fail(_ message: String) -> DecodeError { DecodeError(offset: offset, message: "a record with \(message)") }
         var cursor = 0
         func varint() throws(DecodeError) -> UInt64 {
-            var value: UInt64 = 0
-            for index in 0..<9 {
-                guard cursor < payload.count else { throw fail("a header that runs past its end") }
-                let byte = payload[cursor]
-                cursor += 1
-                if index == 8 { return value << 8 | UInt64(byte) }
-                value = value << 7 | UInt64(byte & 0x7F)
-                if byte < 0x80 { return value }
+            guard let value = Self.varint(payload, at: &cursor, end: payload.count) else {
+                throw fail("a header that runs past its end")
             }
             return value
         }
