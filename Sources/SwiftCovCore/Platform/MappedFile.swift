@@ -160,6 +160,17 @@ package final class MappedFile: @unchecked Sendable {
         }
     }
 
+    /// Drops the pages wholly within `range` from memory, for a reader done with them (they are
+    /// read again from the file if touched again); nothing for a file that was copied.
+    package func drop(_ range: Range<Int>) {
+        guard let address, isMapped else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = (max(range.lowerBound, 0) + page - 1) / page * page
+        let end = range.upperBound >= count ? count : min(range.upperBound, count) / page * page
+        guard start < end else { return }
+        _ = madvise(address + start, end - start, MADV_DONTNEED)
+    }
+
     /// Whether the file shrank while it was read: the bytes past its new end read as zeros
     /// (see `ShrinkGuard`), and whatever was made of them must not be trusted. Seen when a page
     /// past the new end was read; for a file read in order (`Reading.inOrder`), also when it

@@ -65,7 +65,13 @@ package enum HistoryStore {
             guard FileSystem.kind(of: path) != nil else {
                 return HistoryFormat.Reading(history: TestHistory(), warnings: [])
             }
-            return try read(CoverageInput.map(path), path: path, latestTime: latestTime)
+            let file: MappedFile
+            do {
+                file = try MappedFile(path: path, reading: .inOrder)
+            } catch {
+                throw CoverageInputError.unreadable(path: path, reason: error.message)
+            }
+            return try read(file, path: path, latestTime: latestTime)
         case .gitNotes(let ref):
             let notes = try noteContents(ref: ref, root: root)
             var text = ""
@@ -110,7 +116,7 @@ package enum HistoryStore {
     package static func read(_ file: MappedFile, path: String, latestTime: Int64) throws -> HistoryFormat.Reading {
         let result = file.withUnsafeBytes { bytes in
             Result { () throws(HistoryFormat.ReadError) in
-                try HistoryFormat.read(bytes, path: path, latestTime: latestTime)
+                try HistoryFormat.read(bytes, path: path, latestTime: latestTime, done: file.drop)
             }
         }
         guard !file.shrankWhileRead else {

@@ -67,6 +67,40 @@ struct HistoryFormatTests {
         #expect(second.executions.contains { $0.test == attempts[0].test && $0.attempt == 0 && $0.status == .failed })
     }
 
+    @Test("a large history is read in two passes from start to end, each told in steps of a few MiB")
+    func readingInPasses() throws {
+        // 20,000 runs (about 5 MB): a name line first, then runs, then another name line (git
+        // sorts a merged note's lines) that a run before it uses.
+        var text = #"{"v":1,"name":"\#(HistoryFormat.reference(of: "M.C/a"))","id":"M.C/a"}"# + "\n"
+        let late = HistoryFormat.reference(of: "M.C/late")
+        for index in 0..<20_000 {
+            text +=
+                #"{"v":1,"run":"r\#(index)","time":\#(1_700_000_000 + index),"commit":"c","tests":"#
+                + #"[["\#(HistoryFormat.reference(of: "M.C/a"))","p",0,1],["\#(late)","f",0,2]]}"# + "\n"
+        }
+        text += #"{"v":1,"name":"\#(late)","id":"M.C/late"}"# + "\n"
+        var told: [Range<Int>] = []
+        let count = text.utf8.count
+        let reading = try text.withUTF8 { bytes in
+            Result { () throws(HistoryFormat.ReadError) in
+                try HistoryFormat.read(UnsafeRawBufferPointer(bytes), path: "h.jsonl") { told.append($0) }
+            }
+        }.get()
+        #expect(reading.history.runs.count == 20_000 && reading.history.names == ["M.C/a", "M.C/late"])
+        #expect(reading.history.runs.last?.executions.map(\.status) == [.passed, .failed])
+        // Each pass: ranges that follow one another from 0 to the end, none shorter than 4 MiB
+        // but the pass's last.
+        #expect(told.filter { $0.lowerBound == 0 }.count == 2, "\(told)")
+        let starts = told.indices.filter { told[$0].lowerBound == 0 }
+        for (index, start) in starts.enumerated() {
+            let end = index + 1 < starts.count ? starts[index + 1] : told.endIndex
+            let pass = Array(told[start..<end])
+            #expect(pass.last?.upperBound == count)
+            #expect(zip(pass, pass.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+            #expect(pass.dropLast().allSatisfy { $0.count >= 4 << 20 })
+        }
+    }
+
     @Test("a run of each test alone reads back alone; a run of the suite has no mark")
     func aloneRoundTrip() throws {
         var history = TestHistory()

@@ -1,10 +1,11 @@
 import Foundation
+import SwiftCovTestSupport
 import Testing
 
 @testable import SwiftCovCore
 
 /// Inputs from pipes and devices are copied into memory, up to a bound; regular files are mapped.
-@Suite("mapped files and streamed inputs")
+@Suite("mapped files and streamed inputs", .removingTemporaryFolders)
 struct MappedFileTests {
     /// What `readAll` gives for `count` bytes written into a pipe, with `limit`.
     func readPipe(count: Int, limit: Int) throws -> Result<[UInt8], MappedFile.ReadError> {
@@ -38,6 +39,27 @@ struct MappedFileTests {
             while read(ends[0], &sink, sink.count) > 0 {}
             return .failure(error)
         }
+    }
+
+    @Test("pages dropped from memory read the same again; a range past the end or inside one page is nothing")
+    func dropPages() throws {
+        let path = try temporaryDirectory() + "/bytes"
+        let bytes = (0..<(3 << 20) + 123).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 12) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let file = try MappedFile(path: path, reading: .inOrder)
+        #expect(file.withUnsafeBytes { Array($0) } == bytes)
+        file.drop(0..<file.count)
+        file.drop(5..<17)
+        file.drop(-4096..<(file.count + 4096))
+        file.drop(file.count..<file.count)
+        #expect(file.withUnsafeBytes { Array($0) } == bytes)
+        file.drop(1000..<(2 << 20) + 1)
+        #expect(
+            file.withUnsafeBytes { Array($0[(1 << 20)..<(2 << 20) + 7]) } == Array(bytes[(1 << 20)..<(2 << 20) + 7]))
+        // A copy (standard input's, a test's bytes) has nothing to drop.
+        let copy = MappedFile(bytes: [1, 2, 3])
+        copy.drop(0..<3)
+        #expect(copy.withUnsafeBytes { Array($0) } == [1, 2, 3])
     }
 
     @Test("a stream of exactly the limit is read; one byte more is an error naming the limit")

@@ -372,16 +372,23 @@ package enum FlakyVerdicts {
     /// at least each; every run of the other environments passed, in two runs at least; each
     /// environment seen in the whole suite.
     private static func brokenInEnvironment(_ seen: [Outcome], runs: [TestHistory.Run]) -> Verdict? {
-        var byEnvironment: [String: (failed: Bool, passed: Bool, inSuite: Bool, runs: Set<Int>)] = [:]
-        for outcome in seen {
-            let key = runs[outcome.run].environmentOfEitherKind
-            var entry = byEnvironment[key] ?? (false, false, false, [])
-            entry.failed = entry.failed || outcome.failed
-            entry.passed = entry.passed || outcome.passed
-            entry.inSuite = entry.inSuite || !outcome.alone
-            entry.runs.insert(outcome.run)
-            byEnvironment[key] = entry
+        /// What one environment saw of the test.
+        struct Seen {
+            var failed = false
+            var passed = false
+            var inSuite = false
+            var runs: Set<Int> = []
+
+            mutating func add(_ outcome: Outcome) {
+                failed = failed || outcome.failed
+                passed = passed || outcome.passed
+                inSuite = inSuite || !outcome.alone
+                runs.insert(outcome.run)
+            }
         }
+        var byEnvironment: [String: Seen] = [:]
+        // In place: a copy of the entry would copy its runs, once per outcome (quadratic).
+        for outcome in seen { byEnvironment[runs[outcome.run].environmentOfEitherKind, default: Seen()].add(outcome) }
         // Each environment seen in the suite: an environment of runs alone only differs by order too.
         guard byEnvironment.count >= 2,
             byEnvironment.values.allSatisfy({ $0.failed != $0.passed && $0.inSuite }),

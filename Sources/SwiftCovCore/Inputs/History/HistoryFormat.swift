@@ -288,18 +288,38 @@ package enum HistoryFormat {
     /// did not end: its JSON ends with the line) and runs recorded after `latestTime` (a clock
     /// gone wrong) are skipped with a warning; a run given twice is kept once (with a warning when the two differ); any
     /// other damage is an error naming the line. Runs of two repositories are an error.
+    ///
+    /// The bytes are read in two passes, each from start to end; `done` is told, every few MiB,
+    /// of bytes the pass has read, so that a mapped file's pages can be dropped as they are
+    /// (`MappedFile.drop`): a history of a million runs then holds its runs, not its text too.
     package static func read(
-        _ bytes: UnsafeRawBufferPointer, path: String, latestTime: Int64 = .max
+        _ bytes: UnsafeRawBufferPointer, path: String, latestTime: Int64 = .max,
+        done: (Range<Int>) -> Void = { _ in }
     ) throws(ReadError) -> Reading {
-        let lines = Self.lines(of: bytes)
         var history = TestHistory()
         var warnings: [Diagnostic] = []
+        // How far the pass has told `done`, a few MiB at a time; each pass starts from 0.
+        var told = 0
+        func reached(_ offset: Int) {
+            guard offset - told >= 4 << 20 else { return }
+            done(told..<offset)
+            told = offset
+        }
+        func endPass() {
+            if bytes.count > told { done(told..<bytes.count) }
+            told = 0
+        }
         // Pass 1: the names, wherever their lines are (git sorts a merged note's lines).
         var nameByNumber: [UInt64: Int32] = [:]
         var lineByNumber: [UInt64: Int] = [:]
         var runLines: [(number: Int, range: Range<Int>)] = []
-        for (index, range) in lines.enumerated() {
-            let number = index + 1
+        var number = 0
+        var start = 0
+        while start < bytes.count {
+            let (range, next) = Self.line(startingAt: start, in: bytes)
+            start = next
+            number += 1
+            reached(start)
             if range.isEmpty { continue }
             let slice = UnsafeRawBufferPointer(rebasing: bytes[range])
             do {
@@ -367,6 +387,7 @@ package enum HistoryFormat {
                 throw ReadError(path: path, line: number, message: "\(error)")
             }
         }
+        endPass()
         // Pass 2: the runs.
         var indexByRunID: [String: Int] = [:]
         var read: [TestHistory.Run] = []
@@ -375,6 +396,7 @@ package enum HistoryFormat {
         var pool = Set<String>()
         var repository: (name: String, line: Int)?
         for (number, range) in runLines {
+            reached(range.upperBound)
             let run: TestHistory.Run
             do throws(JSONError) {
                 run = try readRun(UnsafeRawBufferPointer(rebasing: bytes[range]), names: nameByNumber, pool: &pool)
@@ -415,8 +437,11 @@ package enum HistoryFormat {
             indexByRunID[run.id] = read.count
             read.append(run)
         }
+        endPass()
+        runLines = []
+        indexByRunID = [:]
         read.sort { $0.time != $1.time ? $0.time < $1.time : $0.id < $1.id }
-        for run in read { history.add(run) }
+        history.append(sorted: read)
         return Reading(history: history, warnings: warnings)
     }
 
@@ -426,19 +451,15 @@ package enum HistoryFormat {
         .warning(file: path, at: .line(line), "record cut short (a write that did not end); skipped")
     }
 
-    /// The byte ranges of the lines (without their line breaks).
-    private static func lines(of bytes: UnsafeRawBufferPointer) -> [Range<Int>] {
-        var ranges: [Range<Int>] = []
-        var start = 0
-        while start < bytes.count {
-            var end = start
-            while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
-            var last = end
-            if last > start, bytes[last - 1] == UInt8(ascii: "\r") { last -= 1 }
-            ranges.append(start..<last)
-            start = end + 1
-        }
-        return ranges
+    /// The line starting at `start` (without its line break), and where the next one starts.
+    private static func line(
+        startingAt start: Int, in bytes: UnsafeRawBufferPointer
+    ) -> (line: Range<Int>, next: Int) {
+        var end = start
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+        var last = end
+        if last > start, bytes[last - 1] == UInt8(ascii: "\r") { last -= 1 }
+        return (start..<last, end + 1)
     }
 
     private static func readRun(
@@ -447,8 +468,7 @@ package enum HistoryFormat {
         var scanner = JSONScanner(line)
         /// A string of the line, as the pool holds it when another run had it.
         func shared(_ scanner: inout JSONScanner) throws(JSONError) -> String {
-            let text = try scanner.readString()
-            return text.utf8.count <= 15 ? text : pool.insert(text).memberAfterInsert
+            pooled(try scanner.readString(), in: &pool)
         }
         var run = TestHistory.Run(id: "", time: 0)
         var started = false
@@ -497,7 +517,7 @@ package enum HistoryFormat {
                 run.totals.errors = values[4]
                 run.totals.flaky = values[5]
             } else if key.equals("coverage") {
-                run.coverage = try readCoverage(&scanner)
+                run.coverage = try readCoverage(&scanner, pool: &pool)
             } else if key.equals("tests") {
                 hasTests = true
                 try scanner.beginArray()
@@ -545,6 +565,12 @@ package enum HistoryFormat {
         return run
     }
 
+    /// `text` as `pool` holds it when a run had it before (a key, a module, a file): a million
+    /// runs hold a few thousand strings, not millions. Short strings are stored inline anyway.
+    private static func pooled(_ text: String, in pool: inout Set<String>) -> String {
+        text.utf8.count <= 15 ? text : pool.insert(text).memberAfterInsert
+    }
+
     private static func readReference(_ scanner: inout JSONScanner, names: [UInt64: Int32]) throws(JSONError) -> Int32 {
         let raw = try scanner.readRawString()
         guard let number = Self.number(ofReference: raw), let test = names[number] else {
@@ -574,7 +600,9 @@ package enum HistoryFormat {
         return values
     }
 
-    private static func readCoverage(_ scanner: inout JSONScanner) throws(JSONError) -> TestHistory.Coverage {
+    private static func readCoverage(
+        _ scanner: inout JSONScanner, pool: inout Set<String>
+    ) throws(JSONError) -> TestHistory.Coverage {
         func counts(_ scanner: inout JSONScanner) throws(JSONError) -> TestHistory.Coverage.Counts {
             let values = try readCounts(&scanner, count: 6)
             guard values[0] <= values[1], values[2] <= values[3], values[4] <= values[5] else {
@@ -595,7 +623,7 @@ package enum HistoryFormat {
                 var more = false
                 try scanner.beginObject()
                 while let name = try scanner.nextMember(&more) {
-                    coverage.modules.append((name.decoded(), try counts(&scanner)))
+                    coverage.modules.append((pooled(name.decoded(), in: &pool), try counts(&scanner)))
                 }
             } else if key.equals("files") {
                 var more = false
@@ -603,7 +631,8 @@ package enum HistoryFormat {
                 while let path = try scanner.nextMember(&more) {
                     let values = try readCounts(&scanner, count: 2)
                     guard values[0] <= values[1] else { throw scanner.error("more covered than there are") }
-                    coverage.files.append((path.decoded(), Metric(count: values[1], covered: values[0])))
+                    coverage.files.append(
+                        (pooled(path.decoded(), in: &pool), Metric(count: values[1], covered: values[0])))
                 }
             } else {
                 try scanner.skipValue()

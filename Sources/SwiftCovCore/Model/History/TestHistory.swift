@@ -246,6 +246,16 @@ package struct TestHistory: Sendable, Equatable {
         runs.insert(run, at: position)
     }
 
+    /// Adds `runs` (in time order) as `add` of each would; an empty history takes the array
+    /// itself, with no copy of a million runs.
+    package mutating func append(sorted runs: [Run]) {
+        if self.runs.isEmpty {
+            self.runs = runs
+        } else {
+            for run in runs { add(run) }
+        }
+    }
+
     /// The same history without the runs `keep` rejects, and without the names no run left uses.
     package func filter(_ keep: (Run) -> Bool) -> TestHistory { keeping(runs.filter(keep)) }
 
