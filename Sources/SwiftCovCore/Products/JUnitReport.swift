@@ -22,6 +22,10 @@ package enum JUnitReport {
         package var timestamp: String
         /// The `name` of `testsuites`.
         package var name = "swift test"
+        /// The folder the JUnit file is written to: attachments are named relative to it, as
+        /// GitLab's `[[ATTACHMENT|path]]` lines are read; nil (standard output) names them as
+        /// recorded.
+        package var folder: String?
 
         /// Options for this host and time.
         package init(strict: Bool = false, hostname: String, timestamp: String) {
@@ -97,7 +101,7 @@ package enum JUnitReport {
         var opening = CaseOpening()
         suite.cases.withUnsafeBufferPointer { cases in
             guard let first = cases.baseAddress else { return }
-            for index in cases.indices { write(first + index, strict: options.strict, opening: &opening, to: &xml) }
+            for index in cases.indices { write(first + index, options: options, opening: &opening, to: &xml) }
         }
         if !suite.output.isEmpty {
             xml.append("    <system-out>")
@@ -129,7 +133,8 @@ package enum JUnitReport {
     }
 
     private static func write(
-        _ testCase: UnsafePointer<TestRun.Case>, strict: Bool, opening: inout CaseOpening, to xml: inout OutputBuffer
+        _ testCase: UnsafePointer<TestRun.Case>, options: borrowing Options, opening: inout CaseOpening,
+        to xml: inout OutputBuffer
     ) {
         opening.write(testCase.pointee.className, to: &xml)
         if let arguments = testCase.pointee.arguments, !hasESC(testCase.pointee.testName), !hasESC(arguments) {
@@ -155,7 +160,7 @@ package enum JUnitReport {
             xml.append("/>\n")
             return
         }
-        if !strict, let location = testCase.pointee.primaryLocation {
+        if !options.strict, let location = testCase.pointee.primaryLocation {
             xml.append(" file=\"")
             xml.append(escapingXMLAttribute: location.file)
             xml.append("\" line=\"")
@@ -165,6 +170,11 @@ package enum JUnitReport {
         var output = testCase.pointee.output
         for issue in testCase.pointee.issues where !issue.isFailing {
             output.appendLines((issue.kind == .warning ? "warning: " : "known issue: ") + describe(issue))
+        }
+        // Each attached file as GitLab shows it on the test (a screenshot inline).
+        for attachment in testCase.pointee.attachments {
+            let path = options.folder.map { CoverageScope.path(attachment.path, relativeTo: $0) } ?? attachment.path
+            output.appendLines("[[ATTACHMENT|" + path + "]]")
         }
         if testCase.pointee.status == .passed && output.isEmpty && testCase.pointee.attempts.isEmpty {
             xml.append("/>\n")

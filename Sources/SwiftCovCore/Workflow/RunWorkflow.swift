@@ -397,8 +397,9 @@ extension RunWorkflow {
             report, tests: tests, extraFiles: request.failureFiles(of: tests, report: report, read: export),
             to: output + "/html", annotations: HTMLReport.SiteAnnotations(perTest: perTest),
             options: HTMLReport.Options(generatedAt: clock.utcTimestamp))
-        let junit = JUnitReport.render(
-            tests, options: JUnitReport.Options(hostname: hostname, timestamp: clock.localTimestamp))
+        var junitOptions = JUnitReport.Options(hostname: hostname, timestamp: clock.localTimestamp)
+        junitOptions.folder = output
+        let junit = JUnitReport.render(tests, options: junitOptions)
         try system.write(junit, to: output + "/junit.xml")
         var json = JSONWriter()
         try CoverageJSONReport.write(

@@ -35,11 +35,13 @@ enum JUnitCommand {
         let destination = try terminal.output(options.output)
         var xml = destination.streamingBuffer()
         let clock = Clock.system(sourceDateEpoch: terminal.environment("SOURCE_DATE_EPOCH"))
-        JUnitReport.write(
-            run,
-            options: JUnitReport.Options(
-                strict: options.strict, hostname: Clock.hostname, timestamp: clock.localTimestamp),
-            to: &xml)
+        var report = JUnitReport.Options(
+            strict: options.strict, hostname: Clock.hostname, timestamp: clock.localTimestamp)
+        report.folder = options.output.map { output in
+            let path = HistoryService.absolute(output, terminal: terminal)
+            return String(path[..<path.lastIndex(of: "/")!])
+        }
+        JUnitReport.write(run, options: report, to: &xml)
         try destination.finish(xml)
         if !options.quiet, status != .usage {
             terminal.status(wrote: options.output.map { [$0] } ?? [], run.totals.sentence(seconds: run.duration))

@@ -13,6 +13,40 @@ struct SwiftTestingEventStreamTests {
         try TestResultsReader.read(paths: [LogFixture(name).path], utcOffset: 0)
     }
 
+    @Test(
+        "files attached with Attachment.record: each at its test or argument case, in order, where Swift Testing wrote it"
+    )
+    func attachments() throws {
+        let run = try stream("real-attachments-events.jsonl")
+        let shows = try #require(run.cases.first { $0.testName == "shows()" })
+        #expect(shows.status == .failed)
+        // As the test records them; the second `screen-1.txt` was written under a unique name.
+        #expect(shows.attachments.map(\.name) == ["screen-1.txt", "shot.png", "screen-1.txt"])
+        #expect(
+            shows.attachments.map(\.path) == [
+                "/tmp/att/out/screen-1.txt", "/tmp/att/out/shot.png", "/tmp/att/out/screen-1-2vnwqxgq89bln.txt",
+            ])
+        #expect(shows.attachments.map { $0.location?.line } == [5, 6, 8])
+        #expect(shows.attachments.allSatisfy { ($0.time ?? 0) > 1_700_000_000 })
+        // Each argument case its own.
+        let param = run.cases.filter { $0.testName == "param(x:)" }
+        #expect(param.count == 2)
+        #expect(
+            Set(param.flatMap(\.attachments).map(\.path)) == [
+                "/tmp/att/out/arg.txt", "/tmp/att/out/arg-2mxhvascegb87.txt",
+            ])
+        #expect(param.allSatisfy { $0.attachments.count == 1 })
+        // In JUnit, GitLab's lines, relative to the JUnit file's folder.
+        var options = JUnitReport.Options(hostname: "h", timestamp: "t")
+        options.folder = "/tmp/att/reports"
+        let xml = JUnitReport.render(run, options: options)
+        for name in ["screen-1.txt", "shot.png", "screen-1-2vnwqxgq89bln.txt", "arg.txt", "arg-2mxhvascegb87.txt"] {
+            #expect(xml.contains("[[ATTACHMENT|../out/\(name)]]"), "\(name)")
+        }
+        options.folder = nil
+        #expect(JUnitReport.render(run, options: options).contains("[[ATTACHMENT|/tmp/att/out/shot.png]]"))
+    }
+
     @Test("tests per the run's own summary, each in its suite, parameterized tests one case per argument")
     func trivia() throws {
         let run = try stream(Self.trivia)

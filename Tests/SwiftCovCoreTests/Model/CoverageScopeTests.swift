@@ -112,6 +112,18 @@ struct CoverageScopeTests {
         if !expected { #expect(CoverageScope.normalized(path) == path || path.isEmpty) }
     }
 
+    @Test(
+        "a path as seen from a folder: down, up and across, as `realpath --relative-to` gives it",
+        arguments: [
+            ("/p/out/a.png", "/p", "out/a.png"), ("/p/out/a.png", "/p/reports", "../out/a.png"),
+            ("/p/a.png", "/p/x/y/", "../../a.png"), ("/p", "/p", "."), ("/q/a", "/p/b", "../../q/a"),
+            ("/p/./out/../a", "/p", "a"), ("out/a.png", "reports", "../out/a.png"), ("out/a", ".", "out/a"),
+            ("/p/a", "reports", "/p/a"), ("/a", "/", "a"),
+        ])
+    func relativeToFolder(path: String, folder: String, expected: String) {
+        #expect(CoverageScope.path(path, relativeTo: folder) == expected)
+    }
+
     @Test("needsNormalizing agrees with the definition by String.contains it replaced")
     func needsNormalizingAgreesWithOldDefinition() {
         // The definition it replaced, as the answer.

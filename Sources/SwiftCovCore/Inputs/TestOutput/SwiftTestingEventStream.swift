@@ -44,6 +44,8 @@ package enum SwiftTestingEventStream {
         var skipped = false
         var skipReason: String?
         var issues: [(caseID: String?, issue: TestRun.Issue)] = []
+        /// The files attached, at most `maximumAttachments`.
+        var attachments: [(caseID: String?, attachment: TestRun.Attachment)] = []
         /// Keys of `cases` in the order they started: the case ID, and for a case whose
         /// arguments repeat an earlier one's (the same ID again) the ID and a number.
         var caseOrder: [String] = []
@@ -259,11 +261,27 @@ package enum SwiftTestingEventStream {
             let location = location(issue["sourceLocation"]) ?? location(event["_sourceLocation"])
             state.issues.append(
                 (state.key(of: caseID), TestRun.Issue(kind: issueKind, message: text, location: location)))
+        case "valueAttached":
+            // A file attached while the test ran (written only with `--attachments-path`).
+            guard let path = event["attachment"]?["path"]?.stringValue, !path.isEmpty,
+                state.attachments.count < maximumAttachments
+            else { break }
+            let name = event["attachment"]?["_preferredName"]?.stringValue ?? String(path.split(separator: "/").last!)
+            state.attachments.append(
+                (
+                    state.key(of: caseID),
+                    TestRun.Attachment(
+                        name: name, path: path, time: event["instant"]?["since1970"]?.numberValue,
+                        location: location(event["_sourceLocation"]))
+                ))
         default:
             break
         }
         return false
     }
+
+    /// The most attachments kept of one test (a loop attaching a screen per frame).
+    package static let maximumAttachments = 1_000
 
     /// The test's suite ID (`Module.Suite/Inner`), or nil for a free-standing test, from its
     /// ID: `Module.Suite/Inner/name(x:)/File.swift:12:6`.
@@ -340,8 +358,10 @@ package enum SwiftTestingEventStream {
         let orderedCases =
             record.caseIDs.filter { state.cases[$0] != nil } + state.caseOrder.filter { !declared.contains($0) }
         let issuesByCase = Dictionary(grouping: state.issues.compactMap { $0.caseID == nil ? nil : $0 }) { $0.caseID! }
+        let attachmentsByCase = Dictionary(grouping: state.attachments.filter { $0.caseID != nil }) { $0.caseID! }
         guard !orderedCases.isEmpty else {
             var single = TestRun.Case(className: className, testName: testName, status: baseStatus)
+            single.attachments = state.attachments.map(\.attachment)
             single.issues = state.issues.map(\.issue) + (crashed ? [didNotFinish] : [])
             single.status = TestLogParser.settledStatus(single.issues, default: baseStatus)
             single.skipReason = state.skipReason
@@ -356,6 +376,7 @@ package enum SwiftTestingEventStream {
             let arguments = info.arguments ?? record.caseDisplayNames[caseID] ?? caseID
             var testCase = TestRun.Case(className: className, testName: testName, arguments: arguments, status: .passed)
             testCase.issues = issuesByCase[key]?.map(\.issue) ?? []
+            testCase.attachments = attachmentsByCase[key]?.map(\.attachment) ?? []
             if crashed && info.end == nil { testCase.issues.append(didNotFinish) }
             testCase.status = TestLogParser.settledStatus(testCase.issues, default: baseStatus)
             testCase.location = record.location
@@ -373,6 +394,9 @@ package enum SwiftTestingEventStream {
             result.append(whole)
         }
         result[0].issues += testLevel.filter { !$0.isFailing }
+        // Attached outside any of its cases: the first case's.
+        result[0].attachments += state.attachments.filter { $0.caseID.map { state.cases[$0] == nil } ?? true }.map(
+            \.attachment)
         return result
     }
 

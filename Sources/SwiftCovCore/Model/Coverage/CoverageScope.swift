@@ -177,6 +177,17 @@ package struct CoverageScope: Sendable {
         return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
     }
 
+    /// `path` as seen from `folder` (`../shots/a.png`), both absolute or both relative to one
+    /// place; `path` itself when one is absolute and the other not.
+    package static func path(_ path: String, relativeTo folder: String) -> String {
+        guard path.hasPrefix("/") == folder.hasPrefix("/") else { return path }
+        let target = normalized(path).split(separator: "/")
+        let base = normalized(folder).split(separator: "/").filter { $0 != "." }
+        let common = zip(target, base).prefix { $0 == $1 }.count
+        let parts = Array(repeating: Substring(".."), count: base.count - common) + target[common...]
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
+    }
+
     /// Whether `normalized(path)` could differ from `path`: it has a `.` or `..` component, an
     /// empty one, or a trailing slash.
     static func needsNormalizing(_ path: String) -> Bool {

@@ -85,6 +85,27 @@ package struct TestRun: Sendable, Equatable {
         package var isFailing: Bool { kind == .failure || kind == .error || kind == .crash }
     }
 
+    /// A file a test attached while it ran (a rendered screen, a log): where Swift Testing wrote
+    /// it (`swift test --attachments-path`), with the test's name for it.
+    package struct Attachment: Sendable, Equatable {
+        /// The name the test gave it (`screen-1.txt`); the file's may differ (made unique).
+        package var name: String
+        /// The file, as the event stream gives it (absolute).
+        package var path: String
+        /// When it was attached, in seconds since 1970, when known.
+        package var time: Double?
+        /// Where in the test it was attached, when known.
+        package var location: SourceLocation?
+
+        /// An attachment from its parts.
+        package init(name: String, path: String, time: Double? = nil, location: SourceLocation? = nil) {
+            self.name = name
+            self.path = path
+            self.time = time
+            self.location = location
+        }
+    }
+
     /// One test case: an XCTest method, a Swift Testing test, or one case (argument set) of a
     /// parameterized Swift Testing test.
     package struct Case: Sendable, Equatable {
@@ -168,6 +189,20 @@ package struct TestRun: Sendable, Equatable {
                 dropEmptyDetails()
             }
         }
+        /// The files it attached (Swift Testing's `Attachment.record`), in the order attached,
+        /// every attempt's.
+        package var attachments: [Attachment] {
+            get { details?.value.attachments ?? [] }
+            set {
+                if newValue.isEmpty && details == nil { return }
+                uniqueDetails().value.attachments = newValue
+                dropEmptyDetails()
+            }
+            _modify {
+                yield &uniqueDetails().value.attachments
+                dropEmptyDetails()
+            }
+        }
         /// The attempts before the last (retries, repetitions), oldest first; the case's own
         /// status, issues and duration are the last attempt's.
         package var attempts: [Attempt] {
@@ -215,6 +250,7 @@ package struct TestRun: Sendable, Equatable {
             issues = next.issues
             skipReason = next.skipReason
             output.appendLines(next.output)
+            attachments += next.attachments
             attempts = earlier
         }
 
@@ -226,10 +262,11 @@ package struct TestRun: Sendable, Equatable {
             var output = ""
             var attempts: [Attempt] = []
             var function: String?
+            var attachments: [Attachment] = []
 
             var isEmpty: Bool {
                 arguments == nil && issues.isEmpty && skipReason == nil && location == nil && output.isEmpty
-                    && attempts.isEmpty && function == nil
+                    && attempts.isEmpty && function == nil && attachments.isEmpty
             }
         }
 
