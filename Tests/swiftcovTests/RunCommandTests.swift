@@ -39,6 +39,11 @@ struct RunCommandTests {
         #expect(junit.contains(#"<testcase classname="TinyTests.SignTests" name="minusOne()""#))
         #expect(junit.contains(#"<testcase classname="TinyTests" name="negative()""#))
         #expect(!junit.contains(#"name="Swift Testing""#))
+        // The file minusOne() attached, kept in the output folder and named for GitLab in JUnit.
+        #expect(
+            (try? String(contentsOfFile: package + "/out/attachments/sign.txt", encoding: .utf8))
+                == "describe(-1) = negative")
+        #expect(junit.contains("[[ATTACHMENT|attachments/sign.txt]]"))
     }
 
     @Test("a green run with its thresholds met exits 0; below them, 1")
@@ -92,8 +97,9 @@ struct RunCommandTests {
         let calls = try swift.calls()
         #expect(calls.contains { $0.starts(with: ["test", "--show-codecov-path"]) }, "\(calls)")
         #expect(calls.contains { $0.starts(with: ["test", "--enable-code-coverage"]) }, "\(calls)")
-        // Every call that builds or runs the package (describing its manifest builds nothing).
-        for call in calls where call.first != "package" {
+        // Every call that builds or runs the package (describing its manifest or asking the
+        // toolchain's version builds nothing).
+        for call in calls where call.first != "package" && call != ["--version"] {
             #expect(call.contains(adjacent: ["-c", "release"]) && call.contains(adjacent: flag), "\(call)")
         }
         #expect(try strayProfiles(in: package) == [])
@@ -129,8 +135,9 @@ struct RunCommandTests {
         ] {
             #expect(calls.contains { $0.starts(with: kind) }, "\(kind): \(calls)")
         }
-        // Every call that builds or runs the package (describing its manifest builds nothing).
-        for call in calls where call.first != "package" {
+        // Every call that builds or runs the package (describing its manifest or asking the
+        // toolchain's version builds nothing).
+        for call in calls where call.first != "package" && call != ["--version"] {
             #expect(call.contains(adjacent: ["--scratch-path", build]) && call.contains(adjacent: flag), "\(call)")
         }
         #expect(!FileManager.default.fileExists(atPath: package + "/.build"), "built in the package")
@@ -425,8 +432,9 @@ struct PerTestRunCommandTests {
         for kind in [["build", "--build-tests"], ["test", "list"], ["build", "--show-bin-path"]] {
             #expect(calls.contains { $0.starts(with: kind) }, "\(kind): \(calls)")
         }
-        // Every call that builds or runs the package (describing its manifest builds nothing).
-        for call in calls where call.first != "package" {
+        // Every call that builds or runs the package (describing its manifest or asking the
+        // toolchain's version builds nothing).
+        for call in calls where call.first != "package" && call != ["--version"] {
             #expect(call.contains(adjacent: ["-c", "release"]) && call.contains(adjacent: flag), "\(call)")
         }
         #expect(try strayProfiles(in: package) == [])

@@ -60,7 +60,8 @@ extension RunWorkflow {
         defer { if ownStream { system.remove(events) } }
         let extra =
             ownStream ? ["--experimental-event-stream-output", events, "--experimental-event-stream-version", "0"] : []
-        let command = tests.arguments.testCommand(selection: selection, skipBuild: true, extra: extra)
+        let command = tests.arguments.testCommand(
+            selection: selection, skipBuild: true, extra: extra + (attachments?.arguments ?? []))
         let process = try system.capture(
             Command(
                 "swift", command, in: root, mergingErrors: true, timeout: timeout,

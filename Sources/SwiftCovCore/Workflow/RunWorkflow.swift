@@ -43,6 +43,9 @@ package struct RunWorkflow: Sendable {
     /// swiftcov's own files in the package besides the output folder (the history file): never a
     /// change to the code the per-test data is recorded at.
     package var ownFiles: [String] = []
+    /// Whether `swift test` takes `--attachments-path`: the run then keeps the files tests attach
+    /// in its `attachments` folder (see `takesAttachmentsPath(swiftVersion:)`).
+    package var takesAttachmentsPath = false
 
     package init(
         root: String, output: String, testArguments: [String], scratchPath: String? = nil,
@@ -109,6 +112,31 @@ package struct RunWorkflow: Sendable {
         return (path, ["--experimental-event-stream-output", path, "--experimental-event-stream-version", "0"])
     }
 
+    /// Where Swift Testing writes the files tests attach (`Attachment.record`), and the `swift test`
+    /// arguments that say so: the run's `attachments` folder, or the user's `--attachments-path`
+    /// (then no arguments); nil when `swift test` has no such option (`takesAttachmentsPath`).
+    package var attachments: (path: String, arguments: [String])? {
+        for option in ["--attachments-path", "--experimental-attachments-path"] {
+            if let path = tests.arguments.runValue(of: option) { return (path, []) }
+        }
+        guard takesAttachmentsPath else { return nil }
+        let path = output + "/" + Self.attachmentsName
+        return (path, ["--attachments-path", path])
+    }
+
+    package static let attachmentsName = "attachments"
+
+    /// The `swift test` arguments the run adds to the user's: its event stream and attachments.
+    var ownArguments: [String] { eventStream.arguments + (attachments?.arguments ?? []) }
+
+    /// Whether `swift test` takes `--attachments-path` (Swift 6.2 and later), from what
+    /// `swift --version` prints.
+    package static func takesAttachmentsPath(swiftVersion text: String?) -> Bool {
+        guard let version = text.flatMap(HistoryKeys.swiftVersion) else { return false }
+        let numbers = version.dropFirst("swift-".count).split(separator: ".").map { Int($0) ?? 0 }
+        return (numbers.first ?? 0, numbers.dropFirst().first ?? 0) >= (6, 2)
+    }
+
     // MARK: The workflow
 
     /// Runs the workflow: build, select, execute, collect.
@@ -116,6 +144,11 @@ package struct RunWorkflow: Sendable {
         try system.makeDirectory(output)
         // What the export will be of: a stale record never describes this run's export.
         system.remove(output + "/" + RunRecord.fileName)
+        if let attachments, !attachments.arguments.isEmpty {
+            // This run's files only (Swift Testing writes the folder flat).
+            for name in system.entries(of: attachments.path) ?? [] { system.remove(attachments.path + "/" + name) }
+            try system.makeDirectory(attachments.path)
+        }
         var outcome = try execute(toolchain: toolchain, clock: clock, sink: sink)
         let alone = if case .eachTestAlone = strategy { true } else { false }
         outcome.record = RunRecord(
@@ -258,7 +291,7 @@ package struct RunWorkflow: Sendable {
 
     /// The full `swift` command line of a whole-suite run of `selection` (all tests when nil).
     package func swiftTestArguments(selection: [String]? = nil, built: Bool = false) -> [String] {
-        tests.arguments.testCommand(selection: selection, skipBuild: built, extra: eventStream.arguments)
+        tests.arguments.testCommand(selection: selection, skipBuild: built, extra: ownArguments)
     }
 
     /// Steps 3 and 4 for the whole suite: one `swift test`, its log written to its file as it
@@ -398,7 +431,8 @@ extension RunWorkflow {
             to: output + "/html", annotations: HTMLReport.SiteAnnotations(perTest: perTest),
             options: HTMLReport.Options(generatedAt: clock.utcTimestamp))
         var junitOptions = JUnitReport.Options(hostname: hostname, timestamp: clock.localTimestamp)
-        junitOptions.folder = output
+        // Absolute, as the event stream names the attached files.
+        junitOptions.folder = output.hasPrefix("/") ? output : root + "/" + output
         let junit = JUnitReport.render(tests, options: junitOptions)
         try system.write(junit, to: output + "/junit.xml")
         var json = JSONWriter()

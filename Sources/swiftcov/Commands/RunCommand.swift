@@ -55,6 +55,8 @@ enum RunCommand {
         // The history file in the package is swiftcov's: never a change to the code the run tests.
         if case .file(let path) = options.history { workflow.ownFiles = [path] }
         let toolchain = try Toolchain.locate()
+        let swiftVersion = Toolchain.swiftVersion(system: toolchain.system)
+        workflow.takesAttachmentsPath = RunWorkflow.takesAttachmentsPath(swiftVersion: swiftVersion)
         // One run at a time in an output folder: a second waits for the first.
         try OutputLock.acquire(options.output) {
             terminal.emit(.note("waiting for another swiftcov run writing to \(options.output) to end"))
@@ -68,7 +70,8 @@ enum RunCommand {
             if let home = options.history {
                 try HistoryService.record(
                     TestRun(), coverage: nil, buildFailed: true, alone: options.perTest, home: home, root: root,
-                    given: historyKeys(options, toolchain: toolchain), now: clock.secondsSince1970, terminal: terminal,
+                    given: historyKeys(options, swiftVersion: swiftVersion), now: clock.secondsSince1970,
+                    terminal: terminal,
                     command: "run")
             }
             throw error
@@ -104,7 +107,7 @@ enum RunCommand {
         if let home = options.history {
             try HistoryService.record(
                 tests, coverage: report, orderDependent: outcome.orderDependent, alone: options.perTest, home: home,
-                root: root, given: historyKeys(options, toolchain: toolchain), now: clock.secondsSince1970,
+                root: root, given: historyKeys(options, swiftVersion: swiftVersion), now: clock.secondsSince1970,
                 terminal: terminal, command: "run")
         }
 
@@ -139,10 +142,10 @@ enum RunCommand {
     }
 
     /// What the history knows of the run before it looks at git and the CI.
-    private static func historyKeys(_ options: Options, toolchain: Toolchain) -> HistoryKeys.Given {
+    private static func historyKeys(_ options: Options, swiftVersion: String?) -> HistoryKeys.Given {
         HistoryKeys.Given(
             environment: options.environment, shard: options.shard?.description,
             configuration: SwiftTestArguments(options.testArguments).configuration,
-            toolchain: Toolchain.swiftVersion(system: toolchain.system), ownFiles: [options.output])
+            toolchain: swiftVersion, ownFiles: [options.output])
     }
 }

@@ -93,6 +93,34 @@ struct SwiftTestArgumentsTests {
             #expect(has(user.swiftTestArguments(), given))
         }
     }
+
+    @Test(
+        "the run's attachments folder: its own when swift test takes --attachments-path (6.2 and later), or the user's")
+    func attachments() {
+        var own = RunWorkflow(root: "/p", output: "/p/out", testArguments: [])
+        #expect(own.attachments == nil && !own.swiftTestArguments().contains("--attachments-path"))
+        own.takesAttachmentsPath = true
+        #expect(own.attachments?.path == "/p/out/attachments")
+        #expect(has(own.swiftTestArguments(), ["--attachments-path", "/p/out/attachments"]))
+        for (given, path) in [
+            (["--attachments-path", "shots"], "shots"), (["--experimental-attachments-path=old"], "old"),
+        ] {
+            var user = RunWorkflow(root: "/p", output: "/p/out", testArguments: given)
+            user.takesAttachmentsPath = true
+            #expect(user.attachments?.path == path && user.attachments?.arguments == [])
+            #expect(!user.swiftTestArguments().contains("/p/out/attachments"))
+        }
+        // `swift --version` as toolchains print it.
+        for (text, takes) in [
+            ("Swift version 6.3.1 (swift-6.3.1-RELEASE)\nTarget: x86_64-unknown-linux-gnu", true),
+            ("swift-driver version: 1.127.14.1 Apple Swift version 6.2 (swiftlang-6.2.0.19.9 clang-1700.3.19.1)", true),
+            ("Swift version 6.1.2 (swift-6.1.2-RELEASE)", false), ("Swift version 5.10 (swift-5.10-RELEASE)", false),
+            ("Swift version 10.0-dev (LLVM 1, Swift 2)", true), ("no version here", false),
+        ] {
+            #expect(RunWorkflow.takesAttachmentsPath(swiftVersion: text) == takes, "\(text)")
+        }
+        #expect(!RunWorkflow.takesAttachmentsPath(swiftVersion: nil))
+    }
 }
 
 @Suite("SwiftPM's build progress lines")

@@ -62,8 +62,10 @@ final class DescribeTests: XCTestCase {
 }
 
 /// A suite: `swiftcov run` reads the event stream, so this lands in `TinyTests.SignTests`.
+/// `minusOne` attaches what it saw: `swiftcov run` keeps the file and names it in JUnit.
 @Suite struct SignTests {
     @Test func minusOne() {
+        Attachment.record("describe(-1) = \(describe(-1))", named: "sign.txt")
         #expect(describe(-1) == "negative")
     }
 }
