@@ -124,11 +124,28 @@ extension SQLiteDatabase {
             case cell(page: Int, offset: Int)
         }
         var visited = VisitedPages(pageCount: pageCount)
+        // Payload bytes given so far: no more than the database holds. Cells that overlap on a
+        // page (each pointer of a page's array at the same bytes) would otherwise give the same
+        // bytes again and again: a page of 64 KiB read as 256 MiB.
+        var given = 0
+        let capacity = pageCount * usableSize
+        func counted(_ entry: Entry) throws(DecodeError) -> Entry {
+            given += entry.payload.count
+            guard given <= capacity else {
+                throw DecodeError(
+                    offset: entry.offset,
+                    message:
+                        "cells overlap: the b-tree at page \(rootPage) holds more than the database's \(capacity) bytes"
+                )
+            }
+            return entry
+        }
         var steps: [Step] = [.page(rootPage, referencedAt: 0)]
         while let step = steps.popLast() {
             switch step {
             case .cell(let page, let offset):
-                guard body(try entry(at: offset, onPage: page, kind: .indexInterior, visited: &visited)) else { return }
+                let entry = try counted(try entry(at: offset, onPage: page, kind: .indexInterior, visited: &visited))
+                guard body(entry) else { return }
             case .page(let page, let reference):
                 try checkPageNumber(page, referencedAt: reference)
                 guard visited.insert(page) else {
@@ -145,7 +162,8 @@ extension SQLiteDatabase {
                 let cells = try cellOffsets(ofPage: page, header: header, kind: kind)
                 if kind.isLeaf {
                     for offset in cells {
-                        guard body(try entry(at: offset, onPage: page, kind: kind, visited: &visited)) else { return }
+                        guard body(try counted(try entry(at: offset, onPage: page, kind: kind, visited: &visited)))
+                        else { return }
                     }
                     continue
                 }
