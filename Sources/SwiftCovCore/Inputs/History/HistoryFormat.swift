@@ -473,7 +473,8 @@ package enum HistoryFormat {
             return text.utf8.count <= 15 ? text : pool.insert(text).memberAfterInsert
         }
         var run = TestHistory.Run(id: "", time: 0)
-        var evidence: [TestHistory.OrderDependent] = []
+        // With where each is on the line.
+        var evidence: [(finding: TestHistory.OrderDependent, offset: Int)] = []
         var started = false
         var hasTests = false
         try scanner.beginObject()
@@ -560,6 +561,7 @@ package enum HistoryFormat {
                 try scanner.beginArray()
                 var more = false
                 while try scanner.nextElement(&more) {
+                    let offset = scanner.offset
                     try scanner.beginArray()
                     var finding = TestHistory.OrderDependent(
                         test: try readReference(&scanner, names: names), alone: .failed, inSuite: .passed)
@@ -573,7 +575,7 @@ package enum HistoryFormat {
                         }
                     }
                     try scanner.expect(UInt8(ascii: "]"))
-                    evidence.append(finding)
+                    evidence.append((finding, offset))
                 }
             } else {
                 // A later version's addition: ignored, as long as it is JSON.
@@ -582,9 +584,9 @@ package enum HistoryFormat {
         }
         guard scanner.isAtEnd() else { throw scanner.error("unexpected data after the run record") }
         // The confirmations of `orderDependent`'s findings, whichever key came first.
-        for confirmation in evidence {
+        for (confirmation, offset) in evidence {
             guard let index = run.orderDependent.firstIndex(where: { $0.test == confirmation.test }) else {
-                throw scanner.error("\"orderEvidence\" names a test \"orderDependent\" does not")
+                throw JSONError(offset: offset, message: "\"orderEvidence\" names a test \"orderDependent\" does not")
             }
             run.orderDependent[index].aloneRuns = confirmation.aloneRuns
             run.orderDependent[index].aloneAgreeing = confirmation.aloneAgreeing
