@@ -77,6 +77,10 @@ package struct OrderDependence: Sendable, Equatable, CustomStringConvertible {
         return "\(Self.verb(alone)) alone\(runs), \(Self.verb(inSuite)) \(after)"
     }
 
+    /// What the reports add to its failure: "order-dependent: fails alone, passes in the suite";
+    /// the summary alone ("flaky, also seen failing alone (…)") when its runs alone disagreed.
+    package var label: String { isConsistent ? "order-dependent: " + summary : summary }
+
     /// What the cause does: "testA sets up state testB needs", "testA leaves state that breaks
     /// testB" (the tests by their last name).
     package var role: String? {
