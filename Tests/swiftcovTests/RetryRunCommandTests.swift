@@ -105,24 +105,46 @@ struct RetryRunCommandTests {
     )
     func orderDependent() throws {
         let environment = ["ORDER_DEPENDENT": "1", "FLAKY_CRASH": "1", "FLAKY_FAILURES": "1"]
-        let result = try run(["--per-test", "--retry-failed", "1"], environment: environment)
+        let result = try run(["--per-test", "--retry-failed", "1", "--history", "h.jsonl"], environment: environment)
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        // Confirmed (its first run alone, its retry and three more), then the test it depends on
+        // found: testA_setsUp, as the package's source says, both ways.
         #expect(
             result.stderr.contains(
-                "warning: order-dependent test FlakyTests.OrderTests/testB_needsSetUp: fails alone, passes in the suite"
-            ), "\(result.stderr)")
+                "warning: order-dependent test FlakyTests.OrderTests/testB_needsSetUp: fails alone (5 of 5 runs), "
+                    + "passes after FlakyTests.OrderTests/testA_setsUp (2 of 2): testA_setsUp sets up state "
+                    + "testB_needsSetUp needs\n"), "\(result.stderr)")
         #expect(
             result.stderr.contains(
-                "warning: order-dependent test FlakyTests.OrderTests/testC_needsCleanState: passes alone, fails in the suite"
-            ))
+                "warning: order-dependent test FlakyTests.OrderTests/testC_needsCleanState: passes alone (4 of 4 runs), "
+                    + "fails after FlakyTests.OrderTests/testA_setsUp (2 of 2): testA_setsUp leaves state that breaks "
+                    + "testC_needsCleanState\n"))
         #expect(
             result.stdout.contains(
-                "FAILED  FlakyTests.OrderTests testB_needsSetUp (failed 2 of 2 runs) (order-dependent: fails alone, passes in the suite: does not fail the gate)"
+                "FAILED  FlakyTests.OrderTests testB_needsSetUp (failed 2 of 2 runs) (order-dependent: fails alone (5 of 5 runs), passes after FlakyTests.OrderTests/testA_setsUp (2 of 2): does not fail the gate)"
             ), "\(result.stdout)")
         #expect(
             result.stdout.contains(
-                "Order-dependent (passed alone):\n  FlakyTests.OrderTests/testC_needsCleanState: passes alone, fails in the suite\n"
+                "Order-dependent (passed alone):\n  FlakyTests.OrderTests/testC_needsCleanState: passes alone (4 of 4 runs), fails after FlakyTests.OrderTests/testA_setsUp (2 of 2)\n"
             ))
+        let search = try String(contentsOfFile: package + "/out/swift-test-order-search.log", encoding: .utf8)
+        #expect(
+            search.contains(
+                "=== swiftcov run --per-test: FlakyTests.OrderTests/testB_needsSetUp after 1 tests, passed\n"))
+        // The history keeps it: flaky names the test each depends on, from this one run.
+        let flaky = try swiftcov(["flaky", "--history", "h.jsonl", "--format", "json"], in: package)
+        #expect(flaky.status == 0, "\(flaky.stderr)")
+        let verdicts = try #require(
+            (try JSONSerialization.jsonObject(with: Data(flaky.stdout.utf8)) as? [String: Any])?["tests"]
+                as? [[String: Any]])
+        for (test, kind) in [("testB_needsSetUp", "state-setter"), ("testC_needsCleanState", "polluter")] {
+            let verdict = verdicts.first { ($0["test"] as? String) == "FlakyTests.OrderTests/" + test }
+            let dependsOn = verdict?["dependsOn"] as? [String: Any]
+            #expect(verdict?["verdict"] as? String == "order-dependent", "\(flaky.stdout)")
+            #expect(
+                dependsOn?["test"] as? String == "FlakyTests.OrderTests/testA_setsUp"
+                    && dependsOn?["kind"] as? String == kind)
+        }
         #expect(result.stdout.contains("FlakyTests.RetryTests testCrashing (failed 1 of 2 runs)"))
         #expect(!result.stdout.contains("The log ends before"))
         let coverage = try String(contentsOfFile: package + "/out/coverage.json", encoding: .utf8)
@@ -134,7 +156,7 @@ struct RetryRunCommandTests {
         #expect(strict.status == 1, "\(strict.stdout)")
         #expect(
             strict.stdout.contains(
-                "FAIL  tests  FlakyTests.OrderTests/testC_needsCleanState  order-dependent: passes alone, fails in the suite"
+                "FAIL  tests  FlakyTests.OrderTests/testC_needsCleanState  order-dependent: passes alone (4 of 4 runs), fails after FlakyTests.OrderTests/testA_setsUp (2 of 2)"
             ), "\(strict.stdout)")
     }
 

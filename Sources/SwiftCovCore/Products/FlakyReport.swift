@@ -88,7 +88,23 @@ package enum FlakyReport {
 
     /// The evidence of a finding: its verdict's, and the observations it rests on.
     package static func evidence(_ finding: FlakyVerdicts.Finding) -> String {
-        evidence(finding.verdict) + "; " + tally(finding.tally)
+        var text = evidence(finding.verdict)
+        if let dependence = dependence(finding), let role = dependence.role, let run = finding.dependsOn?.run {
+            text += "; in run \(run.id) it \(dependence.summary): \(role)"
+        }
+        return text + "; " + tally(finding.tally)
+    }
+
+    /// An order-dependent finding's dependence on the test `run --per-test` found, as the run
+    /// said it ("fails alone (4 of 4 runs), passes after M.C/testA (2 of 2)").
+    static func dependence(_ finding: FlakyVerdicts.Finding) -> OrderDependence? {
+        guard let found = finding.dependsOn, case .orderDependent(let alone, let inSuite, _) = finding.verdict else {
+            return nil
+        }
+        return OrderDependence(
+            id: finding.test, alone: alone, inSuite: inSuite, aloneRuns: found.aloneRuns,
+            aloneAgreeing: found.aloneAgreeing,
+            cause: OrderDependence.Cause(id: found.test, runs: found.runs, agreeing: found.agreeing))
     }
 
     /// "seen in 17 runs: suite 9 passed, 8 failed; alone 1 failed".
@@ -312,6 +328,19 @@ package enum FlakyReport {
                 writer.beginArray()
                 for run in runs { write(run, to: &writer) }
                 writer.endArray()
+                if let found = finding.dependsOn, let dependence = dependence(finding) {
+                    writer.key("dependsOn")
+                    writer.beginObject()
+                    writer.member("test", found.test)
+                    if let kind = dependence.causeKind { writer.member("kind", kind) }
+                    writer.member("runs", found.runs)
+                    writer.member("agreeing", found.agreeing)
+                    writer.member("aloneRuns", found.aloneRuns)
+                    writer.member("aloneAgreeing", found.aloneAgreeing)
+                    writer.key("foundIn")
+                    write(found.run, to: &writer)
+                    writer.endObject()
+                }
             case .maybeOrderDependent(let alone, let inSuite, let run):
                 writer.member("alone", alone.rawValue)
                 writer.member("inSuite", inSuite.rawValue)

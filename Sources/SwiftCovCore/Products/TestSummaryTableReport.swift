@@ -95,7 +95,7 @@ package enum TestSummaryTableReport {
         if let excuse = judgement.excuse(for: testCase) {
             notes.append(excuse.label + ": does not fail the gate")
         } else if let dependence = judgement.orderDependence(of: testCase) {
-            notes.append("order-dependent: " + dependence.summary)
+            notes.append(dependence.label)
         }
         return notes
     }

@@ -101,13 +101,7 @@ package struct RunRecord: Equatable, Sendable {
         if case .array(let elements) = value("orderDependent") {
             record.orderDependent = elements.compactMap { element in
                 guard case .object(let members) = element else { return nil }
-                func string(_ key: String) -> String? {
-                    if case .string(let text)? = members.first(where: { $0.key == key })?.value { text } else { nil }
-                }
-                guard let id = string("id"), let alone = string("alone").flatMap(TestRun.Status.init(rawValue:)),
-                    let inSuite = string("inSuite").flatMap(TestRun.Status.init(rawValue:))
-                else { return nil }
-                return OrderDependence(id: id, alone: alone, inSuite: inSuite)
+                return OrderDependence.read(members)
             }
         }
         return record

@@ -109,12 +109,14 @@ extension RunWorkflow {
         if failuresRecorded { run.isComplete = true }
         var retryRunner = runner
         retryRunner.scratch = scratch + "/retries"
-        try retryFailures(in: &run, ids: failed.map(\.test), sink: sink) { test in
-            // Its profile is not merged: the coverage is the run's.
+        // A test alone once more (a retry, a confirmation of order-dependence). Its profile is not
+        // merged: the coverage is the run's.
+        func again(_ test: TestID) throws -> (run: TestRun, output: [UInt8]) {
             let result = try retryRunner.run([test])
             for profile in result.compactMap(\.profile) { system.remove(profile) }
             return (try testRun(of: result, utcOffset: clock.utcOffset), result.first?.output ?? [])
         }
+        try retryFailures(in: &run, ids: failed.map(\.test), sink: sink, runAlone: again)
         var outcome = Outcome(
             exportPath: exportPath, testsPassed: failed.allSatisfy { (run.status(of: $0.test) ?? .error) < .failed },
             results: run, perTest: coverage, export: export)
@@ -123,7 +125,8 @@ extension RunWorkflow {
         let seconds = Double(results.reduce(0) { $0 + $1.milliseconds }) / 1000
         outcome.orderDependent = try checkOrder(
             of: run, selected: selected, timedOut: results.filter { $0.outcome == .timedOut }.map(\.test),
-            selection: selection, timeout: timeout + 2 * seconds, utcOffset: clock.utcOffset, sink: sink)
+            selection: selection, timeout: timeout + 2 * seconds, utcOffset: clock.utcOffset, sink: sink
+        ) { test in try again(test).run.status(of: test) }
         return outcome
     }
 

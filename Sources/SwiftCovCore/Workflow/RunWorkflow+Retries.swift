@@ -12,6 +12,8 @@ extension RunWorkflow {
     package static let retriesLogName = "swift-test-retries.log"
     /// What the suite run of `run --per-test`'s order check printed.
     package static let suiteLogName = "swift-test-suite.log"
+    /// What the runs of `run --per-test`'s search for the test an order-dependent one depends on printed.
+    package static let orderSearchLogName = "swift-test-order-search.log"
 
     /// At most this many retries of a test (`--retry-failed`).
     package static let maximumRetries = 10
@@ -86,9 +88,14 @@ extension RunWorkflow {
     /// order-dependent (both ways: one that passed alone but fails in the suite is found too).
     /// Tests that ran out of time alone (`timedOut`) are skipped there: they would stall the
     /// suite; and the suite run ends after `timeout` seconds, what it reported so far compared.
+    ///
+    /// Each test found runs `OrderSearch.confirmations` more times alone (`runAlone`); when every
+    /// run alone agrees, the test it depends on is searched for (`OrderSearch`) among the tests
+    /// before it, each search run a `swift test` with a filter (its output in
+    /// `OUTPUT/swift-test-order-search.log`); when they disagree, it is flaky, and not searched.
     func checkOrder(
         of results: TestRun, selected: [TestID], timedOut: [TestID], selection: [String]?, timeout: Double,
-        utcOffset: Int, sink: some DiagnosticSink
+        utcOffset: Int, sink: some DiagnosticSink, runAlone: (TestID) throws -> TestRun.Status?
     ) throws -> [OrderDependence] {
         let failedAlone = selected.filter { !timedOut.contains($0) && (results.status(of: $0) ?? .passed) >= .failed }
         guard !failedAlone.isEmpty else { return [] }
@@ -112,14 +119,50 @@ extension RunWorkflow {
                         + "the tests it did not report are not compared"))
         }
         var found: [OrderDependence] = []
-        for test in selected where !timedOut.contains(test) {
+        let deadline = Subprocess.monotonicSeconds() + OrderSearch.seconds
+        var searchLog: [UInt8] = []
+        for (index, test) in selected.enumerated() where !timedOut.contains(test) {
             guard let alone = results.status(of: test), let inSuite = suite.status(of: test),
                 (alone >= .failed) != (inSuite >= .failed)
             else { continue }
-            let dependence = OrderDependence(id: test.id, alone: alone, inSuite: inSuite)
-            sink.emit(.warning("order-dependent test \(dependence)"))
+            var dependence = OrderDependence(id: test.id, alone: alone, inSuite: inSuite)
+            // Its retries alone (`--retry-failed`) are runs alone too.
+            let retried = results.suites.lazy.flatMap(\.cases).first(where: test.matches)?.attempts ?? []
+            dependence.aloneRuns += retried.count
+            dependence.aloneAgreeing += retried.filter { ($0.status >= .failed) == (alone >= .failed) }.count
+            for attempt in 1...OrderSearch.confirmations {
+                sink.stage("running \(test) alone again to confirm it (\(attempt) of \(OrderSearch.confirmations))")
+                dependence.aloneRuns += 1
+                if let again = try runAlone(test), (again >= .failed) == (alone >= .failed) {
+                    dependence.aloneAgreeing += 1
+                }
+            }
+            if dependence.isConsistent {
+                let candidates = selected[..<index].filter { $0.library == test.library && !timedOut.contains($0) }
+                sink.stage("looking for the test \(test) depends on among the \(candidates.count) before it")
+                let outcome = try OrderSearch.find(
+                    among: candidates, deadline: deadline, now: Subprocess.monotonicSeconds
+                ) { subset in
+                    let (run, output, _) = try captureSwiftTest(
+                        selection: ["--filter", TestList.filterPattern(for: subset + [test])], utcOffset: utcOffset,
+                        timeout: timeout)
+                    let status = run.status(of: test)
+                    searchLog +=
+                        Array(
+                            "=== swiftcov run --per-test: \(test) after \(subset.count) tests, \(status?.rawValue ?? "not run")\n"
+                                .utf8) + output
+                    if searchLog.last.map({ $0 != 0x0A }) ?? false { searchLog.append(0x0A) }
+                    return status.map { ($0 >= .failed) == (inSuite >= .failed) } ?? false
+                }
+                switch outcome {
+                case .found(let cause): dependence.cause = cause
+                case .notFound(let reason): dependence.notFound = reason
+                }
+            }
+            sink.emit(.warning(dependence.isConsistent ? "order-dependent test \(dependence)" : "\(dependence)"))
             found.append(dependence)
         }
+        if !searchLog.isEmpty { try system.write(searchLog, to: self.output + "/" + Self.orderSearchLogName) }
         return found
     }
 }

@@ -200,6 +200,47 @@ struct FlakyVerdictsTests {
         #expect(flaky?.name == "flaky, also seen failing alone")
     }
 
+    @Test("one run --per-test that confirmed it and found the test it depends on is order-dependent, naming it")
+    func orderDependentWithCause() throws {
+        /// A suite run, then a run alone where B failed (the suite run it was compared with passed it).
+        func history(aloneAgreeing: UInt8 = 4, cause: Bool = true) -> TestHistory {
+            var history = Self.history([["A": "p", "B": "p"]])
+            let (a, b) = (history.intern("A"), history.intern("B"))
+            var run = TestHistory.Run(
+                id: "r2", time: 2_000, commit: "c1", tree: "t1", branch: "main", environment: "Linux alone")
+            run.isAlone = true
+            run.executions = [
+                TestHistory.Execution(test: a, status: .passed), TestHistory.Execution(test: b, status: .failed),
+            ]
+            var finding = TestHistory.OrderDependent(test: b, alone: .failed, inSuite: .passed)
+            (finding.aloneRuns, finding.aloneAgreeing) = (4, aloneAgreeing)
+            if cause { (finding.cause, finding.causeRuns, finding.causeAgreeing) = (history.intern("M.C/testA"), 2, 2) }
+            run.orderDependent = [finding]
+            history.add(run)
+            return history
+        }
+        let analysis = FlakyVerdicts.analyze(history())
+        let finding = try #require(analysis.findings.first { $0.test == "B" })
+        guard case .orderDependent(.failed, .passed, let runs) = finding.verdict else {
+            Issue.record("B: \(finding)")
+            return
+        }
+        #expect(runs.map(\.id) == ["r2"])
+        #expect(finding.dependsOn?.test == "M.C/testA" && finding.dependsOn?.run.id == "r2")
+        #expect(
+            FlakyReport.evidence(finding).contains(
+                "; in run r2 it fails alone (4 of 4 runs), passes after M.C/testA (2 of 2): testA sets up state B needs;"
+            ))
+        let json = FlakyReport.json(analysis)
+        #expect(json.contains(#""dependsOn""#) && json.contains(#""kind": "state-setter""#), "\(json)")
+        #expect(FlakyReport.markdown(analysis).contains("passes after M.C/testA (2 of 2)"))
+        // Without the test it depends on (the search gave up), one run stays "maybe".
+        #expect(Self.verdicts(history(cause: false))["B"]?.name == "maybe order-dependent")
+        // Its runs alone disagreed: it passed and failed alone in one run, flaky.
+        let flaky = FlakyVerdicts.analyze(history(aloneAgreeing: 3)).findings.first { $0.test == "B" }
+        #expect(flaky?.name == "flaky, also seen failing alone" && flaky?.dependsOn == nil)
+    }
+
     @Test("one failure alone never outranks many flips in the suite on the same tree: flaky, contradiction shown")
     func flipsOutweighOneRunAlone() {
         // The issue's campaign: p = 0.5 in the suite, one coin toss alone that failed.

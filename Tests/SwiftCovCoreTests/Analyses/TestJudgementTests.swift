@@ -146,6 +146,18 @@ struct TestJudgementTests {
                 ".swiftcov.json: warning: quarantine[1]: quarantined test Gone.Class/testGone matches no test of the run"
             ])
 
+        // Its runs alone disagreed (run --per-test's confirmation): flaky, excused as a flaky test is.
+        var disagreeing = judgement
+        disagreeing.orderDependent[0].aloneRuns = 4
+        disagreeing.orderDependent[0].aloneAgreeing = 2
+        #expect(
+            disagreeing.excused(in: run).map(\.excuse.label).last
+                == "flaky, also seen failing alone (failed 2 of 4 runs alone, passes in the suite)")
+        disagreeing.rules = GateConfiguration.TestRules(flaky: .fail, orderDependent: .pass)
+        #expect(
+            disagreeing.failedTests(of: run).contains { $0.name.contains("nextQuestionAvailability") },
+            "\(disagreeing.failedTests(of: run).map(\.name))")
+
         judgement.rules = GateConfiguration.TestRules(flaky: .fail, orderDependent: .fail)
         let strict = judgement.failedTests(of: run)
         #expect(strict.count == 4)

@@ -116,6 +116,63 @@ struct HistoryFormatTests {
         #expect(try Self.read(text).history.runs.map(\.isAlone) == [true, false])
     }
 
+    @Test("an order-dependent test's confirmation and the test it depends on read back; damaged, an error")
+    func orderEvidenceRoundTrip() throws {
+        var history = TestHistory()
+        let a = history.intern("M.C/testA")
+        let b = history.intern("M.C/testB")
+        let c = history.intern("M.C/testC")
+        var run = TestHistory.Run(
+            id: "alone", time: 1,
+            executions: [
+                TestHistory.Execution(test: a, status: .passed), TestHistory.Execution(test: b, status: .failed),
+            ])
+        run.isAlone = true
+        var confirmed = TestHistory.OrderDependent(test: b, alone: .failed, inSuite: .passed)
+        (confirmed.aloneRuns, confirmed.aloneAgreeing) = (4, 4)
+        (confirmed.cause, confirmed.causeRuns, confirmed.causeAgreeing) = (c, 2, 2)
+        var disagreeing = TestHistory.OrderDependent(test: a, alone: .passed, inSuite: .failed)
+        (disagreeing.aloneRuns, disagreeing.aloneAgreeing) = (4, 2)
+        run.orderDependent = [confirmed, disagreeing]
+        history.add(run)
+        let text = HistoryFormat.encode(history)
+        // The cause is a test of the history: its name line is written though it has no execution.
+        #expect(text.contains(#""id":"M.C/testC""#))
+        let references = [b, a, c].map { HistoryFormat.reference(of: history.names[Int($0)]) }
+        #expect(
+            text.contains(
+                #""orderEvidence":[["\#(references[0])",4,4,"\#(references[2])",2,2],["\#(references[1])",4,2]]"#),
+            "\(text)")
+        let read = try Self.read(text).history
+        let found = read.runs[0].orderDependent
+        #expect(found.count == 2)
+        #expect(found[0].cause.map { read.names[Int($0)] } == "M.C/testC")
+        #expect(found[0].aloneRuns == 4 && found[0].causeRuns == 2 && found[0].causeAgreeing == 2)
+        #expect(found[1].cause == nil && found[1].aloneAgreeing == 2 && !found[1].isConsistent)
+        // The evidence before its finding reads the same; without `orderDependent`, or out of range, it is an error.
+        let runLine = String(text.split(separator: "\n").last!)
+        let evidence = runLine[
+            runLine.range(of: #","orderEvidence""#)!.lowerBound..<runLine.index(before: runLine.endIndex)]
+        let moved = runLine.replacingOccurrences(of: evidence, with: "")
+            .replacingOccurrences(of: #""tests":"#, with: String(evidence.dropFirst()) + #","tests":"#)
+        #expect(try Self.read(text.replacingOccurrences(of: runLine, with: moved)).history == read)
+        let orderDependent = runLine[runLine.range(of: #","orderDependent""#)!.lowerBound..<evidence.startIndex]
+        for damaged in [
+            runLine.replacingOccurrences(of: orderDependent, with: ""),
+            runLine.replacingOccurrences(of: ",4,4,", with: ",4,5,"),
+            runLine.replacingOccurrences(of: ",4,4,", with: ",0,0,"),
+            runLine.replacingOccurrences(of: ",4,4,", with: ",256,4,"),
+            runLine.replacingOccurrences(of: references[2], with: references[0]),
+        ] {
+            #expect(throws: HistoryFormat.ReadError.self, "\(damaged)") {
+                // Not the last line (a last line cut short is skipped).
+                try Self.read(
+                    text.replacingOccurrences(of: runLine, with: damaged) + #"{"v":1,"run":"z","time":3,"tests":[]}"#
+                        + "\n")
+            }
+        }
+    }
+
     @Test("each test of a run takes at most 40 bytes, its name once per history")
     func compact() throws {
         let history = try Self.sample()

@@ -181,19 +181,28 @@ extension RunWorkflowTests {
         let outcome = try run.run(toolchain: toolchain(system), clock: Self.clock, sink: sink)
 
         let executions = system.calls.filter { $0.program.hasSuffix("PackageTests.xctest") }
-        #expect(executions.filter { $0.arguments.last == Self.listed[1] }.count == 2)
-        #expect(executions.count == 4)
+        // Its first run, its retry, and three more runs to confirm it.
+        #expect(executions.filter { $0.arguments.last == Self.listed[1] }.count == 5)
+        #expect(executions.count == 7)
         // The suite, once, after the tests alone: as swift test runs it, with the user's options.
         let suiteRuns = system.calls.filter {
             $0.program == "swift" && $0.arguments.first == "test" && $0.arguments.contains("--skip-build")
-                && !$0.arguments.starts(with: ["test", "list"])
+                && !$0.arguments.starts(with: ["test", "list"]) && !$0.arguments.contains("--filter")
         }
         #expect(suiteRuns.count == 1)
         #expect(Self.carryUserArguments(suiteRuns))
         #expect(!(suiteRuns.first?.arguments.contains("--filter") ?? true))
         // In the recorded suite it passes: fails alone, passes in the suite.
-        #expect(outcome.orderDependent == [OrderDependence(id: Self.listed[1], alone: .failed, inSuite: .passed)])
-        #expect(outcome.orderDependent.first?.description == "\(Self.listed[1]): fails alone, passes in the suite")
+        // Its retry counts as a run alone; the recorded suite passes it after the test before it too.
+        #expect(
+            outcome.orderDependent == [
+                OrderDependence(
+                    id: Self.listed[1], alone: .failed, inSuite: .passed, aloneRuns: 5, aloneAgreeing: 5,
+                    cause: OrderDependence.Cause(id: Self.listed[0], runs: 2, agreeing: 2))
+            ])
+        #expect(
+            outcome.orderDependent.first?.summary
+                == "fails alone (5 of 5 runs), passes after \(Self.listed[0]) (2 of 2)")
         #expect(sink.diagnostics.contains { $0.severity == .warning && $0.message.hasPrefix("order-dependent test") })
         let failed = try testCase(outcome.results, "testEndOfInputExitsCleanly")
         #expect(failed.status == .failed && failed.attempts.count == 1)

@@ -15,7 +15,9 @@
 ///   (across runs, or a failure then a pass on retry), however the other kind went — "also seen
 ///   failing alone" when a run alone failed it too;
 /// - **order-dependent**: on one tree and environment, it ended one way alone and the other in the
-///   suite, in two runs at least of each kind, and never flipped within a kind;
+///   suite, in two runs at least of each kind, or in one `run --per-test` that confirmed it (every
+///   run alone agreed) and found the test it depends on; and never flipped within a kind — a run
+///   whose runs alone disagreed saw it pass and fail alone;
 /// - **flaky (statistical)**: on one branch, environment and kind of run, at least `minimumRuns`
 ///   runs and `minimumFlips` flips between passing and failing (one flip is a regression or a fix);
 /// - **maybe order-dependent**: it ended differently alone than in the suite, but in fewer runs
@@ -126,6 +128,8 @@ package enum FlakyVerdicts {
         /// Whether a run alone failed it where a suite run passed it: evidence of order-dependence
         /// that its flips outweigh (shown, not hidden).
         package var alsoFailedAlone = false
+        /// The test it depends on, for an order-dependent test whose `run --per-test` found it.
+        package var dependsOn: Dependency?
 
         /// The verdict's name with what contradicts it: "flaky, also seen failing alone".
         package var name: String {
@@ -168,6 +172,21 @@ package enum FlakyVerdicts {
         }
     }
 
+    /// The test an order-dependent test depends on, as the newest `run --per-test` that found it
+    /// on the verdict's tree recorded it.
+    package struct Dependency: Sendable, Equatable {
+        /// The test it depends on.
+        package var test: String
+        /// Its runs alone in that run, and how many ended as the first.
+        package var aloneRuns: Int
+        package var aloneAgreeing: Int
+        /// The runs of `test` then it, and how many ended as in the suite.
+        package var runs: Int
+        package var agreeing: Int
+        /// The run that found it.
+        package var run: RunReference
+    }
+
     /// A run left out of the verdicts, and why.
     package struct LeftOut: Sendable, Equatable {
         package var run: RunReference
@@ -205,6 +224,8 @@ package enum FlakyVerdicts {
             }
         }
         var outcomes = [[Outcome]](repeating: [], count: history.names.count)
+        // The tests order-dependent ones depend on, as the runs that found them say, by test.
+        var dependencies: [Int32: [(run: Int, dependency: Dependency)]] = [:]
         for (index, run) in runs.enumerated() {
             // Per test, its outcome in this run (any attempt passed, any failed, the last failed).
             var ofRun: [Int32: Outcome] = [:]
@@ -228,6 +249,18 @@ package enum FlakyVerdicts {
             // the test's own, alone); and the outcome alone when no execution recorded it.
             var inSuite: [Int32: Outcome] = [:]
             for finding in run.orderDependent where inSuite[finding.test] == nil {
+                if finding.isConsistent, let cause = finding.cause, finding.causeRuns > 0,
+                    finding.causeAgreeing == finding.causeRuns
+                {
+                    dependencies[finding.test, default: []].append(
+                        (
+                            index,
+                            Dependency(
+                                test: history.names[Int(cause)], aloneRuns: Int(finding.aloneRuns),
+                                aloneAgreeing: Int(finding.aloneAgreeing), runs: Int(finding.causeRuns),
+                                agreeing: Int(finding.causeAgreeing), run: RunReference(run))
+                        ))
+                }
                 let failed = finding.inSuite >= .failed
                 inSuite[finding.test] = Outcome(
                     run: index, alone: false, passed: finding.inSuite == .passed, failed: failed, failedLast: failed)
@@ -238,6 +271,11 @@ package enum FlakyVerdicts {
                         run: index, alone: true, passed: finding.alone == .passed, failed: failedAlone,
                         failedLast: failedAlone)
                 }
+            }
+            // Runs alone that disagreed: it passed and failed alone in this run.
+            for finding in run.orderDependent where !finding.isConsistent {
+                ofRun[finding.test]?.passed = true
+                ofRun[finding.test]?.failed = true
             }
             for test in order {
                 if let suite = inSuite[test] { outcomes[Int(test)].append(suite) }
@@ -264,11 +302,12 @@ package enum FlakyVerdicts {
             let alsoFailedAlone = byPlace.values.contains { outcomes in
                 outcomes.contains { $0.alone && $0.failed } && outcomes.contains { !$0.alone && $0.passed }
             }
+            var dependsOn: Dependency?
             func finding(_ verdict: Verdict, tally: Tally) {
                 findings.append(
                     Finding(
                         test: history.names[test], verdict: verdict, failedLast: failedLast, tally: tally,
-                        alsoFailedAlone: alsoFailedAlone))
+                        alsoFailedAlone: alsoFailedAlone, dependsOn: dependsOn))
             }
             // Broken in an environment: always failed there, always passed in the others.
             if let verdict = brokenInEnvironment(seen, runs: runs) {
@@ -301,9 +340,17 @@ package enum FlakyVerdicts {
                     break
                 }
             }
-            if verdict == nil, let (found, place) = orderDependence(byPlace, seen: seen, runs: runs) {
-                verdict = found
-                if let place { tally = Self.tally(byPlace[place]!) }
+            let found = dependencies[Int32(test)] ?? []
+            if verdict == nil,
+                let (order, place) = orderDependence(
+                    byPlace, seen: seen, runs: runs, confirmed: Set(found.map(\.run)))
+            {
+                verdict = order
+                if let place {
+                    tally = Self.tally(byPlace[place]!)
+                    let placeRuns = Set(byPlace[place]!.map(\.run))
+                    dependsOn = found.last { placeRuns.contains($0.run) }?.dependency
+                }
             }
             if verdict == nil || verdict?.name == "maybe order-dependent" {
                 // Many flips across commits outweigh one observation alone.
@@ -406,10 +453,12 @@ package enum FlakyVerdicts {
 
     /// Order-dependence, with the place it rests on: on one tree and environment, every run
     /// alone ended one way and every suite run the other, in `orderDependenceRuns` runs of each
-    /// kind at least (never a flip within a kind: the caller found none). Fewer runs than that
-    /// make it "maybe" (the newest such run named, and no place: all observations count).
+    /// kind at least (never a flip within a kind: the caller found none), or one run alone of the
+    /// `confirmed` ones (a `run --per-test` that confirmed it and found the test it depends on).
+    /// Fewer runs than that make it "maybe" (the newest such run named, and no place: all
+    /// observations count).
     private static func orderDependence(
-        _ byPlace: [String: [Outcome]], seen: [Outcome], runs: [TestHistory.Run]
+        _ byPlace: [String: [Outcome]], seen: [Outcome], runs: [TestHistory.Run], confirmed: Set<Int>
     ) -> (Verdict, String?)? {
         var maybe: Verdict?
         for place in byPlace.keys.sorted() {
@@ -425,7 +474,9 @@ package enum FlakyVerdicts {
             let suiteRuns = Set(suite.map(\.run))
             let aloneStatus: TestRun.Status = firstAlone.failed ? .failed : .passed
             let suiteStatus: TestRun.Status = firstSuite.failed ? .failed : .passed
-            if aloneRuns.count >= orderDependenceRuns, suiteRuns.count >= orderDependenceRuns {
+            if aloneRuns.count >= orderDependenceRuns && suiteRuns.count >= orderDependenceRuns
+                || aloneRuns.contains(where: confirmed.contains)
+            {
                 return (
                     .orderDependent(
                         alone: aloneStatus, inSuite: suiteStatus, runs: aloneRuns.map { RunReference(runs[$0]) }),

@@ -29,7 +29,7 @@ package struct TestJudgement: Sendable {
         package var label: String {
             switch self {
             case .quarantined: "quarantined"
-            case .orderDependent(let dependence): "order-dependent: " + dependence.summary
+            case .orderDependent(let dependence): dependence.label
             }
         }
     }
@@ -47,7 +47,10 @@ package struct TestJudgement: Sendable {
     /// Why `testCase` does not fail the gate, if it does not (whatever its status).
     package func excuse(for testCase: TestRun.Case) -> Excuse? {
         if isQuarantined(testCase) { return .quarantined }
-        if rules.orderDependent == .pass, let dependence = orderDependence(of: testCase) {
+        // One whose runs alone disagreed is flaky: excused as a flaky test is.
+        if let dependence = orderDependence(of: testCase),
+            (dependence.isConsistent ? rules.orderDependent : rules.flaky) == .pass
+        {
             return .orderDependent(dependence)
         }
         return nil
@@ -82,9 +85,10 @@ package struct TestJudgement: Sendable {
             }
         }
         if rules.orderDependent == .fail {
-            for dependence in orderDependent where !dependence.failsAlone && dependence.inSuite >= .failed {
+            for dependence in orderDependent
+            where dependence.isConsistent && !dependence.failsAlone && dependence.inSuite >= .failed {
                 guard let id = TestID(dependence.id), !quarantine.contains(where: { $0.id == id }) else { continue }
-                failed.append(FailedTest(name: dependence.id, message: "order-dependent: " + dependence.summary))
+                failed.append(FailedTest(name: dependence.id, message: dependence.label))
             }
         }
         return failed

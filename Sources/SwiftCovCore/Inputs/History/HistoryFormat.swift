@@ -23,11 +23,14 @@
 ///      "alone":true,"complete":true,"totals":[tests,passed,failed,skipped,errors,flaky],
 ///      "coverage":{"total":[lines covered,lines,functions covered,functions,regions covered,regions],
 ///                  "modules":{"Name":[…the same six…]},"files":{"Sources/A.swift":[covered,lines]}},
-///      "tests":[["1x2k9c0e5m3q","p",0,12],…],"orderDependent":[["1x2k9c0e5m3q","f","p"]]}
+///      "tests":[["1x2k9c0e5m3q","p",0,12],…],"orderDependent":[["1x2k9c0e5m3q","f","p"]],
+///      "orderEvidence":[["1x2k9c0e5m3q",4,4,"0p3a8c1b7d2k",2,2]]}
 ///
 /// (one line; `environmentName` (`run --environment NAME`), `buildFailed` (no test ran), `shard`,
 /// `alone` (each test ran alone: `run --per-test`), `coverage` and `orderDependent` only when
-/// there is something to say).
+/// there is something to say). `orderEvidence` confirms a finding of `orderDependent`: its runs
+/// alone and how many agreed, then, when `run --per-test` found it, the test it depends on with
+/// the runs of it followed by the test and how many ended as in the suite.
 package enum HistoryFormat {
     /// The version this swiftcov writes and reads.
     package static let version = 1
@@ -48,7 +51,8 @@ package enum HistoryFormat {
         var text = ""
         let references = Self.references(in: history)
         for run in runs {
-            var used = run.executions.map(\.test) + run.orderDependent.map(\.test)
+            var used =
+                run.executions.map(\.test) + run.orderDependent.map(\.test) + run.orderDependent.compactMap(\.cause)
             used.sort()
             var previous: Int32 = -1
             for test in used where test != previous {
@@ -175,6 +179,24 @@ package enum HistoryFormat {
                 writer.string(reference(finding.test))
                 writer.string(code(of: finding.alone))
                 writer.string(code(of: finding.inSuite))
+                writer.endArray()
+            }
+            writer.endArray()
+        }
+        let confirmed = run.orderDependent.filter { $0.aloneRuns > 1 || $0.cause != nil }
+        if !confirmed.isEmpty {
+            writer.key("orderEvidence")
+            writer.beginArray()
+            for finding in confirmed {
+                writer.beginArray()
+                writer.string(reference(finding.test))
+                writer.number(finding.aloneRuns)
+                writer.number(finding.aloneAgreeing)
+                if let cause = finding.cause {
+                    writer.string(reference(cause))
+                    writer.number(finding.causeRuns)
+                    writer.number(finding.causeAgreeing)
+                }
                 writer.endArray()
             }
             writer.endArray()
@@ -471,6 +493,8 @@ package enum HistoryFormat {
             pooled(try scanner.readString(), in: &pool)
         }
         var run = TestHistory.Run(id: "", time: 0)
+        // With where each is on the line.
+        var evidence: [(finding: TestHistory.OrderDependent, offset: Int)] = []
         var started = false
         var hasTests = false
         try scanner.beginObject()
@@ -553,12 +577,43 @@ package enum HistoryFormat {
                     try scanner.expect(UInt8(ascii: "]"))
                     run.orderDependent.append(TestHistory.OrderDependent(test: test, alone: alone, inSuite: inSuite))
                 }
+            } else if key.equals("orderEvidence") {
+                try scanner.beginArray()
+                var more = false
+                while try scanner.nextElement(&more) {
+                    let offset = scanner.offset
+                    try scanner.beginArray()
+                    var finding = TestHistory.OrderDependent(
+                        test: try readReference(&scanner, names: names), alone: .failed, inSuite: .passed)
+                    (finding.aloneRuns, finding.aloneAgreeing) = try readAgreement(&scanner)
+                    if scanner.peek() == UInt8(ascii: ",") {
+                        try scanner.expect(UInt8(ascii: ","))
+                        finding.cause = try readReference(&scanner, names: names)
+                        (finding.causeRuns, finding.causeAgreeing) = try readAgreement(&scanner)
+                        guard finding.cause != finding.test else {
+                            throw scanner.error("a test cannot depend on itself")
+                        }
+                    }
+                    try scanner.expect(UInt8(ascii: "]"))
+                    evidence.append((finding, offset))
+                }
             } else {
                 // A later version's addition: ignored, as long as it is JSON.
                 try scanner.skipValue()
             }
         }
         guard scanner.isAtEnd() else { throw scanner.error("unexpected data after the run record") }
+        // The confirmations of `orderDependent`'s findings, whichever key came first.
+        for (confirmation, offset) in evidence {
+            guard let index = run.orderDependent.firstIndex(where: { $0.test == confirmation.test }) else {
+                throw JSONError(offset: offset, message: "\"orderEvidence\" names a test \"orderDependent\" does not")
+            }
+            run.orderDependent[index].aloneRuns = confirmation.aloneRuns
+            run.orderDependent[index].aloneAgreeing = confirmation.aloneAgreeing
+            run.orderDependent[index].cause = confirmation.cause
+            run.orderDependent[index].causeRuns = confirmation.causeRuns
+            run.orderDependent[index].causeAgreeing = confirmation.causeAgreeing
+        }
         guard !run.id.isEmpty, run.time > 0, hasTests else {
             throw scanner.error("a run record needs \"run\", \"time\" and \"tests\"")
         }
@@ -577,6 +632,18 @@ package enum HistoryFormat {
             throw scanner.error("test \"\(raw.decoded().terminalSafe)\" has no name line")
         }
         return test
+    }
+
+    /// `,runs,agreeing` of `orderEvidence`: 1 to 255 runs, at most that many agreeing.
+    private static func readAgreement(_ scanner: inout JSONScanner) throws(JSONError) -> (UInt8, UInt8) {
+        try scanner.expect(UInt8(ascii: ","))
+        let runs = try scanner.readInt()
+        try scanner.expect(UInt8(ascii: ","))
+        let agreeing = try scanner.readInt()
+        guard (1...Int64(UInt8.max)).contains(runs), (0...runs).contains(agreeing) else {
+            throw scanner.error("runs out of range: 1 to 255, at most that many agreeing")
+        }
+        return (UInt8(runs), UInt8(agreeing))
     }
 
     private static func readStatus(_ scanner: inout JSONScanner) throws(JSONError) -> TestRun.Status {

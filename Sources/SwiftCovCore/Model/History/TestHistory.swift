@@ -165,6 +165,15 @@ package struct TestHistory: Sendable, Equatable {
         /// Its outcome run alone, and in the whole suite.
         package var alone: TestRun.Status
         package var inSuite: TestRun.Status
+        /// Its runs alone in that run (the first and the re-runs that confirm it), and how many
+        /// ended as the first did (`OrderDependence.aloneRuns`).
+        package var aloneRuns: UInt8 = 1
+        package var aloneAgreeing: UInt8 = 1
+        /// The test it depends on (an index into `TestHistory.names`), when `run --per-test` found
+        /// it, with the runs of it then this test and how many ended as in the suite.
+        package var cause: Int32?
+        package var causeRuns: UInt8 = 0
+        package var causeAgreeing: UInt8 = 0
 
         /// A finding from its parts.
         package init(test: Int32, alone: TestRun.Status, inSuite: TestRun.Status) {
@@ -172,6 +181,9 @@ package struct TestHistory: Sendable, Equatable {
             self.alone = alone
             self.inSuite = inSuite
         }
+
+        /// Whether every run alone ended the same way (else the test is flaky alone).
+        package var isConsistent: Bool { aloneAgreeing == aloneRuns }
     }
 
     /// A run's coverage: in total, per module and per file (lines).
@@ -269,6 +281,9 @@ package struct TestHistory: Sendable, Equatable {
             }
             for index in copy.orderDependent.indices {
                 copy.orderDependent[index].test = kept.intern(names[Int(copy.orderDependent[index].test)])
+                if let cause = copy.orderDependent[index].cause {
+                    copy.orderDependent[index].cause = kept.intern(names[Int(cause)])
+                }
             }
             kept.runs.append(copy)
         }
@@ -313,13 +328,22 @@ extension TestHistory.Run {
         }
         // Named as the run's case of that ID is (so the verdict and the executions are of one
         // test); by the ID when no case matches.
+        func named(_ id: String) -> Int32 {
+            let testCase = TestID(id).flatMap { id in testRun.suites.lazy.flatMap(\.cases).first { id.matches($0) } }
+            return history.intern(testCase.map(TestHistory.testName(of:)) ?? id)
+        }
         run.orderDependent = orderDependent.map { finding in
-            let testCase = TestID(finding.id).flatMap { id in
-                testRun.suites.lazy.flatMap(\.cases).first { id.matches($0) }
+            var recorded = TestHistory.OrderDependent(
+                test: named(finding.id), alone: finding.alone, inSuite: finding.inSuite)
+            let clamp = { (count: Int) in UInt8(clamping: count) }
+            recorded.aloneRuns = clamp(finding.aloneRuns)
+            recorded.aloneAgreeing = min(recorded.aloneRuns, clamp(finding.aloneAgreeing))
+            if let cause = finding.cause {
+                recorded.cause = named(cause.id)
+                recorded.causeRuns = clamp(cause.runs)
+                recorded.causeAgreeing = min(recorded.causeRuns, clamp(cause.agreeing))
             }
-            let name = testCase.map(TestHistory.testName(of:)) ?? finding.id
-            return TestHistory.OrderDependent(
-                test: history.intern(name), alone: finding.alone, inSuite: finding.inSuite)
+            return recorded
         }
         return run
     }
