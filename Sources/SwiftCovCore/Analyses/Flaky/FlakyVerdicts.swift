@@ -199,6 +199,17 @@ package enum FlakyVerdicts {
         package var coverage: CoverageFinding?
     }
 
+    /// The runs verdicts rest on (those not left out), numbered from 0: the history's own runs,
+    /// by position, never a copy of a million of them.
+    private struct ConsideredRuns: RandomAccessCollection {
+        let all: [TestHistory.Run]
+        let positions: [Int]
+
+        var startIndex: Int { 0 }
+        var endIndex: Int { positions.count }
+        subscript(index: Int) -> TestHistory.Run { all[positions[index]] }
+    }
+
     /// One test's outcome in one run, of one kind.
     private struct Outcome {
         var run: Int
@@ -213,16 +224,17 @@ package enum FlakyVerdicts {
         var excluded: [RunReference] = []
         var everythingFailed: [RunReference] = []
         var buildFailed: [RunReference] = []
-        var runs: [TestHistory.Run] = []
-        for run in history.runs {
+        var considered: [Int] = []
+        for (position, run) in history.runs.enumerated() {
             if let reason = run.leftOutReason {
                 excluded.append(RunReference(run))
                 if case .everythingFailed = reason { everythingFailed.append(RunReference(run)) }
                 if reason == .buildFailed { buildFailed.append(RunReference(run)) }
             } else {
-                runs.append(run)
+                considered.append(position)
             }
         }
+        let runs = ConsideredRuns(all: history.runs, positions: considered)
         var outcomes = [[Outcome]](repeating: [], count: history.names.count)
         // The tests order-dependent ones depend on, as the runs that found them say, by test.
         var dependencies: [Int32: [(run: Int, dependency: Dependency)]] = [:]
@@ -282,7 +294,7 @@ package enum FlakyVerdicts {
                 outcomes[Int(test)].append(ofRun[test]!)
             }
         }
-        let runsWithoutTree = runs.filter { $0.tree.isEmpty && $0.commit.isEmpty }.count
+        let runsWithoutTree = runs.lazy.filter { $0.tree.isEmpty && $0.commit.isEmpty }.count
         var findings: [Finding] = []
         // The newest run that ran tests (a record of order-dependence alone runs none).
         let newest = runs.indices.last { !runs[$0].executions.isEmpty }
@@ -418,7 +430,7 @@ package enum FlakyVerdicts {
     /// Broken in one environment (or several): every run of it failed every attempt, in two runs
     /// at least each; every run of the other environments passed, in two runs at least; each
     /// environment seen in the whole suite.
-    private static func brokenInEnvironment(_ seen: [Outcome], runs: [TestHistory.Run]) -> Verdict? {
+    private static func brokenInEnvironment(_ seen: [Outcome], runs: ConsideredRuns) -> Verdict? {
         /// What one environment saw of the test.
         struct Seen {
             var failed = false
@@ -458,7 +470,7 @@ package enum FlakyVerdicts {
     /// Fewer runs than that make it "maybe" (the newest such run named, and no place: all
     /// observations count).
     private static func orderDependence(
-        _ byPlace: [String: [Outcome]], seen: [Outcome], runs: [TestHistory.Run], confirmed: Set<Int>
+        _ byPlace: [String: [Outcome]], seen: [Outcome], runs: ConsideredRuns, confirmed: Set<Int>
     ) -> (Verdict, String?)? {
         var maybe: Verdict?
         for place in byPlace.keys.sorted() {
@@ -496,7 +508,7 @@ package enum FlakyVerdicts {
     /// `minimumRuns` runs and `minimumFlips` changes between passing and failing (by each run's
     /// last attempt).
     private static func statistical(
-        _ seen: [(run: Int, failed: Bool, alone: Bool)], runs: [TestHistory.Run], options: Options
+        _ seen: [(run: Int, failed: Bool, alone: Bool)], runs: ConsideredRuns, options: Options
     ) -> Verdict? {
         var groups: [String: [Bool]] = [:]
         var order: [String] = []
