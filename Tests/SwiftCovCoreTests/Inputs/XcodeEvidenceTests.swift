@@ -1,0 +1,291 @@
+import Foundation
+import Testing
+
+@testable import SwiftCovCore
+
+/// Each test run's steps, failures and attachments read from real bundles' object graphs:
+/// ChargePoint/xcparse's bundles against the counts its own tests state
+/// (`Tests/xcparseTests/xcparseTests.swift`), kishikawakatsumi/xcresulttool's against the
+/// activity trees of its Markdown snapshots (see `Fixtures/xcode/ORIGIN.md`).
+@Suite("Evidence in Xcode result bundles")
+struct XcodeEvidenceTests {
+    static func evidence(_ bundle: String) throws -> [TestEvidence] {
+        let (evidence, warnings) = try XCResultBundle.evidence(path: XcodeFixtures.bundlePath(bundle))
+        #expect(warnings.isEmpty, "\(warnings)")
+        return evidence
+    }
+
+    /// The activity trees of a snapshot, each step as `depth|title|attachments shown`, one tree
+    /// per test run shown with its activities.
+    static func snapshotTrees(_ name: String) throws -> [[String]] {
+        let text = try String(
+            contentsOfFile: XcodeFixtures.path("xcresulttool-snapshots/\(name).md"), encoding: .utf8)
+        var trees: [[String]] = []
+        var current: [(depth: Int, title: String, attachments: Int)]?
+        func close() {
+            if let steps = current { trees.append(steps.map { "\($0.depth)|\($0.title)|\($0.attachments)" }) }
+            current = nil
+        }
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.contains("<b>Activities:</b>") {
+                close()
+                current = []
+                continue
+            }
+            guard current != nil else { continue }
+            if line.hasPrefix("<tr>") || line.hasPrefix("</table>") {
+                close()
+            } else if let match = line.wholeMatch(of: /( *)- (.*)/) {
+                let title = String(match.2).replacing("<span>#</span>", with: "#")
+                current!.append((match.1.count / 2, title, 0))
+            } else if line.contains("<details"), !current!.isEmpty {
+                current![current!.count - 1].attachments += line.ranges(of: "<details").count
+            }
+        }
+        close()
+        return trees
+    }
+
+    /// Our trees in the snapshot's terms.
+    static func trees(_ evidence: [TestEvidence]) -> [[String]] {
+        evidence.filter { !$0.activities.isEmpty }.map { run in
+            run.activities.indices.map { position in
+                let step = run.activities[position]
+                return "\(step.depth)|\(step.title)|\(run.attachments(at: position).count)"
+            }
+        }
+    }
+
+    static func sorted(_ trees: [[String]]) -> [[String]] {
+        trees.sorted { $0.joined(separator: "\n") < $1.joined(separator: "\n") }
+    }
+
+    @Test(
+        "each test run's activity tree equals the snapshot's: titles, nesting, attachments at their step",
+        arguments: ["example", "merged", "Spaceship", "TestResults"])
+    func activityTrees(bundle: String) throws {
+        let snapshot = try Self.snapshotTrees(bundle)
+        #expect(!snapshot.isEmpty)
+        let ours = Self.trees(try Self.evidence(bundle))
+        #expect(ours.count == snapshot.count)
+        #expect(Self.sorted(ours) == Self.sorted(snapshot))
+    }
+
+    @Test("Attachment.xcresult: the snapshot's trees, titles and nesting (it shows only its screenshots)")
+    func attachmentBundleTrees() throws {
+        let evidence = try Self.evidence("Attachment")
+        func shape(_ trees: [[String]]) -> [[String]] {
+            Self.sorted(trees.map { $0.map { String($0[..<$0.lastIndex(of: "|")!]) } })
+        }
+        let snapshot = try Self.snapshotTrees("Attachment")
+        #expect(snapshot.count == 8)
+        #expect(shape(Self.trees(evidence)) == shape(snapshot))
+        // Each "Added attachment named 'Launch Screen'" step the snapshot shows a screenshot at
+        // holds one PNG.
+        for run in evidence {
+            for position in run.activities.indices where run.activities[position].title.contains("'Launch Screen'") {
+                #expect(run.attachments(at: position).map(\.uniformTypeIdentifier) == ["public.png"])
+            }
+        }
+    }
+
+    @Test("example.xcresult: the failure is tied to its assertion step, and the screenshot there to the failure")
+    func failureAtItsStep() throws {
+        let evidence = try Self.evidence("example")
+        let failing = evidence.filter { $0.status == .failed && $0.testName == "testLaunch()" }
+        #expect(failing.count == 1)
+        let run = try #require(failing.first)
+        #expect(run.arguments == "XCUIAppearanceMode: 2, XCUIDeviceOrientation: 1")
+        let failure = try #require(run.failures.first { !$0.isExpected })
+        #expect(failure.message == "failed - Fail!!")
+        #expect(failure.location?.line == 28)
+        let step = try #require(failure.activity)
+        #expect(
+            run.activities[step].title == "Assertion Failure at WeatherUITestsLaunchTests.swift:28: failed - Fail!!")
+        #expect(run.activities[step].depth == 0)
+        #expect(run.isFailing(step))
+        let screenshots = run.attachments(at: step)
+        #expect(screenshots.count == 1)
+        #expect(screenshots.allSatisfy { $0.isAssociatedWithFailure })
+        // Steps before the failure hold attachments not tied to it.
+        #expect(run.attachments.filter { !$0.isAssociatedWithFailure }.count == run.attachments.count - 1)
+        // Every failure of the bundle's failing runs is at a step.
+        for run in evidence where run.status == .failed {
+            #expect(run.failures.filter { !$0.isExpected }.allSatisfy { $0.activity != nil }, "\(run.testIdentifier)")
+        }
+    }
+
+    @Test("merged.xcresult: a failure the step names (failureSummaryIDs) is at that step: Tap \"enrollButton\"")
+    func failureNamedByItsStep() throws {
+        let evidence = try Self.evidence("merged")
+        let taps = evidence.flatMap { run in
+            run.failures.compactMap { failure in
+                failure.activity.map { run.activities[$0].title }
+            }
+        }.filter { $0.hasPrefix("Tap ") }
+        #expect(taps == ["Tap \"enrollButton\" Button", "Tap \"enrollButton\" Button"])
+        let run = try #require(
+            evidence.first { $0.failures.contains { $0.location?.file.hasSuffix("BDDTest.swift") == true } })
+        let failure = try #require(run.failures.first)
+        #expect(failure.location?.line == 40)
+        #expect(failure.message.hasPrefix("Failed to synthesize event: Failed to scroll to visible"))
+        // The retries the snapshot shows are inside the failing step.
+        let tap = try #require(failure.activity)
+        let retries = run.children(of: tap).map { run.activities[$0].title }.filter { $0.hasPrefix("Retrying") }
+        #expect(
+            retries == [
+                "Retrying `Tap \"enrollButton\" Button` (attempt #2)",
+                "Retrying `Tap \"enrollButton\" Button` (attempt #3)",
+            ])
+    }
+
+    @Test("xcparse testSuccess.xcresult: 6 PNG screenshots, 3 per test, 2 per configuration (de, en, ko), on iPhone 11")
+    func xcparseSuccess() throws {
+        let evidence = try Self.evidence("testSuccess")
+        let screenshots = evidence.flatMap { run in run.attachments.map { (run, $0) } }.filter {
+            $0.1.uniformTypeIdentifier == "public.png"
+        }
+        #expect(screenshots.count == 6)
+        #expect(screenshots.filter { $0.1.filename?.contains("MyAutomation_darkMapView") == true }.count == 3)
+        #expect(screenshots.filter { $0.1.filename?.contains("MyAutomation_todayWidget") == true }.count == 3)
+        for configuration in ["ko", "en", "de"] {
+            let mine = screenshots.filter { $0.0.configuration == configuration }
+            #expect(mine.count == 2)
+            #expect(mine.filter { $0.1.name == "MyAutomation_darkMapView" }.count == 1)
+            #expect(mine.filter { $0.1.name == "MyAutomation_todayWidget" }.count == 1)
+        }
+        #expect(
+            screenshots.filter {
+                $0.0.testIdentifier == "bitrise_screenshot_automationUITests/testMainViewScreenshot()"
+            }
+            .allSatisfy { $0.1.name == "MyAutomation_darkMapView" })
+        #expect(screenshots.allSatisfy { $0.0.deviceName == "iPhone 11" && $0.0.status == .passed })
+        #expect(screenshots.allSatisfy { $0.0.deviceIdentifier == "BFB8C9E3-0E55-4E20-B332-091631DF4F90" })
+        // Content-addressed: 6 attachments, 5 payloads; the one kept in the fixture is the PNG
+        // its record says, byte for byte as long.
+        #expect(Set(screenshots.compactMap(\.1.payload)).count == 5)
+        let kept = try #require(screenshots.map(\.1).first { $0.payload?.size == 384_781 })
+        #expect(kept.name == "MyAutomation_darkMapView")
+        let bundle = try XCResultBundle(path: XcodeFixtures.bundlePath("testSuccess"))
+        let bytes = try bundle.payload(try #require(kept.payload))
+        #expect(bytes.count == 384_781)
+        #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        // Times: the attachment's timestamp within its step's span (2020-06-24, UTC-7).
+        let run = try #require(screenshots.first { $0.1 == kept }?.0)
+        let step = try #require(kept.activity)
+        let start = try #require(run.activities[step].start)
+        let finish = try #require(run.activities[step].finish)
+        let stamp = try #require(kept.timestamp)
+        #expect(start <= stamp + 0.5 && stamp <= finish + 0.5)
+        #expect(start > 1_593_000_000 && start < 1_593_100_000)
+    }
+
+    @Test("xcparse testFailure.xcresult: 12 failure screenshots in 3 failing runs, failures at their steps")
+    func xcparseFailure() throws {
+        let evidence = try Self.evidence("testFailure")
+        #expect(evidence.count == 3)
+        #expect(evidence.allSatisfy { $0.status == .failed })
+        #expect(Set(evidence.compactMap(\.configuration)) == ["de", "en", "ko"])
+        let screenshots = evidence.flatMap(\.attachments).filter { $0.filename?.contains("Screenshot") == true }
+        #expect(screenshots.count == 12)
+        for run in evidence {
+            let failure = try #require(run.failures.first)
+            #expect(failure.message == "XCTAssertTrue failed")
+            #expect(failure.location?.line == 44)
+            let step = try #require(failure.activity)
+            #expect(
+                run.activities[step].title
+                    == "Assertion Failure: bitrise_screenshot_automationUITests.swift:44: XCTAssertTrue failed")
+            #expect(run.attachments(at: step).allSatisfy { $0.isAssociatedWithFailure })
+            #expect(!run.attachments(at: step).isEmpty)
+        }
+        // A compressed payload: the element's description, 221 bytes once decoded.
+        let text = try #require(evidence.flatMap(\.attachments).first { $0.payload?.size == 221 })
+        #expect(text.uniformTypeIdentifier == "public.plain-text")
+        let bytes = try XCResultBundle(path: XcodeFixtures.bundlePath("testFailure")).payload(
+            try #require(text.payload))
+        #expect(bytes.count == 221)
+    }
+
+    @Test("xcparse testHEIC.xcresult: 18 HEIC screenshots, 6 per configuration")
+    func xcparseHEIC() throws {
+        let evidence = try Self.evidence("testHEIC")
+        let heic = evidence.flatMap { run in run.attachments.map { (run, $0) } }.filter {
+            $0.1.filename?.hasSuffix(".heic") == true
+        }
+        #expect(heic.count == 18)
+        #expect(heic.allSatisfy { $0.1.uniformTypeIdentifier == "public.heic" })
+        for configuration in ["ko", "en", "de"] {
+            #expect(heic.filter { $0.0.configuration == configuration }.count == 6)
+        }
+        #expect(heic.allSatisfy { $0.0.deviceName == "iPhone SE (2nd generation)" })
+        let kept = try #require(heic.map(\.1).first { $0.payload?.size == 18_079 })
+        let bytes = try XCResultBundle(path: XcodeFixtures.bundlePath("testHEIC")).payload(try #require(kept.payload))
+        #expect(bytes.count == 18_079)
+        #expect(Array(bytes[4..<8]) == Array("ftyp".utf8))
+    }
+
+    @Test("a payload the bundle does not hold: an error naming the object")
+    func missingPayload() throws {
+        let evidence = try Self.evidence("testSuccess")
+        let missing = try #require(evidence.flatMap(\.attachments).first { $0.payload?.size == 1_119_485 })
+        let bundle = try XCResultBundle(path: XcodeFixtures.bundlePath("testSuccess"))
+        let payload = try #require(missing.payload)
+        do throws(XcodeInputError) {
+            _ = try bundle.payload(payload)
+            Issue.record("a payload the bundle does not hold was read")
+        } catch {
+            #expect(error.message.contains(payload.id))
+        }
+    }
+
+    @Test("dates of the object graph in seconds since 1970")
+    func dates() {
+        #expect(XcodeEvidence.seconds("2020-06-24T15:17:08.439-0700") == 1_593_037_028.439)
+        #expect(XcodeEvidence.seconds("1970-01-01T00:00:00Z") == 0)
+        #expect(XcodeEvidence.seconds("2000-03-01T00:00:00+01:00") == 951_865_200)
+        #expect(XcodeEvidence.seconds("2020-13-01T00:00:00Z") == nil)
+        #expect(XcodeEvidence.seconds("2020-06-24T15:17:08.439-07") == nil)
+        #expect(XcodeEvidence.seconds("") == nil)
+    }
+
+    @Test("a deep tree of steps: built without recursion; the graph's depth limit is a clear error")
+    func deepTree() throws {
+        // 100 levels: read, each step under the one before.
+        var summary = XCResultObject(type: "ActionTestSummary")
+        var innermost = XCResultObject(
+            type: "ActionTestActivitySummary", fields: [.init(key: "title", value: .init(type: "String", value: "99"))])
+        for level in (0..<99).reversed() {
+            innermost = XCResultObject(
+                type: "ActionTestActivitySummary",
+                fields: [
+                    .init(key: "title", value: .init(type: "String", value: "\(level)")),
+                    .init(key: "subactivities", value: .init(type: "Array", elements: [innermost])),
+                ])
+        }
+        summary.fields.append(.init(key: "activitySummaries", value: .init(type: "Array", elements: [innermost])))
+        let testCase = TestRun.Case(className: "A", testName: "t()", status: .passed)
+        let run = XcodeEvidence.evidence(
+            summary: summary, testIdentifier: "A/t()", testCase: testCase, label: XcodeRunBuilder.Label())
+        #expect(run.activities.count == 100)
+        #expect(run.activities.map(\.title) == (0..<100).map { "\($0)" })
+        #expect(run.activities.map(\.depth) == Array(0..<100))
+        #expect(run.activities.dropFirst().enumerated().allSatisfy { $0.element.parent == $0.offset })
+        #expect(run.children(of: 0) == [1])
+        #expect(run.topLevelActivities == [0])
+        // 10,000 levels in a bundle's encoding: the parser's depth limit, an error that says so.
+        var text = "[T[K2:_nV17:ActionTestSummary]K17:activitySummaries[T[K2:_nV5:Array]"
+        text += "[T[K2:_nV25:ActionTestActivitySummary]K13:subactivities[S5:Array"
+        text += String(repeating: "[S25:ActionTestActivitySummaryK13:subactivities[S5:Array", count: 9_999)
+        text += String(repeating: "]]", count: 10_000) + "]]"
+        let bytes = Array(text.utf8)
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(TestResultsError) in try XCResultObject.parseTypedEncoding(buffer, path: "deep") }
+        }
+        guard case .failure(let error) = result else {
+            Issue.record("a 10,000-level tree was read")
+            return
+        }
+        #expect(error.diagnostic.message.contains("nested too deep"))
+    }
+}
