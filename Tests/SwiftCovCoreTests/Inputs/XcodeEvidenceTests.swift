@@ -289,3 +289,110 @@ struct XcodeEvidenceTests {
         #expect(error.diagnostic.message.contains("nested too deep"))
     }
 }
+
+/// The same evidence from Xcode 16 and later's `database.sqlite3`: fastlane's Xcode 16 and 26
+/// bundles (database only) against their `xcresulttool get test-results tests` JSON and the
+/// rows Python's `sqlite3` counts in them; xcresultparser's bundles that hold both stores agree.
+@Suite("Evidence in Xcode result databases")
+struct XcodeDatabaseEvidenceTests {
+    /// Rows counted by Python's sqlite3 (`select count(*) …`) in each fastlane database.
+    static let counts: [(bundle: String, runs: Int, activities: Int, issues: Int, attachments: Int)] = [
+        ("Xcode16-Mixed-XCTest-SwiftTesting", 368, 291, 42, 8),
+        ("Xcode26-Mixed-XCTest-SwiftTesting", 368, 315, 42, 8),
+    ]
+
+    @Test("every Activities, TestIssues and Attachments row of a run, once, under its run", arguments: counts)
+    func rows(bundle: String, runs: Int, activities: Int, issues: Int, attachments: Int) throws {
+        let (evidence, warnings) = try XCResultBundle.evidence(path: XcodeFixtures.bundlePath(bundle))
+        #expect(warnings.isEmpty)
+        #expect(evidence.count == runs)
+        #expect(evidence.map(\.activities.count).reduce(0, +) == activities)
+        #expect(evidence.map(\.failures.count).reduce(0, +) == issues)
+        #expect(evidence.map(\.attachments.count).reduce(0, +) == attachments)
+        // UI tests only have steps; 3 levels deep at most there.
+        let withSteps = evidence.filter { !$0.activities.isEmpty }
+        #expect(withSteps.count == 14)
+        #expect(withSteps.allSatisfy { $0.testIdentifier.hasPrefix("FastlaneTrainerExampleUITests") })
+        #expect(withSteps.flatMap(\.activities).map(\.depth).max() == 3)
+        for run in withSteps {
+            for (position, step) in run.activities.enumerated() {
+                if let parent = step.parent {
+                    #expect(parent < position && run.activities[parent].depth == step.depth - 1)
+                } else {
+                    #expect(step.depth == 0)
+                }
+            }
+        }
+    }
+
+    @Test("Xcode 26: testLaunch's four argument cases each attach its Launch Screen at its step")
+    func launchScreens() throws {
+        let (evidence, _) = try XCResultBundle.evidence(
+            path: XcodeFixtures.bundlePath("Xcode26-Mixed-XCTest-SwiftTesting"))
+        let launches = evidence.filter { $0.testIdentifier == "FastlaneTrainerExampleUITestsLaunchTests/testLaunch" }
+        // The argument cases the tool names in the JSON.
+        #expect(
+            Set(launches.compactMap(\.arguments)) == [
+                "Dark Appearance, Landscape Right", "Dark Appearance, Portrait", "Light Appearance, Landscape Right",
+                "Light Appearance, Portrait",
+            ])
+        #expect(launches.allSatisfy { $0.deviceName == "iPhone 17 Pro Max" && $0.status == .passed })
+        #expect(launches.allSatisfy { $0.deviceIdentifier == "B961613E-6760-407D-9A20-94F45FDFDC4D" })
+        for run in launches {
+            #expect(run.attachments.count == 1)
+            let screen = try #require(run.attachments.first)
+            #expect(screen.name == "Launch Screen" && screen.uniformTypeIdentifier == "public.png")
+            #expect(screen.lifetime == "keepAlways" && !screen.isAssociatedWithFailure)
+            let step = try #require(screen.activity)
+            #expect(run.activities[step].title == "Added attachment named 'Launch Screen'")
+            // Times in seconds since 1970: December 2025, within the step.
+            let stamp = try #require(screen.timestamp)
+            #expect(stamp > 1_765_700_000 && stamp < 1_765_800_000)
+            #expect(run.activities.contains { $0.depth == 0 && $0.title.hasPrefix("Start Test at 2025-12-14") })
+        }
+        // Content-addressed: two screenshots, each shared by two runs.
+        #expect(Set(launches.compactMap(\.attachments.first?.payload?.id)).count == 2)
+    }
+
+    @Test("Xcode 26: testBasicNavigation's failure in each attempt, with the tool's message and the UI hierarchy")
+    func failures() throws {
+        let (evidence, _) = try XCResultBundle.evidence(
+            path: XcodeFixtures.bundlePath("Xcode26-Mixed-XCTest-SwiftTesting"))
+        let runs = evidence.filter { $0.testIdentifier == "FastlaneTrainerExampleUITests/testBasicNavigation()" }
+        #expect(runs.map(\.attempt).sorted() == [1, 2])
+        #expect(runs.allSatisfy { $0.status == .failed })
+        // The JSON's Failure Messages: `FastlaneTrainerExampleUITests.swift:43: Failed to tap …, pid: 20176` first.
+        let first = try #require(runs.first { $0.attempt == 1 }?.failures.first)
+        #expect(first.location?.line == 43)
+        #expect(first.location?.file.hasSuffix("/FastlaneTrainerExampleUITests.swift") == true)
+        #expect(first.message.hasPrefix("Failed to tap \"Details\" Button: No matches found"))
+        #expect(first.message.hasSuffix("given input App element pid: 20176"))
+        for run in runs {
+            #expect(
+                run.attachments.map(\.name).sorted() == [
+                    "App UI hierarchy for org.fastlane.FastlaneTrainerExample", "kXCTAttachmentLegacySnapshot",
+                ])
+            #expect(run.attachments.allSatisfy { $0.isAssociatedWithFailure })
+        }
+    }
+
+    @Test(
+        "bundles with both stores: the object graph and the database give the same runs and failures",
+        arguments: ["test_repeated", "Test-FlakyFixture"])
+    func storesAgree(bundle: String) throws {
+        let path = XcodeFixtures.bundlePath(bundle)
+        let (graph, warnings) = try XCResultBundle.evidence(path: path)
+        #expect(warnings.isEmpty)
+        let database = try XcodeResultDatabase.evidence(bundle: path)
+        func digest(_ runs: [TestEvidence]) -> [String] {
+            runs.map { run in
+                ([run.testIdentifier, "\(run.status)"]
+                    + run.failures.map { "\($0.message) @\($0.location?.line ?? 0) \($0.isExpected)" })
+                    .joined(separator: " | ")
+            }.sorted()
+        }
+        #expect(!graph.isEmpty)
+        #expect(digest(graph) == digest(database))
+        #expect(graph.flatMap(\.failures).count >= 1)
+    }
+}

@@ -178,11 +178,13 @@ enum XcodeEvidence {
 }
 
 extension XCResultBundle {
-    /// Each test run's evidence in the bundle at `path` (its object graph), with warnings for
-    /// what could not be read (a test's summary the bundle lacks or cannot decode).
+    /// Each test run's evidence in the bundle at `path`: from its object graph, or from its
+    /// `database.sqlite3` when that is all it holds (`XcodeResultDatabase.evidence`), with
+    /// warnings for what could not be read (a test's summary the bundle lacks or cannot decode).
     package static func evidence(path: String) throws(TestResultsError) -> (
         evidence: [TestEvidence], warnings: [Diagnostic]
     ) {
+        if holdsOnlyDatabase(path) { return (try XcodeResultDatabase.evidence(bundle: path), []) }
         let bundle: XCResultBundle
         let record: XCResultObject
         do throws(XcodeInputError) {
