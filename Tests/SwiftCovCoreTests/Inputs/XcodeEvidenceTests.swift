@@ -396,3 +396,67 @@ struct XcodeDatabaseEvidenceTests {
         #expect(graph.flatMap(\.failures).count >= 1)
     }
 }
+
+@Suite("Exporting attachments as xcresulttool does")
+struct XcodeAttachmentExportTests {
+    @Test("hostile names: the file name is the UUID and a safe extension, unique, never a path")
+    func hostileNames() {
+        var taken = Set<String>(["manifest.json"])
+        let uuid = "6FA1D88D-D866-456F-A5B4-9DAF95DDCEA5"
+        #expect(
+            XcodeAttachmentExport.fileName(uuid: uuid, suggested: "Launch Screen_0_X.png", index: 1, taken: &taken)
+                == uuid + ".png")
+        #expect(
+            XcodeAttachmentExport.fileName(uuid: uuid, suggested: "again.png", index: 2, taken: &taken)
+                == uuid + "-2.png")
+        #expect(
+            XcodeAttachmentExport.fileName(uuid: uuid.lowercased(), suggested: "a.PNG", index: 3, taken: &taken)
+                == uuid.lowercased() + "-3.PNG")
+        for (hostileUUID, suggested) in [
+            ("../../etc/passwd", "../../x.png"), ("/tmp/a", "/abs/path.txt"), ("a\u{0}b", "n\u{0}ul.png"),
+            (String(repeating: "A", count: 10_000), String(repeating: "n", count: 10_000) + ".png"),
+            (nil, "x./y"), ("ok", "name.t/xt"), ("manifest", "manifest.json"),
+        ] {
+            let name = XcodeAttachmentExport.fileName(uuid: hostileUUID, suggested: suggested, index: 9, taken: &taken)
+            #expect(!name.contains("/") && !name.contains("\u{0}") && !name.hasPrefix("."), "\(name)")
+            #expect(name.utf8.count <= 90 && name != "manifest.json", "\(name)")
+        }
+    }
+
+    @Test("the manifest: one entry per test, keys the bundle cannot supply left out")
+    func manifest() throws {
+        var run = TestEvidence(testIdentifier: "A/t()", className: "M.A", testName: "t()", status: .failed)
+        run.configuration = "de"
+        run.attachments = [
+            TestEvidence.Attachment(name: "s", filename: "s_0_U.png", uuid: "U", payload: .init(id: "0~a")),
+            TestEvidence.Attachment(name: "q\"\u{0}", timestamp: 1.5, uuid: "V", payload: .init(id: "0~a")),
+        ]
+        run.attachments[1].isAssociatedWithFailure = true
+        let items = XcodeAttachmentExport.items([run], onlyFailures: false)
+        #expect(items.map(\.exportedFileName) == ["U.png", "V"])
+        #expect(XcodeAttachmentExport.items([run], onlyFailures: true).map(\.exportedFileName) == ["V"])
+        let text = XcodeAttachmentExport.manifest(items)
+        let value = try JSONValue.parse(Array(text.utf8))
+        guard case .array(let tests) = value, case .object(let members)? = tests.first else {
+            Issue.record("not an array of objects: \(text)")
+            return
+        }
+        #expect(members.map(\.key) == ["testIdentifier", "attachments"])
+        guard case .array(let attachments)? = tests.first?["attachments"],
+            case .object(let first)? = attachments.first, case .object(let second)? = attachments.last
+        else {
+            Issue.record("no attachments: \(text)")
+            return
+        }
+        #expect(
+            first.map(\.key) == [
+                "exportedFileName", "suggestedHumanReadableName", "isAssociatedWithFailure", "configurationName",
+            ])
+        #expect(
+            second.map(\.key) == [
+                "exportedFileName", "suggestedHumanReadableName", "isAssociatedWithFailure", "timestamp",
+                "configurationName",
+            ])
+        #expect(attachments.last?["suggestedHumanReadableName"] == .string("q\"\u{0}"))
+    }
+}
