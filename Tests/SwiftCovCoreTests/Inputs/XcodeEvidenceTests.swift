@@ -376,6 +376,31 @@ struct XcodeDatabaseEvidenceTests {
         }
     }
 
+    @Test("hostile (invented): steps 10,000 deep read without recursion, a cycle left out, a hostile name kept safe")
+    func deepDatabaseTree() throws {
+        let path = XcodeFixtures.path("hostile/deep-activities.xcresult")
+        let (evidence, _) = try XCResultBundle.evidence(path: path)
+        let run = try #require(evidence.first)
+        #expect(evidence.count == 1)
+        #expect(run.activities.count == 10_000)
+        #expect(run.activities.last?.depth == 9_999)
+        #expect(run.activities.enumerated().allSatisfy { $0.element.parent == ($0.offset == 0 ? nil : $0.offset - 1) })
+        #expect(run.activities.allSatisfy { !$0.title.hasPrefix("cycle") })
+        // The failure the deepest step names, and the attachment there.
+        #expect(run.failures.first?.activity == 9_999)
+        let attachment = try #require(run.attachments.first)
+        #expect(attachment.activity == 9_999 && attachment.isAssociatedWithFailure)
+        #expect(attachment.name.hasPrefix("../../etc/passwd\u{0}"))
+        let items = XcodeAttachmentExport.items(evidence, onlyFailures: true)
+        #expect(items.map(\.exportedFileName) == ["attachment-1.png"])
+        // Its payload is not in the bundle (no Data folder): one error naming the bundle, nothing written.
+        let output = FileManager.default.temporaryDirectory.path + "/swiftcov-deep-\(getpid())"
+        #expect(throws: Diagnostic.self) {
+            try XcodeAttachmentExport.write(bundle: path, to: output, onlyFailures: false)
+        }
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
     @Test(
         "bundles with both stores: the object graph and the database give the same runs and failures",
         arguments: ["test_repeated", "Test-FlakyFixture"])

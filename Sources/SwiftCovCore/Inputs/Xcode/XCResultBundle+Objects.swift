@@ -87,14 +87,7 @@ extension XCResultBundle {
         if holdsOnlyDatabase(path) {
             return try XcodeResultDatabase.testRun(bundle: path)
         }
-        let bundle: XCResultBundle
-        let record: XCResultObject
-        do throws(XcodeInputError) {
-            bundle = try XCResultBundle(path: path)
-            record = try bundle.invocationRecord()
-        } catch {
-            throw error.testResultsError
-        }
+        let (bundle, record) = try openGraph(path)
         var run = try XcodeTestResults.testRun(object: record, load: bundle.loader, path: path)
         run.boundText()
         if let warning = bundle.versionWarning { run.warnings.insert(warning, at: 0) }
@@ -103,6 +96,16 @@ extension XCResultBundle {
 }
 
 extension XCResultBundle {
+    /// The bundle at `path` and its root object, for the tests' readers.
+    static func openGraph(_ path: String) throws(TestResultsError) -> (XCResultBundle, XCResultObject) {
+        do throws(XcodeInputError) {
+            let bundle = try XCResultBundle(path: path)
+            return (bundle, try bundle.invocationRecord())
+        } catch {
+            throw error.testResultsError
+        }
+    }
+
     /// The bundle's objects for the tests' reader: an object the bundle does not hold is absent
     /// (nil), one it holds and cannot read an error.
     var loader: XcodeTestResults.Loader {

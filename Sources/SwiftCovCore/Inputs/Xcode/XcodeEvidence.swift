@@ -185,14 +185,7 @@ extension XCResultBundle {
         evidence: [TestEvidence], warnings: [Diagnostic]
     ) {
         if holdsOnlyDatabase(path) { return (try XcodeResultDatabase.evidence(bundle: path), []) }
-        let bundle: XCResultBundle
-        let record: XCResultObject
-        do throws(XcodeInputError) {
-            bundle = try XCResultBundle(path: path)
-            record = try bundle.invocationRecord()
-        } catch {
-            throw error.testResultsError
-        }
+        let (bundle, record) = try openGraph(path)
         return try XcodeTestResults.evidence(invocationRecord: record, load: bundle.loader, path: path)
     }
 }

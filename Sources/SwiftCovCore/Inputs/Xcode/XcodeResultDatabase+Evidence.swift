@@ -37,36 +37,16 @@ extension XcodeResultDatabase.Reader {
         let attachments = try rows("Attachments")
         let argumentsOfRun = try argumentLabels()
 
-        func ordered(_ rows: [SQLiteRow], _ table: Rows, _ column: String) -> [SQLiteRow] {
-            rows.sorted {
-                (table.integer($0, column) ?? 0, $0.rowid ?? 0) < (table.integer($1, column) ?? 0, $1.rowid ?? 0)
-            }
-        }
         func time(_ table: Rows, _ row: SQLiteRow, _ column: String) -> Double? {
             table.real(row, column).map { $0 + XcodeResultDatabase.referenceDate }
         }
-        var stepsOfRun: [Int64: [SQLiteRow]] = [:]
-        var childSteps: [Int64: [SQLiteRow]] = [:]
-        for row in activities.rows {
-            if let parent = activities.integer(row, "parent_fk") {
-                childSteps[parent, default: []].append(row)
-            } else if let run = activities.integer(row, "testCaseRun_fk") {
-                stepsOfRun[run, default: []].append(row)
-            }
-        }
-        var issuesOfRun: [Int64: [SQLiteRow]] = [:]
-        for row in issues.issues.rows {
-            if let run = issues.issues.integer(row, "testCaseRun_fk") { issuesOfRun[run, default: []].append(row) }
-        }
+        let childSteps = activities.grouped(by: "parent_fk")
+        let stepsOfRun = activities.grouped(by: "testCaseRun_fk") { activities.integer($0, "parent_fk") == nil }
+        let issuesOfRun = issues.issues.grouped(by: "testCaseRun_fk")
         let expectedIssues = Set(expectedFailures.rows.compactMap { expectedFailures.integer($0, "issue_fk") })
-        var attachmentsOfStep: [Int64: [SQLiteRow]] = [:]
-        var attachmentsOfIssue: [Int64: [SQLiteRow]] = [:]
-        for row in attachments.rows {
-            if let step = attachments.integer(row, "activity_fk") {
-                attachmentsOfStep[step, default: []].append(row)
-            } else if let issue = attachments.integer(row, "testIssue_fk") {
-                attachmentsOfIssue[issue, default: []].append(row)
-            }
+        let attachmentsOfStep = attachments.grouped(by: "activity_fk")
+        let attachmentsOfIssue = attachments.grouped(by: "testIssue_fk") {
+            attachments.integer($0, "activity_fk") == nil
         }
         func attachment(_ row: SQLiteRow, at step: Int?) -> TestEvidence.Attachment {
             TestEvidence.Attachment(
@@ -121,7 +101,7 @@ extension XcodeResultDatabase.Reader {
 
             var failureOfUUID: [String: Int] = [:]
             var issueRowOfFailure: [Int64] = []
-            for issue in ordered(issuesOfRun[runID] ?? [], issues.issues, "orderInOwner") {
+            for issue in issues.issues.ordered(issuesOfRun[runID] ?? [], by: "orderInOwner") {
                 let uuid = issues.issues.text(issue, "uuid")
                 if let uuid { failureOfUUID[uuid.uppercased()] = evidence.failures.count }
                 let location = issues.location(issue).flatMap { place in
@@ -135,7 +115,7 @@ extension XcodeResultDatabase.Reader {
                 issueRowOfFailure.append(issue.rowid ?? -1)
             }
 
-            var pending = ordered(stepsOfRun[runID] ?? [], activities, "orderInParent").reversed().map {
+            var pending = activities.ordered(stepsOfRun[runID] ?? [], by: "orderInParent").reversed().map {
                 (row: $0, parent: Int?.none, depth: 0)
             }
             var visited = Set<Int64>()
@@ -166,7 +146,7 @@ extension XcodeResultDatabase.Reader {
                     evidence.attachments.append(attachment(attached, at: position))
                 }
                 pending.append(
-                    contentsOf: ordered(childSteps[id] ?? [], activities, "orderInParent").reversed().map {
+                    contentsOf: activities.ordered(childSteps[id] ?? [], by: "orderInParent").reversed().map {
                         ($0, position, depth + 1)
                     })
             }

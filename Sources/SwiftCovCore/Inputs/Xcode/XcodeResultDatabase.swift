@@ -43,6 +43,23 @@ package enum XcodeResultDatabase {
             func integer(_ row: SQLiteRow, _ column: String) -> Int64? { value(row, column).integer }
             func real(_ row: SQLiteRow, _ column: String) -> Double? { value(row, column).real }
             func row(_ id: Int64?) -> SQLiteRow? { id.flatMap { byID[$0] }.map { rows[$0] } }
+            /// `rows` (of this table) in the order of `column`, then of rowid.
+            func ordered(_ rows: [SQLiteRow], by column: String) -> [SQLiteRow] {
+                rows.sorted {
+                    (integer($0, column) ?? 0, $0.rowid ?? 0) < (integer($1, column) ?? 0, $1.rowid ?? 0)
+                }
+            }
+
+            /// The rows by their value of `column` (rows where it is null, or that `include` leaves
+            /// out, are not listed), in table order.
+            func grouped(by column: String, where include: (SQLiteRow) -> Bool = { _ in true }) -> [Int64: [SQLiteRow]]
+            {
+                var groups: [Int64: [SQLiteRow]] = [:]
+                for row in rows where include(row) {
+                    if let key = integer(row, column) { groups[key, default: []].append(row) }
+                }
+                return groups
+            }
         }
 
         func rows(_ name: String, required: Bool = false) throws(SQLiteDatabase.DecodeError) -> Rows {
@@ -327,34 +344,19 @@ package enum XcodeResultDatabase {
             }
 
             // Suites nested under their parents, in declared order; test cases under their suites.
-            var childSuites: [Int64: [SQLiteRow]] = [:]
-            var topSuites: [Int64: [SQLiteRow]] = [:]
-            for row in suites.rows {
-                if let parent = suites.integer(row, "parentSuite_fk") {
-                    childSuites[parent, default: []].append(row)
-                } else if let testable = suites.integer(row, "testable_fk") {
-                    topSuites[testable, default: []].append(row)
-                }
-            }
-            var casesOfSuite: [Int64: [SQLiteRow]] = [:]
-            for row in cases.rows {
-                if let suite = cases.integer(row, "testSuite_fk") { casesOfSuite[suite, default: []].append(row) }
-            }
-            func ordered(_ rows: [SQLiteRow], _ table: Rows, _ column: String) -> [SQLiteRow] {
-                rows.sorted {
-                    (table.integer($0, column) ?? 0, $0.rowid ?? 0) < (table.integer($1, column) ?? 0, $1.rowid ?? 0)
-                }
-            }
+            let childSuites = suites.grouped(by: "parentSuite_fk")
+            let topSuites = suites.grouped(by: "testable_fk") { suites.integer($0, "parentSuite_fk") == nil }
+            let casesOfSuite = cases.grouped(by: "testSuite_fk")
             func suiteNode(_ suite: SQLiteRow, depth: Int) -> (node: JSONValue, result: String) {
                 var children: [JSONValue] = []
                 var results: [String] = []
                 if depth < XCResultObject.maximumDepth, let id = suite.rowid {
-                    for child in ordered(childSuites[id] ?? [], suites, "orderInParent") {
+                    for child in suites.ordered(childSuites[id] ?? [], by: "orderInParent") {
                         let (node, result) = suiteNode(child, depth: depth + 1)
                         children.append(node)
                         results.append(result)
                     }
-                    for testCase in ordered(casesOfSuite[id] ?? [], cases, "orderInTestSuite") {
+                    for testCase in cases.ordered(casesOfSuite[id] ?? [], by: "orderInTestSuite") {
                         let node = caseNode(testCase)
                         children.append(node)
                         results.append(
@@ -374,10 +376,10 @@ package enum XcodeResultDatabase {
 
             var bundles: [JSONValue] = []
             var results: [String] = []
-            for testable in ordered(testables.rows, testables, "orderInTestPlan") {
+            for testable in testables.ordered(testables.rows, by: "orderInTestPlan") {
                 var children: [JSONValue] = []
                 var childResults: [String] = []
-                for suite in ordered(testable.rowid.flatMap { topSuites[$0] } ?? [], suites, "orderInParent") {
+                for suite in suites.ordered(testable.rowid.flatMap { topSuites[$0] } ?? [], by: "orderInParent") {
                     let (node, result) = suiteNode(suite, depth: 0)
                     children.append(node)
                     childResults.append(result)
