@@ -80,4 +80,23 @@ struct XCResultCommandTests {
         #expect(result.stderr.contains("not replacing a folder"))
         #expect(FileManager.default.fileExists(atPath: directory + "/notes.txt"))
     }
+
+    @Test("get test-results activities: the test's runs as JSON on stdout; an unknown test, exit 2")
+    func activities() throws {
+        let bundle = Self.fixtures + "testFailure.xcresult"
+        let test = "bitrise_screenshot_automationUITests/testFailureCase()"
+        let result = try swiftcov([
+            "xcresult", "get", "test-results", "activities", "--test-id", test, "--path", bundle, "--format", "json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let runs = try #require(document["testRuns"] as? [[String: Any]])
+        #expect(
+            runs.compactMap { ($0["testPlanConfiguration"] as? [String: Any])?["configurationName"] as? String }
+                == ["de", "en", "ko"])
+        let unknown = try swiftcov(["xcresult", "get", "test-results", "activities", "--test-id", "A/b()", bundle])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("no test A/b() in this bundle"))
+    }
 }

@@ -485,3 +485,52 @@ struct XcodeAttachmentExportTests {
         #expect(attachments.last?["suggestedHumanReadableName"] == .string("q\"\u{0}"))
     }
 }
+
+@Suite("A test's activities as xcresulttool prints them")
+struct XcodeActivitiesJSONTests {
+    /// The steps of a document's run as `depth|title|attachments`, read back from its JSON.
+    static func steps(_ activities: [Any], depth: Int = 0) -> [String] {
+        activities.compactMap { $0 as? [String: Any] }.flatMap { step -> [String] in
+            let title = step["title"] as? String ?? ""
+            let attachments = (step["attachments"] as? [Any])?.count ?? 0
+            return ["\(depth)|\(title)|\(attachments)"]
+                + steps(step["childActivities"] as? [Any] ?? [], depth: depth + 1)
+        }
+    }
+
+    @Test("example.xcresult: testLaunch()'s four runs, each tree the snapshot's, the failing step marked")
+    func example() throws {
+        let (evidence, _) = try XCResultBundle.evidence(path: XcodeFixtures.bundlePath("example"))
+        let text = try #require(
+            XcodeActivitiesJSON.render(evidence, testID: "WeatherUITestsLaunchTests/testLaunch()"))
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(document["testIdentifier"] as? String == "WeatherUITestsLaunchTests/testLaunch()")
+        #expect(document["testName"] as? String == "testLaunch()")
+        let runs = try #require(document["testRuns"] as? [[String: Any]])
+        #expect(runs.count == 4)
+        let trees = runs.map { Self.steps($0["activities"] as? [Any] ?? []) }
+        let snapshot = try XcodeEvidenceTests.snapshotTrees("example")
+        #expect(trees.allSatisfy { snapshot.contains($0) })
+        let marked = runs.flatMap { run in
+            func walk(_ activities: [Any]) -> [String] {
+                activities.compactMap { $0 as? [String: Any] }.flatMap { step -> [String] in
+                    (step["isAssociatedWithFailure"] as? Bool == true ? [step["title"] as? String ?? ""] : [])
+                        + walk(step["childActivities"] as? [Any] ?? [])
+                }
+            }
+            return walk(run["activities"] as? [Any] ?? [])
+        }
+        #expect(marked == ["Assertion Failure at WeatherUITestsLaunchTests.swift:28: failed - Fail!!"])
+        #expect(XcodeActivitiesJSON.render(evidence, testID: "WeatherUITestsLaunchTests/nothing()") == nil)
+    }
+
+    @Test("a tree 10,000 deep: written without recursion, no pyramid of indentation")
+    func deep() throws {
+        let (evidence, _) = try XCResultBundle.evidence(path: XcodeFixtures.path("hostile/deep-activities.xcresult"))
+        let text = try #require(XcodeActivitiesJSON.render(evidence, testID: "DeepTests/testDeep()"))
+        #expect(text.ranges(of: "\"childActivities\"").count == 9_999)
+        #expect(text.utf8.count < 2_000_000)
+        #expect(text.hasSuffix("}\n"))
+    }
+}
