@@ -16,6 +16,7 @@ enum SwiftCovCommand {
         (HistoryCommand.spec, HistoryCommand.run),
         (FlakyCommand.spec, FlakyCommand.run),
         (TrendsCommand.spec, TrendsCommand.run),
+        (XCResultCommand.spec, XCResultCommand.run),
     ]
 
     static func main(_ arguments: [String]) -> Int32 {

@@ -244,6 +244,7 @@ extension DocumentationTests {
         "history": "## `swiftcov history` and `swiftcov flaky`: flaky tests, with evidence",
         "flaky": "## `swiftcov history` and `swiftcov flaky`: flaky tests, with evidence",
         "trends": "## `swiftcov trends`",
+        "xcresult": "## `swiftcov xcresult`: xcresulttool's commands without a Mac",
     ]
 
     @Test("docs/commands.md documents every option each command's --help lists, in that command's section")

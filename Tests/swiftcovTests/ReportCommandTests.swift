@@ -195,6 +195,7 @@ struct ReportCommandTests {
         #expect(
             listed == [
                 "report", "html", "check", "run", "impacted", "export", "diff", "junit", "history", "flaky", "trends",
+                "xcresult",
             ])
         let version = try swiftcov(["--version"])
         #expect(version.status == 0)

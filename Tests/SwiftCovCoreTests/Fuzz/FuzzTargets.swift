@@ -902,9 +902,60 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
                     if let problem = outside(error) { return problem }
                 }
             }
+            // Read as an Xcode result database: each run's steps, failures and attachments.
+            do throws(SQLiteDatabase.DecodeError) {
+                if let problem = evidenceProblem(try XcodeResultDatabase.evidence(database)) { return problem }
+            } catch {
+                if let problem = outside(error) { return problem }
+            }
             return nil
         }
         if let problem { throw FuzzInvariantFailure(description: "sqlite: " + problem) }
+    }
+
+    /// What is wrong with evidence read from any input, if anything: a step that does not follow
+    /// its parent one level deeper, a failure or an attachment at a step that does not exist,
+    /// more steps or attachments than the limits, activities JSON or an export manifest that is
+    /// not well formed, an exported file name that could leave its folder.
+    private static func evidenceProblem(_ evidence: [TestEvidence]) -> String? {
+        for run in evidence {
+            guard run.activities.count <= TestEvidence.maximumActivities,
+                run.attachments.count <= TestEvidence.maximumAttachments
+            else { return "\(run.activities.count) steps, \(run.attachments.count) attachments" }
+            for (position, step) in run.activities.enumerated() {
+                if let parent = step.parent {
+                    guard parent < position, run.activities[parent].depth + 1 == step.depth else {
+                        return "step \(position) not one level under its parent \(parent)"
+                    }
+                } else if step.depth != 0 {
+                    return "a top-level step at depth \(step.depth)"
+                }
+            }
+            let steps = run.activities.indices
+            guard run.failures.allSatisfy({ $0.activity.map(steps.contains) ?? true }),
+                run.attachments.allSatisfy({ $0.activity.map(steps.contains) ?? true })
+            else { return "a failure or an attachment at a step that does not exist" }
+            // JSON nested as deep as the steps: parsed back where the JSON reader's depth allows.
+            if run.activities.map(\.depth).max() ?? 0 < 60,
+                let json = XcodeActivitiesJSON.render([run], testID: run.testIdentifier),
+                (try? JSONValue.parse(Array(json.utf8))) == nil
+            {
+                return "activities JSON not well formed"
+            }
+        }
+        let items = XcodeAttachmentExport.items(evidence, onlyFailures: false)
+        for item in items {
+            let name = item.exportedFileName
+            if name.contains("/") || name.hasPrefix(".") || name.utf8.contains(0) || name == "manifest.json"
+                || name.utf8.count > 100
+            {
+                return "an exported file name that could leave its folder: \(name)"
+            }
+        }
+        if (try? JSONValue.parse(Array(XcodeAttachmentExport.manifest(items).utf8))) == nil {
+            return "the export manifest is not well formed"
+        }
+        return nil
     }
 
     private static func requireWellFormedJSON(_ json: String, _ what: String) throws(FuzzInvariantFailure) {

@@ -87,26 +87,42 @@ extension XCResultBundle {
         if holdsOnlyDatabase(path) {
             return try XcodeResultDatabase.testRun(bundle: path)
         }
-        let bundle: XCResultBundle
-        let record: XCResultObject
+        let (bundle, record) = try openGraph(path)
+        var run = try XcodeTestResults.testRun(object: record, load: bundle.loader, path: path)
+        run.boundText()
+        if let warning = bundle.versionWarning { run.warnings.insert(warning, at: 0) }
+        return run
+    }
+}
+
+extension XCResultBundle {
+    /// The bundle at `path` and its root object, for the tests' readers.
+    static func openGraph(_ path: String) throws(TestResultsError) -> (XCResultBundle, XCResultObject) {
         do throws(XcodeInputError) {
-            bundle = try XCResultBundle(path: path)
-            record = try bundle.invocationRecord()
+            let bundle = try XCResultBundle(path: path)
+            return (bundle, try bundle.invocationRecord())
         } catch {
             throw error.testResultsError
         }
-        let load: XcodeTestResults.Loader = { (id) throws(TestResultsError) -> XCResultObject? in
-            guard bundle.hasObject(id) else { return nil }
+    }
+
+    /// The bundle's objects for the tests' reader: an object the bundle does not hold is absent
+    /// (nil), one it holds and cannot read an error.
+    var loader: XcodeTestResults.Loader {
+        { (id) throws(TestResultsError) -> XCResultObject? in
+            guard hasObject(id) else { return nil }
             do throws(XcodeInputError) {
-                return try bundle.graphObject(id)
+                return try graphObject(id)
             } catch {
                 throw error.testResultsError
             }
         }
-        var run = try XcodeTestResults.testRun(object: record, load: load, path: path)
-        run.boundText()
-        if let warning = bundle.versionWarning { run.warnings.insert(warning, at: 0) }
-        return run
+    }
+
+    /// The bytes of an attachment's payload (`Data/data.<id>`): stored as they are, or a zstd
+    /// frame, decoded within the bundle's ceiling.
+    package func payload(_ payload: TestEvidence.Payload) throws(XcodeInputError) -> [UInt8] {
+        try object(payload.id)
     }
 }
 

@@ -43,6 +43,23 @@ package enum XcodeResultDatabase {
             func integer(_ row: SQLiteRow, _ column: String) -> Int64? { value(row, column).integer }
             func real(_ row: SQLiteRow, _ column: String) -> Double? { value(row, column).real }
             func row(_ id: Int64?) -> SQLiteRow? { id.flatMap { byID[$0] }.map { rows[$0] } }
+            /// `rows` (of this table) in the order of `column`, then of rowid.
+            func ordered(_ rows: [SQLiteRow], by column: String) -> [SQLiteRow] {
+                rows.sorted {
+                    (integer($0, column) ?? 0, $0.rowid ?? 0) < (integer($1, column) ?? 0, $1.rowid ?? 0)
+                }
+            }
+
+            /// The rows by their value of `column` (rows where it is null, or that `include` leaves
+            /// out, are not listed), in table order.
+            func grouped(by column: String, where include: (SQLiteRow) -> Bool = { _ in true }) -> [Int64: [SQLiteRow]]
+            {
+                var groups: [Int64: [SQLiteRow]] = [:]
+                for row in rows where include(row) {
+                    if let key = integer(row, column) { groups[key, default: []].append(row) }
+                }
+                return groups
+            }
         }
 
         func rows(_ name: String, required: Bool = false) throws(SQLiteDatabase.DecodeError) -> Rows {
@@ -73,30 +90,29 @@ package enum XcodeResultDatabase {
             var retryOnFailure: Bool
         }
 
-        mutating func document() throws(SQLiteDatabase.DecodeError) -> JSONValue {
-            let testables = try rows("Testables", required: true)
-            let suites = try rows("TestSuites", required: true)
-            let cases = try rows("TestCases", required: true)
-            let runs = try rows("TestCaseRuns", required: true)
-            let suiteRuns = try rows("TestSuiteRuns")
-            let testableRuns = try rows("TestableRuns")
-            let planRuns = try rows("TestPlanRuns")
-            let configurations = try rows("TestPlanConfigurations")
-            let actions = try rows("Actions")
-            let destinations = try rows("RunDestinations")
-            let devices = try rows("Devices")
-            let policies = try rows("RepetitionPolicies")
-            let issues = try rows("TestIssues")
-            let contexts = try rows("SourceCodeContexts")
-            let locations = try rows("SourceCodeLocations")
-            let skips = try rows("SkipNotices")
-            let arguments = try rows("Arguments")
-            let values = try rows("TestValues")
-            let parameters = try rows("Parameters")
-            let plans = try rows("TestPlans")
+        /// Where each run happened: the tables that lead from a suite run to its test plan
+        /// run's configuration and its action's device.
+        struct Places {
+            let suiteRuns: Rows
+            let testableRuns: Rows
+            let planRuns: Rows
+            let configurations: Rows
+            let actions: Rows
+            let destinations: Rows
+            let devices: Rows
 
-            // Where each suite run happened: its test plan run's configuration and its action's device.
-            func placeOfSuiteRun(_ id: Int64?) -> (configuration: String?, device: String?) {
+            init(_ reader: Reader) throws(SQLiteDatabase.DecodeError) {
+                suiteRuns = try reader.rows("TestSuiteRuns")
+                testableRuns = try reader.rows("TestableRuns")
+                planRuns = try reader.rows("TestPlanRuns")
+                configurations = try reader.rows("TestPlanConfigurations")
+                actions = try reader.rows("Actions")
+                destinations = try reader.rows("RunDestinations")
+                devices = try reader.rows("Devices")
+            }
+
+            /// The configuration's name and the device's row of suite run `id` (or its parents').
+            func place(ofSuiteRun id: Int64?) -> (configuration: String?, device: SQLiteRow?) {
                 var current = suiteRuns.row(id)
                 var seen = 0
                 while let suiteRun = current, seen < suiteRuns.rows.count {
@@ -108,18 +124,20 @@ package enum XcodeResultDatabase {
                         let action = planRun.flatMap { actions.row(planRuns.integer($0, "action_fk")) }
                         let destination = action.flatMap { destinations.row(actions.integer($0, "runDestination_fk")) }
                         let device = destination.flatMap { devices.row(destinations.integer($0, "device_fk")) }
-                        return (
-                            configuration.flatMap { configurations.text($0, "name") },
-                            device.map { Self.deviceName(devices, $0) }
-                        )
+                        return (configuration.flatMap { configurations.text($0, "name") }, device)
                     }
                     current = suiteRuns.row(suiteRuns.integer(suiteRun, "parentSuiteRun_fk"))
                     seen += 1
                 }
                 return (nil, nil)
             }
+        }
 
-            // Each run's argument case, from its Arguments rows in order.
+        /// Each run's argument case (by the run's rowid), from its Arguments rows in order.
+        func argumentLabels() throws(SQLiteDatabase.DecodeError) -> [Int64: String] {
+            let arguments = try rows("Arguments")
+            let values = try rows("TestValues")
+            let parameters = try rows("Parameters")
             var argumentsOfRun: [Int64: [(order: Int64, parameter: String?, value: String)]] = [:]
             for row in arguments.rows {
                 guard let run = arguments.integer(row, "testCaseRun_fk") else { continue }
@@ -132,16 +150,61 @@ package enum XcodeResultDatabase {
                 argumentsOfRun[run, default: []].append(
                     (arguments.integer(row, "orderInTestCaseRun") ?? 0, parameter, value ?? ""))
             }
+            return argumentsOfRun.mapValues(Self.argumentLabel)
+        }
+
+        /// The issues of test runs, with their places in the source.
+        struct Issues {
+            let issues: Rows
+            let contexts: Rows
+            let locations: Rows
+
+            init(_ reader: Reader) throws(SQLiteDatabase.DecodeError) {
+                issues = try reader.rows("TestIssues")
+                contexts = try reader.rows("SourceCodeContexts")
+                locations = try reader.rows("SourceCodeLocations")
+            }
+
+            /// An issue's description, as the tool shows it.
+            func description(_ row: SQLiteRow) -> String {
+                issues.text(row, "compactDescription") ?? issues.text(row, "detailedDescription")
+                    ?? issues.text(row, "sanitizedDescription") ?? ""
+            }
+
+            /// Where the issue was recorded: the file's path and the line, when stored.
+            func location(_ row: SQLiteRow) -> (path: String, line: Int64)? {
+                let context = contexts.row(issues.integer(row, "sourceCodeContext_fk"))
+                guard let location = context.flatMap({ locations.row(contexts.integer($0, "location_fk")) }),
+                    let path = locations.text(location, "filePath"),
+                    let line = locations.integer(location, "lineNumber")
+                else { return nil }
+                return (path, line)
+            }
+        }
+
+        mutating func document() throws(SQLiteDatabase.DecodeError) -> JSONValue {
+            let testables = try rows("Testables", required: true)
+            let suites = try rows("TestSuites", required: true)
+            let cases = try rows("TestCases", required: true)
+            let runs = try rows("TestCaseRuns", required: true)
+            let places = try Places(self)
+            let policies = try rows("RepetitionPolicies")
+            let issueRows = try Issues(self)
+            let issues = issueRows.issues
+            let skips = try rows("SkipNotices")
+            let plans = try rows("TestPlans")
+            let argumentsOfRun = try argumentLabels()
 
             var runsOfCase: [Int64: [Run]] = [:]
             for row in runs.rows {
                 guard let testCase = runs.integer(row, "testCase_fk") else { continue }
-                let place = placeOfSuiteRun(runs.integer(row, "testSuiteRun_fk"))
+                let place = places.place(ofSuiteRun: runs.integer(row, "testSuiteRun_fk"))
                 let policy = policies.row(runs.integer(row, "repetitionPolicy_fk"))
-                let label = row.rowid.flatMap { argumentsOfRun[$0] }.map(Self.argumentLabel)
+                let label = row.rowid.flatMap { argumentsOfRun[$0] }
                 runsOfCase[testCase, default: []].append(
                     Run(
-                        row: row, configuration: place.configuration, device: place.device, arguments: label,
+                        row: row, configuration: place.configuration,
+                        device: place.device.map { Self.deviceName(places.devices, $0) }, arguments: label,
                         repetition: policy.flatMap { policies.integer($0, "repetition") } ?? 1,
                         retryOnFailure: policy.flatMap { policies.text($0, "repetitionModeString") }
                             == "RunRetryOnFailure"
@@ -156,15 +219,9 @@ package enum XcodeResultDatabase {
             var issueTimes: [Int64: (first: Double, last: Double)] = [:]
             for row in issues.rows {
                 guard let run = issues.integer(row, "testCaseRun_fk") else { continue }
-                let description =
-                    issues.text(row, "compactDescription") ?? issues.text(row, "detailedDescription")
-                    ?? issues.text(row, "sanitizedDescription") ?? ""
-                let context = contexts.row(issues.integer(row, "sourceCodeContext_fk"))
-                let location = context.flatMap { locations.row(contexts.integer($0, "location_fk")) }
+                let description = issueRows.description(row)
                 var text = description
-                if let location, let path = locations.text(location, "filePath"),
-                    let line = locations.integer(location, "lineNumber")
-                {
+                if let (path, line) = issueRows.location(row) {
                     text = "\(path.split(separator: "/").last.map(String.init) ?? path):\(line): \(description)"
                 }
                 messagesOfRun[run, default: []].append((issues.integer(row, "orderInOwner") ?? 0, text))
@@ -287,34 +344,19 @@ package enum XcodeResultDatabase {
             }
 
             // Suites nested under their parents, in declared order; test cases under their suites.
-            var childSuites: [Int64: [SQLiteRow]] = [:]
-            var topSuites: [Int64: [SQLiteRow]] = [:]
-            for row in suites.rows {
-                if let parent = suites.integer(row, "parentSuite_fk") {
-                    childSuites[parent, default: []].append(row)
-                } else if let testable = suites.integer(row, "testable_fk") {
-                    topSuites[testable, default: []].append(row)
-                }
-            }
-            var casesOfSuite: [Int64: [SQLiteRow]] = [:]
-            for row in cases.rows {
-                if let suite = cases.integer(row, "testSuite_fk") { casesOfSuite[suite, default: []].append(row) }
-            }
-            func ordered(_ rows: [SQLiteRow], _ table: Rows, _ column: String) -> [SQLiteRow] {
-                rows.sorted {
-                    (table.integer($0, column) ?? 0, $0.rowid ?? 0) < (table.integer($1, column) ?? 0, $1.rowid ?? 0)
-                }
-            }
+            let childSuites = suites.grouped(by: "parentSuite_fk")
+            let topSuites = suites.grouped(by: "testable_fk") { suites.integer($0, "parentSuite_fk") == nil }
+            let casesOfSuite = cases.grouped(by: "testSuite_fk")
             func suiteNode(_ suite: SQLiteRow, depth: Int) -> (node: JSONValue, result: String) {
                 var children: [JSONValue] = []
                 var results: [String] = []
                 if depth < XCResultObject.maximumDepth, let id = suite.rowid {
-                    for child in ordered(childSuites[id] ?? [], suites, "orderInParent") {
+                    for child in suites.ordered(childSuites[id] ?? [], by: "orderInParent") {
                         let (node, result) = suiteNode(child, depth: depth + 1)
                         children.append(node)
                         results.append(result)
                     }
-                    for testCase in ordered(casesOfSuite[id] ?? [], cases, "orderInTestSuite") {
+                    for testCase in cases.ordered(casesOfSuite[id] ?? [], by: "orderInTestSuite") {
                         let node = caseNode(testCase)
                         children.append(node)
                         results.append(
@@ -334,10 +376,10 @@ package enum XcodeResultDatabase {
 
             var bundles: [JSONValue] = []
             var results: [String] = []
-            for testable in ordered(testables.rows, testables, "orderInTestPlan") {
+            for testable in testables.ordered(testables.rows, by: "orderInTestPlan") {
                 var children: [JSONValue] = []
                 var childResults: [String] = []
-                for suite in ordered(testable.rowid.flatMap { topSuites[$0] } ?? [], suites, "orderInParent") {
+                for suite in suites.ordered(testable.rowid.flatMap { topSuites[$0] } ?? [], by: "orderInParent") {
                     let (node, result) = suiteNode(suite, depth: 0)
                     children.append(node)
                     childResults.append(result)
@@ -422,6 +464,17 @@ extension XcodeResultDatabase {
     /// The tests of the bundle at `path` whose results are in its `database.sqlite3` (Xcode 16
     /// and later; the only store of some bundles), read as `xcresulttool`'s `tests` document is.
     package static func testRun(bundle path: String) throws(TestResultsError) -> TestRun {
+        let document = try withDatabase(bundle: path) { (database) throws(SQLiteDatabase.DecodeError) in
+            try testsDocument(database)
+        }
+        return try XCResultToolJSON.testRun(tests: document, path: path)
+    }
+
+    /// `body`'s answer from the database of the bundle at `path`: only a regular file inside the
+    /// bundle is read, at most `maximumDatabaseSize` bytes; what is wrong with it names the file.
+    static func withDatabase<Answer>(
+        bundle path: String, _ body: (SQLiteDatabase) throws(SQLiteDatabase.DecodeError) -> Answer
+    ) throws(TestResultsError) -> Answer {
         // Only a regular file inside the bundle, as for its objects.
         let databasePath: String
         do throws(XcodeInputError) {
@@ -440,14 +493,12 @@ extension XcodeResultDatabase {
             throw .malformedXcodeResult(
                 path: databasePath, offset: nil, keyPath: nil, message: "cannot read: \(error.message)")
         }
-        let document: JSONValue
         do {
-            document = try file.withUnsafeBytes { (bytes) throws(SQLiteDatabase.DecodeError) in
-                try testsDocument(try SQLiteDatabase(bytes))
+            return try file.withUnsafeBytes { (bytes) throws(SQLiteDatabase.DecodeError) in
+                try body(try SQLiteDatabase(bytes))
             }
         } catch {
             throw .malformedXcodeResult(path: databasePath, offset: error.offset, keyPath: nil, message: error.message)
         }
-        return try XCResultToolJSON.testRun(tests: document, path: path)
     }
 }

@@ -69,6 +69,17 @@ package enum XcodeTestResults {
                 + "or ActionTestPlanRunSummaries (the root or `--id` of the action's testsRef)")
     }
 
+    /// Each test run's evidence (`TestEvidence`) in an invocation record's tests, loaded through
+    /// `load`, with warnings for what could not be read.
+    static func evidence(
+        invocationRecord: XCResultObject, load: @escaping Loader, path: String
+    ) throws(TestResultsError) -> (evidence: [TestEvidence], warnings: [Diagnostic]) {
+        var reader = GraphReader(path: path, load: load)
+        reader.evidence = []
+        try reader.readInvocationRecord(invocationRecord)
+        return (reader.evidence ?? [], reader.warnings)
+    }
+
     /// `file:///path/File.swift#…&StartingLineNumber=108…` (lines from 0) as a location.
     static func location(documentURL url: String) -> TestRun.SourceLocation? {
         let parts = url.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
@@ -81,6 +92,19 @@ package enum XcodeTestResults {
             if pair.count == 2, pair[0] == "StartingLineNumber", let line = Int(pair[1]), line >= 0, line < Int32.max {
                 return TestRun.SourceLocation(file: file, line: line + 1)
             }
+        }
+        return nil
+    }
+
+    /// A failure's place: its own file and line (from 1), else its document location's URL.
+    static func location(of failure: XCResultObject) -> TestRun.SourceLocation? {
+        if let file = failure.string("fileName"), !file.isEmpty, let line = failure.number("lineNumber"), line >= 1,
+            line < Double(Int32.max)
+        {
+            return TestRun.SourceLocation(file: file, line: Int(line))
+        }
+        if let url = failure["documentLocationInCreatingWorkspace"]?.string("url") {
+            return XcodeTestResults.location(documentURL: url)
         }
         return nil
     }
@@ -127,6 +151,8 @@ private struct GraphReader {
     let load: XcodeTestResults.Loader
     var builder = XcodeRunBuilder()
     var warnings: [Diagnostic] = []
+    /// Each test run's evidence, when asked for (`XCResultBundle.evidence`); nil otherwise.
+    var evidence: [TestEvidence]?
     /// Failing outcomes of actions with no failure recorded for them.
     var actionFailures: [String] = []
 
@@ -187,7 +213,8 @@ private struct GraphReader {
         ].compactMap { $0 }.filter { !$0.isEmpty }
         return XcodeRunBuilder.Label(
             device: record.string("displayName") ?? device?.string("name"),
-            destination: identity.isEmpty ? nil : identity.joined(separator: ", "))
+            destination: identity.isEmpty ? nil : identity.joined(separator: ", "),
+            deviceIdentifier: device?.string("identifier"))
     }
 
     mutating func readPlanRunSummaries(_ summaries: XCResultObject, keyPath: String, destination: XcodeRunBuilder.Label)
@@ -299,7 +326,7 @@ private struct GraphReader {
             }
             if let skip = summary["skipNoticeSummary"] {
                 testCase.skipReason = skip.string("message")
-                testCase.location = Self.location(of: skip)
+                testCase.location = XcodeTestResults.location(of: skip)
             }
         }
         switch statusText {
@@ -316,6 +343,19 @@ private struct GraphReader {
                 TestRun.Issue(
                     kind: .error,
                     message: statusText.isEmpty ? "Xcode gives no status" : "Xcode's status: \(statusText)"))
+        }
+        if evidence != nil, let summary {
+            var run = XcodeEvidence.evidence(
+                summary: summary, testIdentifier: identifier.isEmpty ? name : identifier, testCase: testCase,
+                label: label)
+            run.attempt =
+                1
+                + evidence!.count(where: {
+                    $0.className == run.className && $0.testName == run.testName
+                        && $0.configuration == run.configuration && $0.deviceName == run.deviceName
+                        && $0.deviceIdentifier == run.deviceIdentifier && $0.arguments == run.arguments
+                })
+            evidence!.append(run)
         }
         builder.add(
             testCase, label: label, framework: framework, xcodeName: className + "." + name)
@@ -387,21 +427,10 @@ private struct GraphReader {
         {
             kind = .error
         }
-        return TestRun.Issue(kind: kind, message: failure.string("message") ?? "", location: location(of: failure))
+        return TestRun.Issue(
+            kind: kind, message: failure.string("message") ?? "", location: XcodeTestResults.location(of: failure))
     }
 
-    /// A failure's place: its own file and line (from 1), else its document location's URL.
-    static func location(of failure: XCResultObject) -> TestRun.SourceLocation? {
-        if let file = failure.string("fileName"), !file.isEmpty, let line = failure.number("lineNumber"), line >= 1,
-            line < Double(Int32.max)
-        {
-            return TestRun.SourceLocation(file: file, line: Int(line))
-        }
-        if let url = failure["documentLocationInCreatingWorkspace"]?.string("url") {
-            return XcodeTestResults.location(documentURL: url)
-        }
-        return nil
-    }
 }
 
 /// Collects Xcode's test cases (from the object graph or `xcresulttool`'s JSON) into suites: a
@@ -419,6 +448,8 @@ struct XcodeRunBuilder {
         var destination: String?
         /// The test's own configuration (`XCUIAppearanceMode: 2, XCUIDeviceOrientation: 1`).
         var testConfiguration: String?
+        /// The device's identifier alone (part of `destination`), for evidence.
+        var deviceIdentifier: String?
     }
 
     private struct Entry {

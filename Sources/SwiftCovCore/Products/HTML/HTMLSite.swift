@@ -24,6 +24,13 @@ package final class HTMLSite {
         /// The output folder holds files and no `.swiftcov-site`.
         case notASite(String)
 
+        init(_ failure: StagedFolder.Failure) {
+            switch failure {
+            case .cannotWrite(let error): self = .cannotWrite(error)
+            case .refused(let path): self = .notASite(path)
+            }
+        }
+
         package var diagnostic: Diagnostic {
             switch self {
             case .cannotWrite(let error): error.diagnostic
@@ -40,44 +47,17 @@ package final class HTMLSite {
     /// The file that marks a folder as a site swiftcov wrote, and so may replace.
     package static let markerName = ".swiftcov-site"
 
-    /// The output folder as given (for messages) and the folder it is (symbolic links resolved).
-    private let directory: String
-    private let target: String
-    /// Whether `target` exists (and is to be swapped out).
-    private let replacesFolder: Bool
-    /// The folder the site is built in.
-    private let staging: String
-    private var isOpen = true
+    /// The folder the site is built in, swapped in when complete.
+    private let folder: StagedFolder
 
     /// Checks that `directory` may be replaced (it does not exist, is empty, or is a site
     /// swiftcov wrote) and makes the folder the site is built in, beside it.
     package init(directory: String) throws(Failure) {
-        self.directory = directory
-        var info = stat()
-        if stat(directory, &info) == 0 {
-            guard (info.st_mode & S_IFMT) == S_IFDIR, let real = FileSystem.realPath(directory) else {
-                throw .cannotWrite(AtomicFile.WriteError(path: directory, errno: ENOTDIR))
-            }
-            guard Self.isEmptyOrSite(real) else { throw .notASite(directory) }
-            target = real
-            replacesFolder = true
-        } else if errno == ENOENT {
-            var path = directory
-            while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
-            target = path
-            replacesFolder = false
-            if let parent = Self.parent(of: target) { try Self.makeDirectory(parent) }
-        } else {
-            throw .cannotWrite(AtomicFile.WriteError(path: directory, errno: errno))
+        do throws(StagedFolder.Failure) {
+            folder = try StagedFolder(directory: directory, mayReplace: Self.isEmptyOrSite)
+        } catch {
+            throw Failure(error)
         }
-        staging = try Self.makeTemporaryFolder(beside: target, reportingAs: directory)
-        chmod(staging, replacesFolder ? info.st_mode & 0o7777 : 0o777 & ~AtomicFile.creationMask)
-    }
-
-    deinit {
-        guard isOpen else { return }
-        TemporaryPaths.removeTree(staging)
-        TemporaryPaths.unregister(staging)
     }
 
     /// What writing the site found: the files whose source could not be shown.
@@ -144,47 +124,14 @@ package final class HTMLSite {
         annotations: HTMLReport.SiteAnnotations = HTMLReport.SiteAnnotations(), options: HTMLReport.Options
     ) throws(Failure) -> Written {
         let written = try Self.build(
-            report, tests: tests, extraFiles: extraFiles, annotations: annotations, in: staging, options: options)
-        try Self.write(Self.markerText, to: staging + "/" + Self.markerName)
-        try swapIn()
+            report, tests: tests, extraFiles: extraFiles, annotations: annotations, in: folder.path, options: options)
+        try Self.write(Self.markerText, to: folder.path + "/" + Self.markerName)
+        do throws(StagedFolder.Failure) {
+            try folder.swapIn()
+        } catch {
+            throw Failure(error)
+        }
         return written
-    }
-
-    /// Renames the built site into place, and the folder it replaces aside and away.
-    private func swapIn() throws(Failure) {
-        isOpen = false
-        let aside: String? = try TemporaryPaths.withCleanupHeld { () throws(Failure) -> String? in
-            guard replacesFolder else {
-                if rename(staging, target) != 0 { throw failure(errno) }
-                TemporaryPaths.unregister(staging)
-                return nil
-            }
-            // Renamed over an empty folder of a unique name: a rename cannot make one.
-            let aside = try Self.makeTemporaryFolder(beside: target, reportingAs: directory)
-            if rename(target, aside) != 0 {
-                let code = errno
-                rmdir(aside)
-                TemporaryPaths.unregister(aside)
-                throw failure(code)
-            }
-            if rename(staging, target) != 0 {
-                let code = errno
-                rename(aside, target)
-                TemporaryPaths.unregister(aside)
-                throw failure(code)
-            }
-            TemporaryPaths.unregister(staging)
-            return aside
-        }
-        if let aside {
-            TemporaryPaths.removeTree(aside)
-            TemporaryPaths.unregister(aside)
-        }
-    }
-
-    private func failure(_ code: Int32) -> Failure {
-        isOpen = true  // the deinit removes the staging folder
-        return .cannotWrite(AtomicFile.WriteError(path: directory, errno: code))
     }
 
     private static let markerText =
@@ -202,25 +149,6 @@ package final class HTMLSite {
         let names = Set(entries)
         guard names.isSubset(of: unmarkedSiteEntries) else { return false }
         return names.isEmpty || (names.contains("index.html") && names.contains("swiftcov.css"))
-    }
-
-    /// The folder `path` is in, if it names one ("a/b" → "a", "/b" → "/", "b" → nil).
-    private static func parent(of path: String) -> String? {
-        guard let slash = path.lastIndex(of: "/") else { return nil }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    private static func makeTemporaryFolder(beside path: String, reportingAs name: String) throws(Failure) -> String {
-        let base = path.split(separator: "/").last.map(String.init) ?? "site"
-        return try TemporaryPaths.withCleanupHeld { () throws(Failure) -> String in
-            var template = Array(((parent(of: path) ?? ".") + "/." + base + ".XXXXXX").utf8CString)
-            guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-                throw .cannotWrite(AtomicFile.WriteError(path: name, errno: errno))
-            }
-            let folder = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            TemporaryPaths.register(folder)
-            return folder
-        }
     }
 
     /// Writes every page of the site into `directory`.
