@@ -266,7 +266,9 @@ package enum SwiftTestingEventStream {
             guard let path = event["attachment"]?["path"]?.stringValue, !path.isEmpty,
                 state.attachments.count < maximumAttachments
             else { break }
-            let name = event["attachment"]?["_preferredName"]?.stringValue ?? String(path.split(separator: "/").last!)
+            let name =
+                event["attachment"]?["_preferredName"]?.stringValue ?? path.split(separator: "/").last.map(String.init)
+                ?? path
             state.attachments.append(
                 (
                     state.key(of: caseID),
