@@ -73,6 +73,32 @@ struct TriviaTerminalTests {
         #expect(terminal.game.currentIndex == 0)
     }
 
+    /// A round as the player sees it, each screen recorded as an attachment (`swift test --attachments-path DIR`
+    /// keeps them): swiftcov's reports show them at the test, a failing one first.
+    @Test("A round as the player sees it: a wrong answer, the right one, then the next question")
+    func playsARound() {
+        var terminal = TriviaTerminal(game: Fixtures.game())
+        var step = 0
+        func recordScreen(_ lines: [String], _ name: String) {
+            step += 1
+            Attachment.record(lines.joined(separator: "\n") + "\n", named: "\(step)-\(name).txt")
+        }
+        recordScreen(terminal.screen(), "question")
+
+        let wrong = terminal.handle(line: "A")
+        recordScreen(wrong.lines, "wrong-answer")
+        let right = terminal.handle(line: "B")
+        recordScreen(right.lines, "right-answer")
+        let next = terminal.handle(line: "N")
+        recordScreen(next.lines, "next-question")
+
+        #expect(wrong.lines.first == "result: Wrong, A is not the right answer. Try again.")
+        #expect(right.lines.contains("score: 1"))
+        // With TRIVIA_DEMO_FAILURES=1, a UI test failing at its last screen: SampleReports show its screens.
+        let expected = DemoFailures.isEnabled ? "Alien" : "Pandora"
+        #expect(next.lines.first?.contains(expected) == true)
+    }
+
     @Test
     func quit() {
         var terminal = TriviaTerminal(game: Fixtures.game())

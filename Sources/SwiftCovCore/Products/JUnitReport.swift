@@ -276,6 +276,14 @@ package enum JUnitReport {
         return String(decoding: text.utf8[..<end], as: UTF8.self)
     }
 
+    /// The folder beside a JUnit file its copied attachments go in: `junit.xml` →
+    /// `junit-attachments`.
+    package static func attachmentsFolder(for output: String) -> String {
+        var name = output.split(separator: "/").last.map(String.init) ?? output
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
+        return name + "-attachments"
+    }
+
     /// Seconds with at most three decimals ("0.062"), as JUnit readers parse them.
     package static func seconds(_ value: Double) -> String {
         var text = OutputBuffer()

@@ -4,9 +4,25 @@ package enum TestSummaryMarkdownReport {
     /// At most this many failures are listed; the rest are counted.
     package static let failureLimit = 50
 
+    /// Where a failure's steps and screenshots are: the tests' evidence, and the address the
+    /// HTML site is published at (its `tests/` pages show them).
+    package struct EvidenceLinks: Sendable {
+        package var evidence: HTMLReport.Evidence
+        /// The site's address, without its `index.html` (`https://ci.example.com/job/1/html`).
+        package var siteURL: String?
+
+        package init(evidence: HTMLReport.Evidence, siteURL: String?) {
+            self.evidence = evidence
+            self.siteURL = siteURL
+        }
+    }
+
     /// Renders the summary of `run` as GitHub-flavoured Markdown; `judgement` marks the failures
-    /// that do not fail the gate (quarantined, order-dependent).
-    package static func render(_ run: TestRun, judgement: TestJudgement = TestJudgement()) -> String {
+    /// that do not fail the gate (quarantined, order-dependent); with `links`, each failure says
+    /// the step it failed at and links to its page of steps and screenshots.
+    package static func render(
+        _ run: TestRun, judgement: TestJudgement = TestJudgement(), links: EvidenceLinks? = nil
+    ) -> String {
         let totals = run.totals
         let verdict = totals.hasFailures || !run.isComplete ? "failed" : "passed"
         var text = "### Tests \(verdict): \(totals.sentence(seconds: run.duration))\n\n"
@@ -24,7 +40,9 @@ package enum TestSummaryMarkdownReport {
                 let notes = TestSummaryTableReport.notes(on: testCase, judgement: judgement)
                 let name = "\(testCase.className) › \(testCase.name)" + notes.map { " (\($0))" }.joined()
                 let more = testCase.failingIssues.count > 1 ? " (+\(testCase.failingIssues.count - 1) more)" : ""
-                text += "| \(cell(name)) | \(cell(location)) | \(cell(message))\(more) |\n"
+                text += "| \(cell(name)) | \(cell(location)) | \(cell(message))\(more)"
+                if let links { text += evidence(of: testCase, links) }
+                text += " |\n"
             }
             if failing.count > failureLimit { text += "\n… and \(failing.count - failureLimit) more failed tests.\n" }
             text += "\n"
@@ -42,6 +60,20 @@ package enum TestSummaryMarkdownReport {
         }
         text += "| **Total** | \(counts(totals, time: run.duration)) |\n"
         text += "\n</details>\n"
+        return text
+    }
+
+    /// The step `testCase` failed at and the link to its page, for its failure's cell.
+    private static func evidence(of testCase: TestRun.Case, _ links: EvidenceLinks) -> String {
+        let evidence = links.evidence
+        guard let page = evidence.page(className: testCase.className, testName: testCase.testName) else { return "" }
+        let runs = evidence.runs(className: testCase.className, testName: testCase.testName)
+        var text = ""
+        if let step = HTMLReport.failingStep(runs, evidence: evidence) { text += " — failed at “\(cell(step))”" }
+        if let site = links.siteURL {
+            let base = site.hasSuffix("/") ? String(site.dropLast()) : site
+            text += " ([steps and screenshots](\(base)/\(page)))"
+        }
         return text
     }
 

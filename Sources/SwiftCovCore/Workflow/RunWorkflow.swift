@@ -421,14 +421,21 @@ extension RunWorkflow {
     /// every function, and the test summary). Returns the paths written and what to warn about.
     /// With `perTest`, the site's pages show the tests that ran each line; `judgement` marks in
     /// `coverage.json` the failures that do not fail the gate. `export`, the export the report
-    /// was made from, gives the files failures point at without reading it again.
+    /// was made from, gives the files failures point at without reading it again. The files
+    /// tests attached (Swift Testing's `Attachment.record`) are copied into the site as
+    /// `evidence` says, each failing test with a page of them.
     package func writeOutputs(
         report: CoverageReport, tests: TestRun, request: CoverageRequest, clock: Clock, hostname: String,
-        perTest: PerTestCoverage? = nil, judgement: TestJudgement = TestJudgement(), export: LLVMCovExport? = nil
+        perTest: PerTestCoverage? = nil, judgement: TestJudgement = TestJudgement(), export: LLVMCovExport? = nil,
+        evidence: EvidencePolicy = EvidencePolicy()
     ) throws -> (paths: [String], warnings: [Diagnostic]) {
+        let attached = tests.evidence
         let site = try HTMLSite.write(
             report, tests: tests, extraFiles: request.failureFiles(of: tests, report: report, read: export),
-            to: output + "/html", annotations: HTMLReport.SiteAnnotations(perTest: perTest),
+            to: output + "/html",
+            annotations: HTMLReport.SiteAnnotations(
+                perTest: perTest,
+                evidence: attached.isEmpty ? nil : HTMLReport.Evidence(runs: attached, policy: evidence)),
             options: HTMLReport.Options(generatedAt: clock.utcTimestamp))
         var junitOptions = JUnitReport.Options(hostname: hostname, timestamp: clock.localTimestamp)
         // Absolute, as the event stream names the attached files.

@@ -9,6 +9,7 @@ enum HTMLCommand {
         positionalHelp: "Same as --coverage PATH.",
         options: CoverageInputOptions.specs + [
             output.spec, timestamp.spec, tests.spec,
+        ] + EvidenceOptions.specs + [
             // `diff --baseline`'s: the same baseline and change, read the same way.
             ChangeInput.baseline.spec, ChangeInput.base.spec, ChangeInput.diff.spec,
         ],
@@ -16,6 +17,7 @@ enum HTMLCommand {
             "swiftcov html SampleReports/coverage.json --output coverage-html",
             "swiftcov html --coverage . && open .build/swiftcov/html/index.html",
             "swiftcov html . --baseline main-coverage.json --base origin/main",
+            "swiftcov html App.xcresult --tests App.xcresult --evidence all --evidence-limit 500MB",
             "swiftcov run --per-test && swiftcov html .build/swiftcov",
         ])
 
@@ -50,6 +52,10 @@ enum HTMLCommand {
                 terminal: terminal)
             annotations.baselineName = differential.baseline
             annotations.changes = differential.change.reportOptions.changesPhrase
+        }
+        if let tests, options.evidence.scope != .none {
+            let runs = try TestLogInput.evidence(of: tests, inputs: testLogs, command: "html", terminal: terminal)
+            if !runs.isEmpty { annotations.evidence = HTMLReport.Evidence(runs: runs, policy: options.evidence) }
         }
         let stores = PerTestData.stores(beside: options.coverage.inputs)
         if !stores.isEmpty {

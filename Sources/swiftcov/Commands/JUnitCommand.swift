@@ -7,11 +7,13 @@ enum JUnitCommand {
         abstract: "Write JUnit XML from `swift test` output (XCTest, Swift Testing, --parallel) for CI.",
         positional: "LOG…",
         positionalHelp: "Same as --tests LOG. Default: what `swiftcov run` left in the package's .build/swiftcov.",
-        options: [tests.spec, output.spec, strict.spec, noFail.spec, coverage.spec, root.spec, quiet.spec],
+        options: [tests.spec, output.spec, strict.spec, noFail.spec, coverage.spec, root.spec, quiet.spec]
+            + EvidenceOptions.specs,
         examples: [
             "swift test 2>&1 | swiftcov junit --tests - --output junit.xml",
             "swiftcov junit SampleReports/swift-test-failing.log SampleReports/swift-testing-events.jsonl -o junit.xml",
             "swiftcov junit --tests swift-test.log --strict --no-fail > junit.xml",
+            "swiftcov junit App.xcresult -o reports/junit.xml  # screenshots of failures in reports/junit-attachments",
         ])
 
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
@@ -40,6 +42,16 @@ enum JUnitCommand {
         report.folder = options.output.map { output in
             let path = HistoryService.absolute(output, terminal: terminal)
             return String(path[..<path.lastIndex(of: "/")!])
+        }
+        // A result bundle's screenshots and files, copied beside the JUnit file for GitLab.
+        if let output = options.output, let folder = report.folder, options.evidence.scope != .none, status != .usage {
+            let evidence = try TestLogInput.bundleEvidence(options.inputs, command: "junit", terminal: terminal)
+            if !evidence.isEmpty {
+                let directory = folder + "/" + JUnitReport.attachmentsFolder(for: output)
+                let files = try EvidenceFiles.write(evidence, policy: options.evidence, to: directory)
+                for warning in files.warnings(policy: options.evidence) { terminal.emit(warning, command: "junit") }
+                run = run.adding(evidence, copiedIn: files, root: directory)
+            }
         }
         JUnitReport.write(run, options: report, to: &xml)
         try destination.finish(xml)

@@ -23,7 +23,7 @@ enum RunCommand {
                 perTest.spec, testTimeout.spec, retryFailed.spec, HistoryService.option.spec,
                 HistoryService.environment.spec, ColorChoice.option.spec,
             ]
-            + ScopeOptions.specs,
+            + EvidenceOptions.specs + ScopeOptions.specs,
         examples: [
             "swiftcov run",
             "swiftcov run --output coverage -- --filter TriviaGameTests",
@@ -101,7 +101,7 @@ enum RunCommand {
         // The files CI keeps; with --per-test, the site shows which tests ran each line.
         let written = try workflow.writeOutputs(
             report: report, tests: tests, request: request, clock: clock, hostname: Clock.hostname,
-            perTest: outcome.perTest, judgement: judgement, export: export)
+            perTest: outcome.perTest, judgement: judgement, export: export, evidence: options.evidence)
         for warning in written.warnings { terminal.emit(warning) }
         terminal.status(wrote: written.paths)
         if let home = options.history {

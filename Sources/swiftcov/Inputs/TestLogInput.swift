@@ -60,6 +60,25 @@ enum TestLogInput {
         return .noResults(paths: inputs.map(displayName), interrupted: run.wasInterrupted)
     }
 
+    /// The steps and attachments the tests left: each result bundle's among `inputs` (its
+    /// activity trees and attachments), then the files Swift Testing recorded that `run` names.
+    static func evidence(of run: TestRun, inputs: [String], command: String, terminal: Terminal) throws
+        -> [TestEvidence]
+    {
+        try bundleEvidence(inputs, command: command, terminal: terminal) + run.evidence
+    }
+
+    /// The steps and attachments of each result bundle among `inputs`.
+    static func bundleEvidence(_ inputs: [String], command: String, terminal: Terminal) throws -> [TestEvidence] {
+        var runs: [TestEvidence] = []
+        for input in inputs where input != "-" && XCResultBundle.isBundle(input) {
+            let read = try XCResultBundle.evidence(path: input)
+            for warning in read.warnings.prefix(5) { terminal.emit(warning, command: command) }
+            runs += read.evidence
+        }
+        return runs
+    }
+
     /// Reads `inputs` for a report: inputs without any test result are an input error.
     static func readResults(_ inputs: [String]) throws -> TestRun {
         let run = try read(inputs, passThrough: false)

@@ -11,7 +11,7 @@ extension HTMLCommand {
         ["--timestamp"], help: "Show the time of generation in the footer (pages are otherwise reproducible).")
     static let tests = TestsOption.option(
         help:
-            "`swift test` output, a Swift Testing event stream or JUnit XML (shards' files merge) to summarize, failures linked to their lines. Default: the test results of the `swiftcov run` whose output is read."
+            "`swift test` output, a Swift Testing event stream, JUnit XML or an Xcode result bundle (shards' files merge) to summarize, failures linked to their lines and to a page of their steps and attachments. Default: the test results of the `swiftcov run` whose output is read."
     )
 
     /// `--baseline` and where the change comes from.
@@ -26,12 +26,14 @@ extension HTMLCommand {
         var timestamp: Bool
         var testLogs: [String]
         var differential: Differential?
+        var evidence: EvidencePolicy
 
         init(_ arguments: ParsedArguments) throws(UsageError) {
             coverage = try CoverageInputOptions(arguments)
             output = try arguments.value(HTMLCommand.output) ?? HTMLCommand.defaultOutput(coverage)
             timestamp = arguments.has(HTMLCommand.timestamp)
             testLogs = try arguments.values(HTMLCommand.tests)
+            evidence = try EvidenceOptions.policy(arguments)
             if testLogs.contains("-") && coverage.readsStandardInput {
                 throw UsageError("standard input ('-') can be read only once")
             }

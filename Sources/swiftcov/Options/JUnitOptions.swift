@@ -30,8 +30,10 @@ extension JUnitCommand {
         var coverage: String?
         var root: String?
         var quiet: Bool
+        var evidence: EvidencePolicy
 
         init(_ arguments: ParsedArguments) throws(UsageError) {
+            evidence = try EvidenceOptions.policy(arguments)
             inputs = try arguments.values(JUnitCommand.tests) + arguments.positionals
             root = try RootOption.value(arguments, option: JUnitCommand.root)
             if inputs.isEmpty, let package = PackageManifest.root(around: Terminal.currentDirectory) {

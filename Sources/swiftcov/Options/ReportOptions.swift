@@ -18,7 +18,13 @@ extension ReportCommand {
         ["--sort"], value: "ORDER", help: "Order of modules and files. Default: name.")
     static let tests = TestsOption.option(
         help:
-            "Also (or only) summarize a test run: `swift test` output, a Swift Testing event stream or JUnit XML (shards' files merge); '-' reads stdin."
+            "Also (or only) summarize a test run: `swift test` output, a Swift Testing event stream, JUnit XML or an Xcode result bundle (shards' files merge); '-' reads stdin."
+    )
+
+    static let siteURL = ValueOption<String>(
+        ["--site-url"], value: "URL",
+        help:
+            "Where the `swiftcov html` site of this run is published: in Markdown, each failure links to its steps and screenshots there."
     )
 
     /// The options of one `report`, read and checked.
@@ -32,8 +38,10 @@ extension ReportCommand {
         var color: ColorChoice
         var testLogs: [String]
         var root: String?
+        var siteURL: String?
 
         init(_ arguments: ParsedArguments) throws(UsageError) {
+            siteURL = try arguments.value(ReportCommand.siteURL)
             testLogs = try arguments.values(ReportCommand.tests)
             let hasCoverage =
                 !(try arguments.values(CoverageInputOptions.coverage)).isEmpty || !arguments.positionals.isEmpty

@@ -64,10 +64,12 @@ extension RunCommand {
         var history: HistoryStore.Home?
         /// The run's environment's name, for the history.
         var environment: String?
+        var evidence: EvidencePolicy
 
         /// The options; the paths given in them are relative to `folder` (where swiftcov was
         /// started, relative to the package root, where `run` works; empty at the root).
         init(_ arguments: ParsedArguments, folder: String = "") throws(UsageError) {
+            evidence = try EvidenceOptions.policy(arguments)
             func fromStart(_ path: String?) -> String? {
                 guard let path, !folder.isEmpty, !path.hasPrefix("/") else { return path }
                 return folder + "/" + path

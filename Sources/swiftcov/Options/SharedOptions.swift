@@ -153,6 +153,28 @@ enum TestsOption {
     }
 }
 
+/// Which test evidence (steps, screenshots, attachments) a report copies in: `--evidence` and
+/// `--evidence-limit` (`html`, `junit`, `run`).
+enum EvidenceOptions {
+    static let scope = ValueOption<EvidencePolicy.Scope>(
+        ["--evidence"], value: "WHICH",
+        help:
+            "Which tests' attachments (screenshots, recordings, files) to copy into the report: failures (default), all or none."
+    )
+    static let limit = ValueOption<Int>(
+        ["--evidence-limit"], value: "SIZE",
+        help:
+            "The most bytes of attachments to copy (failures first; the rest is listed as left out): 500MB, 2GB, 0. Default: 100MB.",
+        expected: "a size such as 100MB, 1.5GB or 250000", convert: EvidencePolicy.byteCount)
+    static let specs = [scope.spec, limit.spec]
+
+    static func policy(_ arguments: ParsedArguments) throws(UsageError) -> EvidencePolicy {
+        EvidencePolicy(
+            scope: try arguments.value(scope) ?? .failures,
+            byteLimit: try arguments.value(limit) ?? EvidencePolicy.defaultByteLimit)
+    }
+}
+
 /// The gate's inputs: `--config` and `--baseline` (`check` and `run`).
 struct GateOptions {
     static let config = ValueOption<String>(

@@ -120,7 +120,7 @@ package struct XCResultBundle: Sendable {
     }
 
     /// Whether the bundle has anything (a file, or what is refused in its place) for object `id`.
-    func hasObject(_ id: String) -> Bool {
+    package func hasObject(_ id: String) -> Bool {
         Self.isObjectID(id) && FileSystem.kind(of: path + "/Data/data." + id, followingLinks: false) != nil
     }
 
@@ -136,7 +136,7 @@ package struct XCResultBundle: Sendable {
 
     /// Whether `id` can name an object file: `0~` and the hash's letters, nothing that leads
     /// elsewhere (no `/`, no `..`).
-    static func isObjectID(_ id: String) -> Bool {
+    package static func isObjectID(_ id: String) -> Bool {
         let bytes = Array(id.utf8)
         guard (3...256).contains(bytes.count), bytes.starts(with: Array("0~".utf8)) else { return false }
         return bytes.allSatisfy { byte in

@@ -184,8 +184,14 @@ extension XCResultBundle {
     package static func evidence(path: String) throws(TestResultsError) -> (
         evidence: [TestEvidence], warnings: [Diagnostic]
     ) {
-        if holdsOnlyDatabase(path) { return (try XcodeResultDatabase.evidence(bundle: path), []) }
-        let (bundle, record) = try openGraph(path)
-        return try XcodeTestResults.evidence(invocationRecord: record, load: bundle.loader, path: path)
+        var read: (evidence: [TestEvidence], warnings: [Diagnostic])
+        if holdsOnlyDatabase(path) {
+            read = (try XcodeResultDatabase.evidence(bundle: path), [])
+        } else {
+            let (bundle, record) = try openGraph(path)
+            read = try XcodeTestResults.evidence(invocationRecord: record, load: bundle.loader, path: path)
+        }
+        for index in read.evidence.indices { read.evidence[index].bundle = path }
+        return read
     }
 }

@@ -39,6 +39,9 @@ package struct TestEvidence: Sendable, Equatable {
     /// What was left out to keep the evidence within its limits (`maximumActivities`, text), said
     /// in a sentence; nil when nothing was.
     package var leftOut: String?
+    /// The result bundle the run was read from, whose store holds its attachments' payloads; nil
+    /// for a run of Swift Testing, whose attachments are files (`Attachment.file`).
+    package var bundle: String?
 
     /// A run's evidence with no steps yet.
     package init(
@@ -126,8 +129,11 @@ package struct TestEvidence: Sendable, Equatable {
         package var filename: String?
         /// Its identifier in its input, when recorded.
         package var uuid: String?
-        /// Where its bytes are, when the input holds them.
+        /// Where its bytes are in the bundle's store, when the bundle holds them.
         package var payload: Payload?
+        /// The file holding its bytes when they are not in a bundle: what Swift Testing wrote
+        /// (`swift test --attachments-path`).
+        package var file: String?
         /// The position in `activities` of the step it was attached at, when any.
         package var activity: Int?
         /// Whether it belongs to a failure: attached to the failure itself, or at the step a
@@ -189,4 +195,36 @@ package struct TestEvidence: Sendable, Equatable {
 
     /// Whether a failure (not an expected one) is tied to the step at `position`.
     package func isFailing(_ position: Int) -> Bool { failures.contains { $0.activity == position && !$0.isExpected } }
+
+    /// Whether the run failed (an assertion, an error, a crash).
+    package var hasFailed: Bool { status >= .failed }
+}
+
+extension TestRun {
+    /// The evidence Swift Testing left: for each test case with attachments (the files it
+    /// recorded with `Attachment.record`, `swift test --attachments-path`; a retried case's
+    /// attachments gathered), a run without steps, its failures not tied to a step.
+    package var evidence: [TestEvidence] {
+        var runs: [TestEvidence] = []
+        for suite in suites {
+            for testCase in suite.cases where !testCase.attachments.isEmpty {
+                var run = TestEvidence(
+                    testIdentifier: testCase.className + "/" + testCase.testName, className: testCase.className,
+                    testName: testCase.testName, status: testCase.status)
+                run.arguments = testCase.arguments
+                run.attempt = testCase.attempts.count + 1
+                run.failures = testCase.failingIssues.map {
+                    TestEvidence.Failure(message: $0.message, location: $0.location)
+                }
+                run.attachments = testCase.attachments.map { attachment in
+                    var copy = TestEvidence.Attachment(name: attachment.name, timestamp: attachment.time)
+                    copy.file = attachment.path
+                    copy.isAssociatedWithFailure = testCase.status >= .failed
+                    return copy
+                }
+                runs.append(run)
+            }
+        }
+        return runs
+    }
 }

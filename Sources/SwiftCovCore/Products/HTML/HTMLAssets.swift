@@ -72,6 +72,34 @@ package enum HTMLAssets {
         .failure { border-left: 3px solid var(--low); padding-left: 8px; margin: 4px 0; overflow-wrap: anywhere; }
         .failure a { text-decoration: underline; }
         .failure pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 4px 0; font-size: 12px; }
+        .failed-tag { color: var(--low); font-weight: 600; } .passed-tag { color: var(--high); }
+        .skipped-tag { color: var(--muted); }
+        .verdict { margin: 4px 0 12px; }
+        .evidence { margin: 4px 0; }
+        .failed-tag, .passed-tag { white-space: nowrap; }
+        .thumb img { max-width: min(240px, 100%); max-height: 180px; border: 1px solid var(--border); border-radius: 4px;
+          display: block; margin: 4px 0; }
+        .run { border-top: 1px solid var(--border); margin-top: 16px; }
+        .run h2 { overflow-wrap: anywhere; }
+        ol.steps, ol.steps ol { list-style: none; margin: 0; padding: 0; }
+        ol.steps ol { padding-left: 18px; border-left: 1px solid var(--border); margin-left: 6px; }
+        ol.steps li { margin: 2px 0; }
+        ol.steps .step { overflow-wrap: anywhere; padding: 2px 6px; border-radius: 4px; }
+        ol.steps li.failing > .step { background: var(--miss); }
+        ol.steps .time { color: var(--muted); font-variant-numeric: tabular-nums; font-size: 12px; white-space: nowrap; }
+        .attachments { display: flex; flex-wrap: wrap; gap: 8px; margin: 4px 0 4px 6px; }
+        figure.attachment { margin: 0; max-width: min(320px, 100%); }
+        figure.attachment img, figure.attachment video { max-width: 100%; height: auto; max-height: 480px; display: block;
+          border: 1px solid var(--border); border-radius: 4px; background: var(--head); }
+        figure.attachment figcaption { font-size: 12px; overflow-wrap: anywhere; }
+        figure.attachment.text { max-width: 100%; }
+        figure.attachment.text pre { margin: 0; padding: 6px 8px; max-height: 320px; overflow: auto; white-space: pre-wrap;
+          overflow-wrap: anywhere; font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+          border: 1px solid var(--border); border-radius: 4px; background: var(--head); }
+        p.attachment { margin: 2px 0; overflow-wrap: anywhere; }
+        p.left-out { color: var(--muted); }
+        table.matrix td { white-space: nowrap; }
+        details.passing { margin: 8px 0; }
         kbd { border: 1px solid var(--border); border-radius: 4px; padding: 0 4px; background: var(--head); }
         .tree-head, .tree .row { display: grid; grid-template-columns: minmax(0, 1fr) repeat(3, 216px); gap: 0 8px;
           align-items: center; }

@@ -33,7 +33,7 @@ extension HTMLReport {
         if let differential = annotations.differential {
             changedFiles(&html, annotations, differential, linking: pages)
         }
-        if let tests { testSummary(&html, tests, linking: pages) }
+        if let tests { testSummary(&html, tests, evidence: annotations.evidence, linking: pages) }
 
         let tree = FolderTree(report.files)
         html.append("<section aria-labelledby=\"files\">\n<h2 id=\"files\">Files</h2>\n")

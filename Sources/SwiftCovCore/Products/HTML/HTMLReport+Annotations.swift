@@ -22,15 +22,18 @@ extension HTMLReport {
         /// Where the change came from ("since origin/main", "in change.diff").
         package var changes: String?
         package var perTest: PerTestCoverage?
+        /// The tests' steps and attachments: a page for each test with some.
+        package var evidence: Evidence?
 
         package init(
             differential: DifferentialCoverage? = nil, baselineName: String = "", changes: String? = nil,
-            perTest: PerTestCoverage? = nil
+            perTest: PerTestCoverage? = nil, evidence: Evidence? = nil
         ) {
             self.differential = differential
             self.baselineName = baselineName
             self.changes = changes
             self.perTest = perTest
+            self.evidence = evidence
         }
 
         /// The differential files by path, for `forFile`.

@@ -465,13 +465,16 @@ package enum HTMLReport {
 
     /// The test run: totals, then every failure with its message, linked to its source line
     /// when the file is in the report.
-    static func testSummary(_ html: inout OutputBuffer, _ run: TestRun, linking pages: Set<String>) {
+    static func testSummary(
+        _ html: inout OutputBuffer, _ run: TestRun, evidence: Evidence? = nil, linking pages: Set<String>
+    ) {
         let totals = run.totals
         html.append("<section aria-labelledby=\"tests\">\n<h2 id=\"tests\">Tests</h2>\n<p>")
         html.append(unescaped: "\(totals.tests) tests: \(totals.passed) passed, \(totals.failed) failed, ")
         html.append(unescaped: "\(totals.skipped) skipped, \(totals.errors) errors")
         if !run.isComplete { html.append(" — <strong>the run was cut off</strong>") }
         html.append(".</p>\n")
+        var linkedTests: Set<String> = []
         for suite in run.suites {
             for test in suite.cases where test.status == .failed || test.status == .error {
                 html.append("<div class=\"failure\"><strong>")
@@ -500,8 +503,20 @@ package enum HTMLReport {
                     html.append(escapingHTML: issue.message)
                     html.append("</pre>")
                 }
+                if let evidence, let page = evidence.page(className: test.className, testName: test.testName) {
+                    // The failing step and screenshot once a test (its other configurations link only).
+                    let first = linkedTests.insert(page).inserted
+                    evidenceLink(
+                        &html, page: page,
+                        positions: first ? evidence.runs(className: test.className, testName: test.testName) : [],
+                        evidence: evidence)
+                }
                 html.append("</div>\n")
             }
+        }
+        if let evidence {
+            evidenceMatrix(&html, evidence)
+            passingEvidence(&html, evidence)
         }
         html.append("</section>\n")
     }
@@ -511,7 +526,7 @@ package enum HTMLReport {
     /// The page's file name inside the output folder, derived from the path alone: letters,
     /// digits, `.`, `-` and `_` only, so that no path in an export can place a page outside the
     /// folder, plus a hash of the full path so that different paths never share a page.
-    package static func pageName(for path: String) -> String {
+    package static func pageName(for path: String, folder: String = "files", identity: String? = nil) -> String {
         var name = ""
         for scalar in path.unicodeScalars {
             switch scalar {
@@ -522,9 +537,9 @@ package enum HTMLReport {
         }
         if name.count > 80 { name = String(name.suffix(80)) }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        for byte in (identity ?? path).utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         let digits = String(hash, radix: 16)
-        return "files/" + name + "-" + String(repeating: "0", count: 16 - digits.count) + digits + ".html"
+        return folder + "/" + name + "-" + String(repeating: "0", count: 16 - digits.count) + digits + ".html"
     }
 
     /// The `id` of a folder's row in the index's tree.

@@ -21,6 +21,8 @@ package final class HTMLSite {
     package enum Failure: DiagnosticConvertible, Equatable {
         case cannotWrite(AtomicFile.WriteError)
         case malformedSegments(CoverageInputError)
+        /// A test's attachment could not be read from its result bundle.
+        case badEvidence(Diagnostic)
         /// The output folder holds files and no `.swiftcov-site`.
         case notASite(String)
 
@@ -35,6 +37,7 @@ package final class HTMLSite {
             switch self {
             case .cannotWrite(let error): error.diagnostic
             case .malformedSegments(let error): error.diagnostic
+            case .badEvidence(let diagnostic): diagnostic
             case .notASite(let path):
                 Diagnostic(
                     file: path,
@@ -70,6 +73,8 @@ package final class HTMLSite {
         /// Display paths of the files the inputs have no per-line counts for (Xcode's report
         /// without its archive): listed in the index, without a page.
         package var withoutLineData: [String] = []
+        /// What the evidence left out (past its limit, files gone), said once each.
+        package var evidenceWarnings: [Diagnostic] = []
 
         /// What the user should hear about: one warning naming the first missing source, one
         /// naming the first file whose per-test data does not match.
@@ -100,7 +105,7 @@ package final class HTMLSite {
                         "no per-line counts for \(count) file\(count == 1 ? "" : "s") (Xcode's report has totals only): "
                             + "listed without a page; give `xcrun xccov view --archive --json` output for the pages"))
             }
-            return warnings
+            return warnings + evidenceWarnings
         }
     }
 
@@ -140,6 +145,7 @@ package final class HTMLSite {
 
     /// What a site written before sites were marked holds, and nothing else.
     private static let unmarkedSiteEntries: Set<String> = ["index.html", "swiftcov.css", "swiftcov.js", "files"]
+    // (Sites with `tests/` and `evidence/` are marked: they came after the marker.)
 
     /// Whether `path` is an empty folder, one holding `markerName`, or a site an earlier swiftcov
     /// wrote (exactly its files, `index.html` and `swiftcov.css` among them).
@@ -218,15 +224,36 @@ package final class HTMLSite {
             }
         }
         if let failure = failures.first { throw failure }
+        var annotations = annotations
+        let linking = Set(pageFiles.map(\.displayPath))
+        var evidenceWarnings: [Diagnostic] = []
+        if var evidence = annotations.evidence, evidence.policy.scope != .none, !evidence.runs.isEmpty {
+            do throws(Diagnostic) {
+                evidence.files = try EvidenceFiles.copy(
+                    evidence.runs, policy: evidence.policy, into: directory + "/evidence", prefix: "evidence/")
+            } catch {
+                throw .badEvidence(error)
+            }
+            try makeDirectory(directory + "/tests")
+            for test in evidence.tests {
+                try write(
+                    HTMLReport.testPageBuffer(test.runs, evidence: evidence, linking: linking, options: options),
+                    to: directory + "/" + (evidence.page(ofKey: test.key) ?? ""), durable: false)
+            }
+            evidenceWarnings = evidence.files.warnings(policy: evidence.policy)
+            annotations.evidence = evidence
+        } else {
+            annotations.evidence = nil
+        }
         try write(
             HTMLReport.indexPageBuffer(
-                report, tests: tests, linking: Set(pageFiles.map(\.displayPath)), annotations: annotations,
-                options: options),
+                report, tests: tests, linking: linking, annotations: annotations, options: options),
             to: directory + "/index.html",
             durable: true)
         return Written(
             missingSources: missing.inPageOrder, mismatchedTests: mismatched.inPageOrder,
-            withoutLineData: report.files.filter { !$0.hasLineData }.map(\.displayPath))
+            withoutLineData: report.files.filter { !$0.hasLineData }.map(\.displayPath),
+            evidenceWarnings: evidenceWarnings)
     }
 
     /// The test run's failures by the file (as the log names it) and line they were recorded at.
