@@ -217,7 +217,8 @@ package struct EvidenceFiles: Sendable {
                     files.leftOut[key] = .noPayload
                     continue
                 }
-                if kind(of: attachment) == .text, bytes.count <= inlineTextLimit,
+                let fileExtension = copyExtension(of: attachment, bytes: bytes)
+                if kind(ofCopy: fileExtension) == .text, bytes.count <= inlineTextLimit,
                     inlineText + bytes.count <= inlineTextBudget
                 {
                     files.texts[key] = String(decoding: bytes, as: UTF8.self)
@@ -230,10 +231,11 @@ package struct EvidenceFiles: Sendable {
                     continue
                 }
                 guard bytes.count <= remaining else {
+                    files.texts[key] = nil
                     files.leftOut[key] = .overLimit(bytes: bytes.count)
                     continue
                 }
-                let name = digest + "." + fileExtension(of: attachment)
+                let name = digest + "." + fileExtension
                 do throws(AtomicFile.WriteError) {
                     if !madeFolder {
                         try AtomicFile.makeDirectory(directory)
@@ -307,17 +309,44 @@ package struct EvidenceFiles: Sendable {
         case download
     }
 
-    /// The attachment's kind, from its type identifier, else its name's extension.
-    package static func kind(of attachment: TestEvidence.Attachment) -> Kind {
-        switch fileExtension(of: attachment) {
+    /// The kind of a copy, from its name's extension (`copyExtension`).
+    package static func kind(ofCopy name: String) -> Kind {
+        switch name.split(separator: ".").last ?? "" {
         case "png", "jpg", "gif", "webp": .image
         case "mp4": .video
-        case "txt", "json", "log", "csv": .text
+        case "txt", "json", "csv": .text
         default: .download
         }
     }
 
-    /// The extension the copy gets: one of the inert types browsers show, else `bin`.
+    /// The extension a copy gets: an image's or a recording's from its bytes (whatever the
+    /// attachment says: Xcode records HEIC screenshots as `public.png`); text's from its declared
+    /// type; anything else `bin`, so that no declared type makes the report serve active content.
+    static func copyExtension(of attachment: TestEvidence.Attachment, bytes: [UInt8]) -> String {
+        if let sniffed = sniffedExtension(bytes) { return sniffed }
+        let declared = fileExtension(of: attachment)
+        return ["txt", "json", "csv"].contains(declared) ? declared : "bin"
+    }
+
+    /// The type of `bytes` by their signature: PNG, JPEG, GIF, WebP, HEIC, MP4, QuickTime.
+    static func sniffedExtension(_ bytes: [UInt8]) -> String? {
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "png" }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "jpg" }
+        if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) { return "gif" }
+        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) {
+            return "webp"
+        }
+        guard bytes.count >= 12, Array(bytes[4..<8]) == Array("ftyp".utf8) else { return nil }
+        switch String(decoding: bytes[8..<12], as: UTF8.self) {
+        case "heic", "heix", "hevc", "heim", "heis", "mif1", "msf1": return "heic"
+        case "qt  ": return "mov"
+        case "isom", "iso2", "mp41", "mp42", "avc1", "M4V ", "dash": return "mp4"
+        default: return nil
+        }
+    }
+
+    /// The extension the attachment's declared type (else its name) gives: one of the types
+    /// browsers show inertly, else `bin`.
     static func fileExtension(of attachment: TestEvidence.Attachment) -> String {
         switch attachment.uniformTypeIdentifier {
         case "public.png": return "png"

@@ -319,7 +319,7 @@ extension HTMLReport {
             return
         }
         let size = evidence.files.sizes[key].map(byteSize) ?? ""
-        switch EvidenceFiles.kind(of: attachment) {
+        switch EvidenceFiles.kind(ofCopy: path) {
         case .image:
             html.append("<figure class=\"attachment\"><a href=\"../")
             html.append(escapingHTML: path)
@@ -396,9 +396,10 @@ extension HTMLReport {
     static func failureImage(_ positions: [Int], evidence: Evidence) -> (path: String, name: String)? {
         var last: (path: String, name: String)?
         for position in positions where evidence.runs[position].hasFailed {
-            for (index, attachment) in evidence.runs[position].attachments.enumerated()
-            where EvidenceFiles.kind(of: attachment) == .image {
-                guard let path = evidence.files.copied[.init(run: position, attachment: index)] else { continue }
+            for (index, attachment) in evidence.runs[position].attachments.enumerated() {
+                guard let path = evidence.files.copied[.init(run: position, attachment: index)],
+                    EvidenceFiles.kind(ofCopy: path) == .image
+                else { continue }
                 if attachment.isAssociatedWithFailure { return (path, attachment.name) }
                 last = (path, attachment.name)
             }
