@@ -44,6 +44,17 @@ struct RunCommandTests {
             (try? String(contentsOfFile: package + "/out/attachments/sign.txt", encoding: .utf8))
                 == "describe(-1) = negative")
         #expect(junit.contains("[[ATTACHMENT|attachments/sign.txt]]"))
+        // The site gives minusOne() a page; it passed, so its file is listed, not copied.
+        let pages = try FileManager.default.contentsOfDirectory(atPath: package + "/out/html/tests")
+        #expect(pages.count == 1 && pages[0].hasPrefix("SignTests.minusOne_-"))
+        let page = try String(contentsOfFile: package + "/out/html/tests/" + pages[0], encoding: .utf8)
+        #expect(page.contains("sign.txt — not copied: its run passed"))
+        // The site made again from the run's output, every test's evidence copied: the text shown as it is.
+        let rebuilt = try swiftcov(["html", "out", "-o", "site", "--evidence", "all"], in: package)
+        #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
+        let full = try String(contentsOfFile: package + "/site/tests/" + pages[0], encoding: .utf8)
+        #expect(full.contains("<pre>describe(-1) = negative</pre>"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: package + "/site/evidence").count == 1)
     }
 
     @Test("a green run with its thresholds met exits 0; below them, 1")
