@@ -38,6 +38,19 @@ struct EvidenceCommandTests {
         #expect(!FileManager.default.fileExists(atPath: plain + "/evidence"))
     }
 
+    @Test("html BUNDLE: the bundle's coverage and, unasked, its tests and their steps")
+    func htmlOfABundle() throws {
+        let site = try temporaryDirectory() + "/site"
+        let bundle = "Tests/SwiftCovCoreTests/Fixtures/xcode/Test-FlakyFixture.xcresult"
+        let result = try swiftcov(["html", bundle, "-o", site])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("note: with the tests of the result bundle; give --tests for others"))
+        let index = try String(contentsOfFile: site + "/index.html", encoding: .utf8)
+        #expect(index.contains("<h2 id=\"tests\">Tests</h2>"))
+        let pages = try FileManager.default.contentsOfDirectory(atPath: site + "/tests").sorted()
+        #expect(pages.contains { $0.hasPrefix("FlakyFixtureTests.testFlaky_-") })
+    }
+
     @Test("junit BUNDLE -o DIR/junit.xml: the failures' files beside it, named in [[ATTACHMENT|…]] lines")
     func junitAttachments() throws {
         let directory = try temporaryDirectory()

@@ -79,8 +79,15 @@ enum HTMLCommand {
 
     /// The test results `swiftcov run` left beside the coverage, when every input is a run's
     /// (its output folder, its export, the package it ran in): a site rebuilt from a run's
-    /// output keeps the run's tests. None when an input is not a run's.
+    /// output keeps the run's tests. Result bundles' own tests when every input is a bundle.
+    /// None when an input is neither.
     private static func runTestResults(_ inputs: [String], _ terminal: Terminal) throws -> [String] {
+        // Xcode's result bundles hold their tests beside their coverage.
+        if inputs.allSatisfy({ $0 != "-" && XCResultBundle.isBundle($0) }) {
+            terminal.emit(
+                .note("with the tests of the result bundle\(inputs.count == 1 ? "" : "s"); give --tests for others"))
+            return inputs
+        }
         var folders: [String] = []
         for input in inputs {
             guard input != "-", let folder = RunWorkflow.outputFolder(ofExport: try CoverageInput.locateExport(input))
