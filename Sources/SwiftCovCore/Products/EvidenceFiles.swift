@@ -205,8 +205,17 @@ package struct EvidenceFiles: Sendable {
                         let bundle = bundles[path]!
                         // A bundle copied without some payloads (trimmed, or cut short in an
                         // upload): the rest of the report is still worth having.
+                        let stored = path + "/Data/data." + payload.id
                         if XCResultBundle.isObjectID(payload.id), !bundle.hasObject(payload.id) {
-                            files.leftOut[key] = .missingFile(path + "/Data/data." + payload.id)
+                            files.leftOut[key] = .missingFile(stored)
+                            continue
+                        }
+                        // Known unread: a stored payload is at most a little larger than its bytes
+                        // (raw, as images and recordings are stored; or a zstd frame).
+                        if FileSystem.kind(of: stored, followingLinks: false) == .file,
+                            let size = FileSystem.size(of: stored), size > remaining
+                        {
+                            files.leftOut[key] = .overLimit(bytes: size)
                             continue
                         }
                         bytes = try bundle.payload(payload)

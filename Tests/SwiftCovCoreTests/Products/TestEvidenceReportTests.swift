@@ -81,6 +81,26 @@ struct TestEvidenceReportTests {
         #expect(none.filesWritten == 0 && !FileManager.default.fileExists(atPath: folder + "/d"))
     }
 
+    @Test("a payload of 20 GB (sparse) is left out past the limit, never read")
+    func hugePayload() throws {
+        let folder = try temporaryDirectory()
+        let bundle = folder + "/testFailure.xcresult"
+        try FileManager.default.copyItem(atPath: XcodeFixtures.bundlePath("testFailure"), toPath: bundle)
+        var runs = try XCResultBundle.evidence(path: bundle).evidence
+        let stored = try #require(
+            runs.flatMap(\.attachments).compactMap(\.payload?.id).first {
+                FileManager.default.fileExists(atPath: bundle + "/Data/data." + $0)
+            })
+        let handle = try #require(FileHandle(forWritingAtPath: bundle + "/Data/data." + stored))
+        try handle.truncate(atOffset: 20_000_000_000)
+        try handle.close()
+        for index in runs.indices { runs[index].bundle = bundle }
+        let files = try EvidenceFiles.copy(runs, policy: EvidencePolicy(), into: folder + "/copies", prefix: "")
+        let huge = files.leftOut.values.filter { $0 == .overLimit(bytes: 20_000_000_000) }
+        #expect(!huge.isEmpty)
+        #expect(files.bytesWritten < 1_000_000)
+    }
+
     @Test("only inert types keep their extension: SVG, HTML and unknown types are copied as .bin")
     func inertExtensions() {
         func ext(_ type: String?, _ name: String) -> String {
