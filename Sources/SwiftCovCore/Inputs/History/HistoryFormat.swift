@@ -332,7 +332,7 @@ package enum HistoryFormat {
             told = 0
         }
         // Pass 1: the names, wherever their lines are (git sorts a merged note's lines).
-        var nameByNumber: [UInt64: Int32] = [:]
+        var nameByNumber = ReferenceTable()
         var lineByNumber: [UInt64: Int] = [:]
         var runLines: [(number: Int, range: Range<Int>)] = []
         var number = 0
@@ -485,7 +485,7 @@ package enum HistoryFormat {
     }
 
     private static func readRun(
-        _ line: UnsafeRawBufferPointer, names: [UInt64: Int32], pool: inout Set<String>
+        _ line: UnsafeRawBufferPointer, names: ReferenceTable, pool: inout Set<String>
     ) throws(JSONError) -> TestHistory.Run {
         var scanner = JSONScanner(line)
         /// A string of the line, as the pool holds it when another run had it.
@@ -626,7 +626,7 @@ package enum HistoryFormat {
         text.utf8.count <= 15 ? text : pool.insert(text).memberAfterInsert
     }
 
-    private static func readReference(_ scanner: inout JSONScanner, names: [UInt64: Int32]) throws(JSONError) -> Int32 {
+    private static func readReference(_ scanner: inout JSONScanner, names: ReferenceTable) throws(JSONError) -> Int32 {
         let raw = try scanner.readRawString()
         guard let number = Self.number(ofReference: raw), let test = names[number] else {
             throw scanner.error("test \"\(raw.decoded().terminalSafe)\" has no name line")
@@ -706,5 +706,58 @@ package enum HistoryFormat {
             }
         }
         return coverage
+    }
+}
+
+/// The tests of a history by the number of their reference: every test of every run line is
+/// looked up here. References are hashes already; the table mixes them with a multiplier drawn
+/// for each table (multiply-shift), so that no history, however its names were chosen, makes the
+/// lookups collide more than chance does.
+struct ReferenceTable {
+    /// Open addressing: the slots' references, and the test plus one in each (0: empty).
+    private var references: [UInt64] = Array(repeating: 0, count: 64)
+    private var tests: [Int32] = Array(repeating: 0, count: 64)
+    private var count = 0
+    private var shift = 58
+    private let multiplier = UInt64.random(in: 0...UInt64.max) | 1
+
+    /// The test of `reference`, nil when no name line gave it.
+    subscript(reference: UInt64) -> Int32? {
+        get {
+            let mask = tests.count - 1
+            var slot = self.slot(of: reference)
+            while true {
+                let test = tests[slot]
+                if test == 0 { return nil }
+                if references[slot] == reference { return test &- 1 }
+                slot = (slot + 1) & mask
+            }
+        }
+        set {
+            guard let newValue else { preconditionFailure("references are never removed") }
+            if 2 * (count + 1) > tests.count { grow() }
+            let mask = tests.count - 1
+            var slot = self.slot(of: reference)
+            while tests[slot] != 0 && references[slot] != reference { slot = (slot + 1) & mask }
+            if tests[slot] == 0 { count += 1 }
+            references[slot] = reference
+            tests[slot] = newValue &+ 1
+        }
+    }
+
+    private func slot(of reference: UInt64) -> Int { Int(truncatingIfNeeded: (reference &* multiplier) >> shift) }
+
+    private mutating func grow() {
+        let (oldReferences, oldTests) = (references, tests)
+        references = Array(repeating: 0, count: oldTests.count * 2)
+        tests = Array(repeating: 0, count: oldTests.count * 2)
+        shift -= 1
+        let mask = tests.count - 1
+        for index in oldTests.indices where oldTests[index] != 0 {
+            var slot = slot(of: oldReferences[index])
+            while tests[slot] != 0 { slot = (slot + 1) & mask }
+            references[slot] = oldReferences[index]
+            tests[slot] = oldTests[index]
+        }
     }
 }
