@@ -271,21 +271,25 @@ package enum HistoryFormat {
     /// A reference read back as its number; nil when it is not base 36 within 64 bits.
     private static func number(ofReference raw: JSONRawString) -> UInt64? {
         guard raw.count > 0, raw.count <= 13, !raw.hasEscapes else { return nil }
-        var value: UInt64 = 0
-        for index in 0..<raw.count {
-            let byte = raw.start[index]
-            let digit: UInt64
+        func digit(_ byte: UInt8) -> UInt64? {
             switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt64(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): digit = UInt64(byte - UInt8(ascii: "a")) + 10
-            default: return nil
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt64(byte &- UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): UInt64(byte &- UInt8(ascii: "a")) &+ 10
+            default: nil
             }
-            let (times, overflow) = value.multipliedReportingOverflow(by: 36)
-            let (sum, overflow2) = times.addingReportingOverflow(digit)
-            guard !overflow, !overflow2 else { return nil }
-            value = sum
         }
-        return value
+        // Twelve digits stay below 36^12 < 2^63: only a thirteenth can overflow.
+        var value: UInt64 = 0
+        for index in 0..<min(raw.count, 12) {
+            guard let digit = digit(raw.start[index]) else { return nil }
+            value = value &* 36 &+ digit
+        }
+        guard raw.count == 13 else { return value }
+        guard let digit = digit(raw.start[12]) else { return nil }
+        let (times, overflow) = value.multipliedReportingOverflow(by: 36)
+        let (sum, overflow2) = times.addingReportingOverflow(digit)
+        guard !overflow, !overflow2 else { return nil }
+        return sum
     }
 
     // MARK: Reading
