@@ -294,8 +294,9 @@ package struct RunWorkflow: Sendable {
         tests.arguments.testCommand(selection: selection, skipBuild: built, extra: ownArguments)
     }
 
-    /// Steps 3 and 4 for the whole suite: one `swift test`, its log written to its file as it
-    /// comes (a long run's log is never held in memory), then the results and the export.
+    /// Steps 3 and 4 for the whole suite: one `swift test`, its log parsed and written to its file
+    /// as it comes (a long run's log is never held in memory, nor read back), then the results
+    /// and the export.
     private func runWholeSuite(
         _ selection: Selection?, toolchain: Toolchain, clock: Clock, sink: some DiagnosticSink
     ) throws -> Outcome {
@@ -308,14 +309,22 @@ package struct RunWorkflow: Sendable {
         if !eventStream.arguments.isEmpty { system.remove(eventStream.path) }  // never read a stale one
         let log = try AtomicFile.Destination(logPath, durable: false)
         var failure: Int32 = 0
+        var parsed = TestResultsStream(path: logPath, utcOffset: clock.utcOffset)
+        var unreadable: TestResultsError?
         let status = try system.stream(Command("swift", command, in: root)) { chunk in
             if failure == 0 { failure = FileDescriptor.write(chunk, to: log.descriptor) }
+            if unreadable == nil {
+                do throws(TestResultsError) { try parsed.consume(UnsafeRawBufferPointer(chunk)) } catch {
+                    unreadable = error
+                }
+            }
             sink.output(chunk)
         }
         guard failure == 0 else { throw AtomicFile.WriteError(path: logPath, errno: failure) }
         try log.finish(writing: "")
+        if let unreadable { throw unreadable }
 
-        var results = try readResults(utcOffset: clock.utcOffset)
+        var results = try readResults(log: parsed.finish(), utcOffset: clock.utcOffset)
         guard results.hasTestOutput else {
             // The build failed (usually): its errors may have been hidden behind a progress line.
             sink.outputEnded(errors: buildErrors())
@@ -343,9 +352,10 @@ package struct RunWorkflow: Sendable {
         return outcome
     }
 
-    /// The results of a whole-suite run: the log, and the event stream when `swift test` wrote one.
-    private func readResults(utcOffset: Int) throws -> TestRun {
-        var inputs = [try TestResultsReader.read(path: logPath, utcOffset: utcOffset)]
+    /// The results of a whole-suite run: its log, read as it came, and the event stream when
+    /// `swift test` wrote one.
+    private func readResults(log: TestResultsReader.Input, utcOffset: Int) throws -> TestRun {
+        var inputs = [log]
         if let size = system.fileSize(eventStream.path), size > 0 {
             inputs.append(try TestResultsReader.read(path: eventStream.path, utcOffset: utcOffset))
         }

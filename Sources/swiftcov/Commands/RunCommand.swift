@@ -70,7 +70,8 @@ enum RunCommand {
             if let home = options.history {
                 try HistoryService.record(
                     TestRun(), coverage: nil, buildFailed: true, alone: options.perTest, home: home, root: root,
-                    given: historyKeys(options, swiftVersion: swiftVersion), now: clock.secondsSince1970,
+                    given: historyKeys(options, arguments: workflow.tests.arguments, swiftVersion: swiftVersion),
+                    now: clock.secondsSince1970,
                     terminal: terminal,
                     command: "run")
             }
@@ -107,7 +108,9 @@ enum RunCommand {
         if let home = options.history {
             try HistoryService.record(
                 tests, coverage: report, orderDependent: outcome.orderDependent, alone: options.perTest, home: home,
-                root: root, given: historyKeys(options, swiftVersion: swiftVersion), now: clock.secondsSince1970,
+                root: root,
+                given: historyKeys(options, arguments: workflow.tests.arguments, swiftVersion: swiftVersion),
+                now: clock.secondsSince1970,
                 terminal: terminal, command: "run")
         }
 
@@ -141,11 +144,14 @@ enum RunCommand {
         return result.passed && (outcome.testsPassed || outcome.failuresRecorded) ? .success : .gateFailed
     }
 
-    /// What the history knows of the run before it looks at git and the CI.
-    private static func historyKeys(_ options: Options, swiftVersion: String?) -> HistoryKeys.Given {
+    /// What the history knows of the run before it looks at git and the CI; `arguments`, the
+    /// `swift test` arguments the run sorted.
+    private static func historyKeys(
+        _ options: Options, arguments: SwiftTestArguments, swiftVersion: String?
+    ) -> HistoryKeys.Given {
         HistoryKeys.Given(
             environment: options.environment, shard: options.shard?.description,
-            configuration: SwiftTestArguments(options.testArguments).configuration,
+            configuration: arguments.configuration,
             toolchain: swiftVersion, ownFiles: [options.output])
     }
 }

@@ -126,22 +126,12 @@ enum TestLogInput {
         defer { restoreSignalHandlers(previous) }
         var stream = TestResultsStream(path: "-", utcOffset: utcOffset)
         var passing = passThrough
-        let capacity = 1 << 16
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let count = Glibc_read(0, buffer, capacity)
-            if count < 0 {
-                if errno == EINTR && SwiftCovInterrupted == 0 { continue }
-                if errno == EINTR { break }
-                throw TestResultsError.unreadable(path: "-", reason: String(cString: strerror(errno)))
-            }
-            if count == 0 { break }
-            let bytes = UnsafeRawBufferPointer(start: buffer, count: count)
-            if passing && !writeAll(bytes) { passing = false }  // stdout closed: keep reading
-            try stream.consume(bytes)
-            if SwiftCovInterrupted != 0 { break }
-        }
+        try TestResultsReader.read(
+            descriptor: STDIN_FILENO, path: "-", into: &stream,
+            piece: { bytes in
+                if passing && !writeAll(bytes) { passing = false }  // stdout closed: keep reading
+            },
+            stop: { SwiftCovInterrupted != 0 })
         if SwiftCovInterrupted != 0, stream.isJUnit {
             throw TestResultsError.unreadable(
                 path: "-", reason: "interrupted by a signal before the JUnit XML ended; nothing was written")
@@ -213,11 +203,6 @@ enum TestLogInput {
 
 /// Set by SIGINT/SIGTERM while standard input is read.
 nonisolated(unsafe) private var SwiftCovInterrupted: sig_atomic_t = 0
-
-@inline(__always)
-private func Glibc_read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
-}
 
 @inline(__always)
 private func Glibc_write(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {

@@ -331,4 +331,30 @@ struct HistoryFormatTests {
         #expect(error?.message.contains("names both \"\(a)\" (line 1) and \"\(b)\"") == true, "\(error?.message ?? "")")
         #expect(error?.diagnostic.formatted().hasPrefix("h.jsonl:3: error: ") == true)
     }
+
+    @Test(
+        "the table of references finds what a dictionary finds, for references alike in their low bits, their high bits, or none"
+    )
+    func referenceTable() {
+        var table = ReferenceTable()
+        var truth: [UInt64: Int32] = [:]
+        var references: [UInt64] = []
+        for index in 0..<3_000 {
+            let value = UInt64(index)
+            // The same low bits, the same high bits, and FNV-1a hashes of real names.
+            references += [value << 40, value | 0xFFFF_FF00_0000_0000, HistoryFormat.hash("Tests.Case/test\(index)")]
+        }
+        references += [0, .max]
+        for (test, reference) in references.enumerated() {
+            table[reference] = Int32(test)
+            truth[reference] = Int32(test)
+        }
+        // Given again, a reference names its last test.
+        table[references[5]] = 7
+        truth[references[5]] = 7
+        for reference in references { #expect(table[reference] == truth[reference]) }
+        for absent in [1 << 63, 12345, HistoryFormat.hash("not a name")] as [UInt64] where truth[absent] == nil {
+            #expect(table[absent] == nil)
+        }
+    }
 }

@@ -46,6 +46,32 @@ struct TestLogParserTests {
         #expect(xctest.count == Int(total))
     }
 
+    @Test(
+        "--parallel after serial runs in one log: each test SwiftPM's xUnit file names once, in its module's class; a class the progress lines do not name keeps its cases"
+    )
+    func parallelAfterSerialRuns() throws {
+        // Real logs of one package's tests run serially, then with --parallel, with another
+        // package's serial run between (its classes are named by no progress line).
+        let logs = ["yams.log", "swift-algorithms.log", "yams-parallel.log"].map(LogFixture.init)
+        var parser = TestLogParser()
+        for log in logs { try log.bytes.withUnsafeBytes { parser.consume($0) } }
+        let run = parser.finish()
+        let theirs = try SwiftPMXUnit(path: LogFixture("yams-parallel-xunit.xml").path).outcomes
+        let xctest = run.suites.filter { $0.framework == .xctest }.flatMap(\.cases)
+        let yams = xctest.filter { $0.className.hasPrefix("YamsTests.") }
+        #expect(Set(yams.map { $0.className + "/" + $0.name }) == Set(theirs.keys))
+        #expect(yams.count == theirs.count)
+        // The algorithms' classes, as their log states them: "Executed 212 tests" for the whole run.
+        let algorithms = xctest.filter { !$0.className.contains(".") }
+        let stated = try #require(try logs[1].text.matches(of: #/Executed (\d+) tests/#).last).1
+        #expect(algorithms.count == Int(stated))
+        #expect(xctest.count == yams.count + algorithms.count)
+        for suite in run.suites where suite.framework == .xctest {
+            #expect(suite.cases.allSatisfy { $0.className == suite.name }, "\(suite.name)")
+            #expect(suite.cases.map(\.testName) == suite.cases.map(\.testName).sorted(), "\(suite.name)")
+        }
+    }
+
     @Test("the trivia --parallel log has the failing run's XCTest results")
     func triviaParallel() throws {
         let parallel = try LogFixture("SampleReports/swift-test-parallel.log").run()
@@ -72,6 +98,52 @@ struct TestLogParserTests {
             offset = end
         }
         #expect(parser.finish() == (try LogFixture("hostile-build-and-test.log").run()))
+    }
+
+    @Test("read from a pipe: every piece seen before it is parsed; stopped, what came before is kept")
+    func readFromDescriptor() throws {
+        let bytes = try LogFixture("hostile-build-and-test.log").bytes
+        for stopAfterFirst in [false, true] {
+            var ends: [Int32] = [0, 0]
+            try #require(pipe(&ends) == 0)
+            let writing = ends[1]
+            // Written by another thread while it is read.
+            let writer = Thread {
+                bytes.withUnsafeBytes { raw in
+                    var written = 0
+                    while written < raw.count {
+                        let count = write(writing, raw.baseAddress! + written, raw.count - written)
+                        if count <= 0 { break }
+                        written += count
+                    }
+                }
+                close(writing)
+            }
+            writer.start()
+            var stream = TestResultsStream(path: "-", utcOffset: 0)
+            var seen: [UInt8] = []
+            try TestResultsReader.read(
+                descriptor: ends[0], path: "-", into: &stream, piece: { seen += $0 },
+                stop: { stopAfterFirst && !seen.isEmpty })
+            if stopAfterFirst {
+                // The rest is drained, so that the writer ends.
+                var rest = [UInt8](repeating: 0, count: 1 << 16)
+                while read(ends[0], &rest, rest.count) > 0 {}
+            }
+            close(ends[0])
+            #expect(seen.count <= bytes.count && Array(bytes.prefix(seen.count)) == seen)
+            if stopAfterFirst {
+                #expect(!seen.isEmpty)
+            } else {
+                #expect(seen == bytes)
+                let input = try stream.finish()
+                guard case .log(let run) = input else {
+                    Issue.record("read as \(input)")
+                    continue
+                }
+                #expect(run == (try LogFixture("hostile-build-and-test.log").run()))
+            }
+        }
     }
 
     @Test("build output around the tests is kept apart from them")

@@ -154,6 +154,8 @@ struct RunWorkflowTests {
             try TestResultsReader.read(path: Self.sample + "/swift-testing-events.jsonl", utcOffset: 0),
         ])
         #expect(outcome.results.totals == expected.totals && outcome.results.totals.failed > 0)
+        // Read as it came, in the pieces a pipe delivers: the same run as its file read back.
+        #expect(outcome.results == expected)
         // The failing run's cases, as SampleReports/README.md describes them.
         #expect(outcome.results.totals.tests == 72)
         let text = String(decoding: log, as: UTF8.self)
@@ -314,6 +316,29 @@ struct RunWorkflowTests {
                 && diagnostic.message == "cannot write: No space left on device" && diagnostic.exitCode == 2
         }
         #expect(!FileManager.default.fileExists(atPath: root + "/.build/swiftcov/llvm-cov-export.json"))
+    }
+
+    @Test("a log that cannot be read as it streams (UTF-32): kept whole for the user, one error naming it")
+    func unreadableStreamedLog() throws {
+        // UTF-32 text, as a log written by a tool that re-encodes it; longer than a pipe's piece.
+        let text = String(repeating: "Test Suite 'All tests' started at 2026-11-22 14:03:53.085\n", count: 200)
+        let bytes: [UInt8] =
+            [0xFF, 0xFE, 0, 0]
+            + text.unicodeScalars.flatMap { scalar in
+                withUnsafeBytes(of: scalar.value.littleEndian, Array.init)
+            }
+        let system = recordedSwift { command in
+            command.program == "swift" && command.arguments.starts(with: ["test", "--enable-code-coverage"])
+                ? .init(status: 1, bytes: bytes) : nil
+        }
+        let run = workflow(.wholeSuite, system: system)
+        #expect {
+            _ = try run.run(toolchain: toolchain(system), clock: Self.clock, sink: CollectingSink())
+        } throws: { error in
+            let diagnostic = error.asDiagnostic
+            return diagnostic.file == run.logPath && diagnostic.message.contains("UTF-32") && diagnostic.exitCode == 2
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: run.logPath)) == Data(bytes))
     }
 
     @Test("the export SwiftPM names has vanished and no profile is there: one error naming the folder")

@@ -24,14 +24,22 @@ extension FlakyVerdicts {
     package static func quarantine(
         _ quarantine: [TestID], in history: TestHistory, analysis: Analysis, healAfter: Int
     ) -> [QuarantineState] {
-        // Each name's outcome per run (its last attempt), runs that failed as infrastructure left out.
-        var lastOutcomes: [Int32: [Bool]] = [:]
+        guard !quarantine.isEmpty else { return [] }
+        // Each name's outcome per run (its last attempt), runs that failed as infrastructure left
+        // out; by test, the run's last outcome so far (-1: none, 0 passed, 1 failed).
+        var lastOutcomes = [[Bool]](repeating: [], count: history.names.count)
+        var lastOfRun = [Int8](repeating: -1, count: history.names.count)
+        var ran: [Int32] = []
         for run in history.runs where !run.isInfrastructureFailure {
-            var last: [Int32: Bool] = [:]
             for execution in run.executions where execution.status != .skipped {
-                last[execution.test] = execution.isFailing
+                if lastOfRun[Int(execution.test)] < 0 { ran.append(execution.test) }
+                lastOfRun[Int(execution.test)] = execution.isFailing ? 1 : 0
             }
-            for (test, failed) in last { lastOutcomes[test, default: []].append(failed) }
+            for test in ran {
+                lastOutcomes[Int(test)].append(lastOfRun[Int(test)] == 1)
+                lastOfRun[Int(test)] = -1
+            }
+            ran.removeAll(keepingCapacity: true)
         }
         let verdicts = Dictionary(
             analysis.findings.map { ($0.test, $0.verdict) }, uniquingKeysWith: { first, _ in first })
@@ -49,7 +57,7 @@ extension FlakyVerdicts {
             if case .broken(let since, let runs)? = verdicts[name] {
                 return QuarantineState(id: id.id, state: .broken(since: since, runs: runs))
             }
-            let outcomes = lastOutcomes[Int32(index)] ?? []
+            let outcomes = lastOutcomes[index]
             let passing = outcomes.reversed().prefix { !$0 }.count
             if passing >= healAfter { return QuarantineState(id: id.id, state: .release(runs: passing)) }
             return QuarantineState(id: id.id, state: .stays(verdict: verdicts[name]?.name))

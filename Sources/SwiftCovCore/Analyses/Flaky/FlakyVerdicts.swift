@@ -219,6 +219,37 @@ package enum FlakyVerdicts {
         var failedLast: Bool
     }
 
+    /// The outcomes of one run's tests, in the order the run first names them, found by test (an
+    /// index into the history's names) in a table as long as the names: emptied for the next run by
+    /// the tests it holds, not by all.
+    private struct OutcomesOfRun {
+        /// The tests, in order.
+        private(set) var order: [Int32] = []
+        /// Their outcomes, in the same order.
+        var outcomes: [Outcome] = []
+        /// By test, its place in `order`, or -1.
+        private var positions: [Int32]
+
+        init(tests: Int) { positions = [Int32](repeating: -1, count: tests) }
+
+        func position(of test: Int32) -> Int? {
+            let position = positions[Int(test)]
+            return position < 0 ? nil : Int(position)
+        }
+
+        mutating func add(_ test: Int32, _ outcome: Outcome) {
+            positions[Int(test)] = Int32(truncatingIfNeeded: order.count)
+            order.append(test)
+            outcomes.append(outcome)
+        }
+
+        mutating func removeAll() {
+            for test in order { positions[Int(test)] = -1 }
+            order.removeAll(keepingCapacity: true)
+            outcomes.removeAll(keepingCapacity: true)
+        }
+    }
+
     /// The verdicts of `history`.
     package static func analyze(_ history: TestHistory, options: Options = Options()) -> Analysis {
         var excluded: [RunReference] = []
@@ -238,23 +269,24 @@ package enum FlakyVerdicts {
         var outcomes = [[Outcome]](repeating: [], count: history.names.count)
         // The tests order-dependent ones depend on, as the runs that found them say, by test.
         var dependencies: [Int32: [(run: Int, dependency: Dependency)]] = [:]
+        // Per test, its outcome in the run being read (any attempt passed, any failed, the last
+        // failed), by test: a run's million executions are looked up by index, not hashed.
+        var ofRun = OutcomesOfRun(tests: history.names.count)
         for (index, run) in runs.enumerated() {
-            // Per test, its outcome in this run (any attempt passed, any failed, the last failed).
-            var ofRun: [Int32: Outcome] = [:]
-            var order: [Int32] = []
+            ofRun.removeAll()
             let alone = run.ranAlone
             for execution in run.executions where execution.status != .skipped {
                 let failing = execution.isFailing
-                if var outcome = ofRun[execution.test] {
-                    outcome.passed = outcome.passed || execution.status == .passed
-                    outcome.failed = outcome.failed || failing
-                    outcome.failedLast = failing
-                    ofRun[execution.test] = outcome
+                if let position = ofRun.position(of: execution.test) {
+                    ofRun.outcomes[position].passed = ofRun.outcomes[position].passed || execution.status == .passed
+                    ofRun.outcomes[position].failed = ofRun.outcomes[position].failed || failing
+                    ofRun.outcomes[position].failedLast = failing
                 } else {
-                    order.append(execution.test)
-                    ofRun[execution.test] = Outcome(
-                        run: index, alone: alone, passed: execution.status == .passed, failed: failing,
-                        failedLast: failing)
+                    ofRun.add(
+                        execution.test,
+                        Outcome(
+                            run: index, alone: alone, passed: execution.status == .passed, failed: failing,
+                            failedLast: failing))
                 }
             }
             // The suite run `run --per-test` compared with: an observation in the suite (before
@@ -276,22 +308,25 @@ package enum FlakyVerdicts {
                 let failed = finding.inSuite >= .failed
                 inSuite[finding.test] = Outcome(
                     run: index, alone: false, passed: finding.inSuite == .passed, failed: failed, failedLast: failed)
-                if ofRun[finding.test] == nil {
-                    order.append(finding.test)
+                if ofRun.position(of: finding.test) == nil {
                     let failedAlone = finding.alone >= .failed
-                    ofRun[finding.test] = Outcome(
-                        run: index, alone: true, passed: finding.alone == .passed, failed: failedAlone,
-                        failedLast: failedAlone)
+                    ofRun.add(
+                        finding.test,
+                        Outcome(
+                            run: index, alone: true, passed: finding.alone == .passed, failed: failedAlone,
+                            failedLast: failedAlone))
                 }
             }
             // Runs alone that disagreed: it passed and failed alone in this run.
             for finding in run.orderDependent where !finding.isConsistent {
-                ofRun[finding.test]?.passed = true
-                ofRun[finding.test]?.failed = true
+                if let position = ofRun.position(of: finding.test) {
+                    ofRun.outcomes[position].passed = true
+                    ofRun.outcomes[position].failed = true
+                }
             }
-            for test in order {
-                if let suite = inSuite[test] { outcomes[Int(test)].append(suite) }
-                outcomes[Int(test)].append(ofRun[test]!)
+            for (test, outcome) in zip(ofRun.order, ofRun.outcomes) {
+                if !inSuite.isEmpty, let suite = inSuite[test] { outcomes[Int(test)].append(suite) }
+                outcomes[Int(test)].append(outcome)
             }
         }
         let runsWithoutTree = runs.lazy.filter { $0.tree.isEmpty && $0.commit.isEmpty }.count

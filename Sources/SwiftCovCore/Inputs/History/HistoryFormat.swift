@@ -271,21 +271,25 @@ package enum HistoryFormat {
     /// A reference read back as its number; nil when it is not base 36 within 64 bits.
     private static func number(ofReference raw: JSONRawString) -> UInt64? {
         guard raw.count > 0, raw.count <= 13, !raw.hasEscapes else { return nil }
-        var value: UInt64 = 0
-        for index in 0..<raw.count {
-            let byte = raw.start[index]
-            let digit: UInt64
+        func digit(_ byte: UInt8) -> UInt64? {
             switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt64(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): digit = UInt64(byte - UInt8(ascii: "a")) + 10
-            default: return nil
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt64(byte &- UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): UInt64(byte &- UInt8(ascii: "a")) &+ 10
+            default: nil
             }
-            let (times, overflow) = value.multipliedReportingOverflow(by: 36)
-            let (sum, overflow2) = times.addingReportingOverflow(digit)
-            guard !overflow, !overflow2 else { return nil }
-            value = sum
         }
-        return value
+        // Twelve digits stay below 36^12 < 2^63: only a thirteenth can overflow.
+        var value: UInt64 = 0
+        for index in 0..<min(raw.count, 12) {
+            guard let digit = digit(raw.start[index]) else { return nil }
+            value = value &* 36 &+ digit
+        }
+        guard raw.count == 13 else { return value }
+        guard let digit = digit(raw.start[12]) else { return nil }
+        let (times, overflow) = value.multipliedReportingOverflow(by: 36)
+        let (sum, overflow2) = times.addingReportingOverflow(digit)
+        guard !overflow, !overflow2 else { return nil }
+        return sum
     }
 
     // MARK: Reading
@@ -332,7 +336,7 @@ package enum HistoryFormat {
             told = 0
         }
         // Pass 1: the names, wherever their lines are (git sorts a merged note's lines).
-        var nameByNumber: [UInt64: Int32] = [:]
+        var nameByNumber = ReferenceTable()
         var lineByNumber: [UInt64: Int] = [:]
         var runLines: [(number: Int, range: Range<Int>)] = []
         var number = 0
@@ -485,7 +489,7 @@ package enum HistoryFormat {
     }
 
     private static func readRun(
-        _ line: UnsafeRawBufferPointer, names: [UInt64: Int32], pool: inout Set<String>
+        _ line: UnsafeRawBufferPointer, names: ReferenceTable, pool: inout Set<String>
     ) throws(JSONError) -> TestHistory.Run {
         var scanner = JSONScanner(line)
         /// A string of the line, as the pool holds it when another run had it.
@@ -626,7 +630,7 @@ package enum HistoryFormat {
         text.utf8.count <= 15 ? text : pool.insert(text).memberAfterInsert
     }
 
-    private static func readReference(_ scanner: inout JSONScanner, names: [UInt64: Int32]) throws(JSONError) -> Int32 {
+    private static func readReference(_ scanner: inout JSONScanner, names: ReferenceTable) throws(JSONError) -> Int32 {
         let raw = try scanner.readRawString()
         guard let number = Self.number(ofReference: raw), let test = names[number] else {
             throw scanner.error("test \"\(raw.decoded().terminalSafe)\" has no name line")
@@ -706,5 +710,58 @@ package enum HistoryFormat {
             }
         }
         return coverage
+    }
+}
+
+/// The tests of a history by the number of their reference: every test of every run line is
+/// looked up here. References are hashes already; the table mixes them with a multiplier drawn
+/// for each table (multiply-shift), so that no history, however its names were chosen, makes the
+/// lookups collide more than chance does.
+struct ReferenceTable {
+    /// Open addressing: the slots' references, and the test plus one in each (0: empty).
+    private var references: [UInt64] = Array(repeating: 0, count: 64)
+    private var tests: [Int32] = Array(repeating: 0, count: 64)
+    private var count = 0
+    private var shift = 58
+    private let multiplier = UInt64.random(in: 0...UInt64.max) | 1
+
+    /// The test of `reference`, nil when no name line gave it.
+    subscript(reference: UInt64) -> Int32? {
+        get {
+            let mask = tests.count - 1
+            var slot = self.slot(of: reference)
+            while true {
+                let test = tests[slot]
+                if test == 0 { return nil }
+                if references[slot] == reference { return test &- 1 }
+                slot = (slot + 1) & mask
+            }
+        }
+        set {
+            guard let newValue else { preconditionFailure("references are never removed") }
+            if 2 * (count + 1) > tests.count { grow() }
+            let mask = tests.count - 1
+            var slot = self.slot(of: reference)
+            while tests[slot] != 0 && references[slot] != reference { slot = (slot + 1) & mask }
+            if tests[slot] == 0 { count += 1 }
+            references[slot] = reference
+            tests[slot] = newValue &+ 1
+        }
+    }
+
+    private func slot(of reference: UInt64) -> Int { Int(truncatingIfNeeded: (reference &* multiplier) >> shift) }
+
+    private mutating func grow() {
+        let (oldReferences, oldTests) = (references, tests)
+        references = Array(repeating: 0, count: oldTests.count * 2)
+        tests = Array(repeating: 0, count: oldTests.count * 2)
+        shift -= 1
+        let mask = tests.count - 1
+        for index in oldTests.indices where oldTests[index] != 0 {
+            var slot = slot(of: oldReferences[index])
+            while tests[slot] != 0 { slot = (slot + 1) & mask }
+            references[slot] = oldReferences[index]
+            tests[slot] = oldTests[index]
+        }
     }
 }

@@ -207,9 +207,7 @@ extension TestLogParser {
             xctestSuiteOutput.append(PrintedOutput())
             suite = xctestSuites.count - 1
         }
-        if let module = name.module {
-            moduleByClassAndMethod[name.className + "\u{0}" + name.method] = module
-        }
+        if let module = name.module { modulesByClass[name.className, default: [:]][name.method] = module }
         let value = TestRun.Case(className: name.className, testName: name.method, status: .passed)
         var open = OpenCase(suite: suite, name: name, value: value)
         open.followsUnsettledEnd = followsUnsettledEnd
@@ -299,7 +297,7 @@ extension TestLogParser {
     mutating func parallelProgress(_ name: TestLogLine.XCTestName, index: Int, total: Int) {
         run.hasTestOutput = true
         continuation = .none
-        if let module = name.module { moduleByClassAndMethod[name.className + "\u{0}" + name.method] = module }
+        if let module = name.module { modulesByClass[name.className, default: [:]][name.method] = module }
         if parallelSeen.insert(name).inserted { parallelTests.append(name) }
         parallelProgress = (max(parallelProgress.done, index), max(parallelProgress.total, total))
     }
@@ -312,58 +310,104 @@ extension TestLogParser {
         for index in suites.indices where !xctestSuiteOutput[index].isEmpty {
             suites[index].output = xctestSuiteOutput[index].text
         }
-        let parallel = !parallelTests.isEmpty
-        if parallel {
-            // One suite per class (each failed test printed its own); module from the progress lines.
-            var merged: [TestRun.Suite] = []
-            var indexByName: [String: Int] = [:]
-            var reported: Set<String> = []
-            func key(_ module: String?, _ className: String) -> String { (module ?? "") + "\u{0}" + className }
-            for suite in suites {
-                for testCase in suite.cases {
-                    let module = moduleByClassAndMethod[testCase.className + "\u{0}" + testCase.testName]
-                    let suiteKey = key(module, testCase.className)
-                    reported.insert(suiteKey + "\u{0}" + testCase.testName)
-                    if indexByName[suiteKey] == nil {
-                        var fresh = TestRun.Suite(
-                            name: module.map { "\($0).\(testCase.className)" } ?? testCase.className,
-                            framework: .xctest, timestamp: suite.timestamp)
-                        fresh.output = suite.output
-                        merged.append(fresh)
-                        indexByName[suiteKey] = merged.count - 1
-                    }
-                    var renamed = testCase
-                    renamed.className = merged[indexByName[suiteKey]!].name
-                    merged[indexByName[suiteKey]!].cases.append(renamed)
-                }
-            }
-            for name in parallelTests {
-                let suiteKey = key(name.module, name.className)
-                guard !reported.contains(suiteKey + "\u{0}" + name.method) else { continue }
-                if indexByName[suiteKey] == nil {
-                    merged.append(
-                        TestRun.Suite(
-                            name: name.module.map { "\($0).\(name.className)" } ?? name.className, framework: .xctest,
-                            timestamp: lastTimestamp))
-                    indexByName[suiteKey] = merged.count - 1
-                }
-                let suite = indexByName[suiteKey]!
-                merged[suite].cases.append(
-                    TestRun.Case(className: merged[suite].name, testName: name.method, status: .passed))
-            }
-            for index in merged.indices { merged[index].cases.sort { $0.testName < $1.testName } }
-            merged.sort { $0.name < $1.name }
-            return merged
-        }
-        for index in suites.indices where !moduleByClassAndMethod.isEmpty {
+        guard parallelTests.isEmpty else { return mergeParallelSuites(suites) }
+        guard !modulesByClass.isEmpty else { return suites }
+        for index in suites.indices {
             // The macOS form names the module; all of a class's tests are in the same one.
-            let modules = Set(
-                suites[index].cases.compactMap { moduleByClassAndMethod[$0.className + "\u{0}" + $0.testName] })
-            if modules.count == 1, let module = modules.first {
+            var modules = ModuleLookup(modulesByClass)
+            let found = Set(suites[index].cases.compactMap { modules.module(of: $0.className, $0.testName) })
+            if found.count == 1, let module = found.first {
                 suites[index].rename("\(module).\(suites[index].name)")
             }
         }
         return suites
+    }
+
+    /// `--parallel`: one suite per class (each failed test printed its own), named with the module
+    /// the progress lines give; then the tests the progress lines name that printed nothing (they
+    /// passed), each class's tests in order of name, the classes in order of name.
+    private func mergeParallelSuites(_ suites: [TestRun.Suite]) -> [TestRun.Suite] {
+        var merged: [TestRun.Suite] = []
+        var indexByName: [SuiteKey: Int] = [:]
+        var modules = ModuleLookup(modulesByClass)
+        // The cases of one class follow each other: the suite of the case before is looked up once.
+        var last: (key: SuiteKey, index: Int)?
+        for suite in suites {
+            for testCase in suite.cases {
+                let key = SuiteKey(
+                    module: modules.module(of: testCase.className, testCase.testName), className: testCase.className)
+                let index: Int
+                if let last, last.key == key {
+                    index = last.index
+                } else if let known = indexByName[key] {
+                    index = known
+                } else {
+                    var fresh = TestRun.Suite(
+                        name: key.module.map { "\($0).\(key.className)" } ?? key.className, framework: .xctest,
+                        timestamp: suite.timestamp)
+                    fresh.output = suite.output
+                    merged.append(fresh)
+                    index = merged.count - 1
+                    indexByName[key] = index
+                }
+                last = (key, index)
+                var renamed = testCase
+                renamed.className = merged[index].name
+                merged[index].cases.append(renamed)
+            }
+        }
+        // The tests of a suite that printed their end: the names of its cases so far, made only for
+        // the suites the progress lines name.
+        let printed = merged.map(\.cases.count)
+        var printedNames: [Int: Set<String>] = [:]
+        for name in parallelTests {
+            let key = SuiteKey(module: name.module, className: name.className)
+            if let index = indexByName[key], index < printed.count {
+                let names = printedNames[index] ?? Set(merged[index].cases[..<printed[index]].lazy.map(\.testName))
+                printedNames[index] = names
+                if names.contains(name.method) { continue }
+            }
+            let index: Int
+            if let known = indexByName[key] {
+                index = known
+            } else {
+                merged.append(
+                    TestRun.Suite(
+                        name: name.module.map { "\($0).\(name.className)" } ?? name.className, framework: .xctest,
+                        timestamp: lastTimestamp))
+                index = merged.count - 1
+                indexByName[key] = index
+            }
+            merged[index].cases.append(
+                TestRun.Case(className: merged[index].name, testName: name.method, status: .passed))
+        }
+        for index in merged.indices { merged[index].cases.sort { $0.testName < $1.testName } }
+        merged.sort { $0.name < $1.name }
+        return merged
+    }
+
+    /// A class of a module (nil: the log names none), the suite its tests merge into.
+    private struct SuiteKey: Hashable {
+        var module: String?
+        var className: String
+    }
+
+    /// The module of a test by its class and method (`modulesByClass`), the class's table looked
+    /// up once for the tests of one class in a row.
+    private struct ModuleLookup {
+        let modulesByClass: [String: [String: String]]
+        var lastClass: String?
+        var lastMethods: [String: String]?
+
+        init(_ modulesByClass: [String: [String: String]]) { self.modulesByClass = modulesByClass }
+
+        mutating func module(of className: String, _ method: String) -> String? {
+            if className != lastClass {
+                lastClass = className
+                lastMethods = modulesByClass[className]
+            }
+            return lastMethods?[method]
+        }
     }
 
     /// "2026-11-22 14:03:53.085" → "2026-11-22T14:03:53"; nil for anything else. When that is

@@ -51,7 +51,9 @@ package struct TestLogParser {
     var parallelTests: [TestLogLine.XCTestName] = []
     var parallelSeen: Set<TestLogLine.XCTestName> = []
     var parallelProgress = (done: 0, total: 0)
-    var moduleByClassAndMethod: [String: String] = [:]
+    /// The modules the log names (`--parallel` progress, the macOS form), by class, then by
+    /// method: a class the log names no module for costs one lookup, not one per test.
+    var modulesByClass: [String: [String: String]] = [:]
     var lastTimestamp: String?
     var crash: CrashReport?
 

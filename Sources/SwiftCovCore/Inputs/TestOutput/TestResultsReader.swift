@@ -52,6 +52,19 @@ package enum TestResultsReader {
             return try read(file, path: path, utcOffset: utcOffset)
         }
         var stream = TestResultsStream(path: path, utcOffset: utcOffset)
+        try read(descriptor: descriptor, path: path, into: &stream)
+        return try stream.finish()
+    }
+
+    /// Reads `descriptor` (from `path`, for messages: "-" for standard input) to its end into
+    /// `stream`, in pieces as they come: standard input, pipes, files that state no size. `piece`
+    /// sees each piece before it is parsed (to pass standard input through); `stop` is asked after
+    /// each piece and when a signal interrupts a read, and ends the reading when true (what was read
+    /// is kept).
+    package static func read(
+        descriptor: Int32, path: String, into stream: inout TestResultsStream,
+        piece: (UnsafeRawBufferPointer) -> Void = { _ in }, stop: () -> Bool = { false }
+    ) throws(TestResultsError) {
         // Pieces that stay in a core's cache between being read and being parsed.
         let capacity = 256 << 10
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
@@ -59,13 +72,18 @@ package enum TestResultsReader {
         while true {
             let count = systemRead(descriptor, buffer, capacity)
             if count < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR {
+                    if stop() { return }
+                    continue
+                }
                 throw .unreadable(path: path, reason: String(cString: strerror(errno)))
             }
-            if count == 0 { break }
-            try stream.consume(UnsafeRawBufferPointer(start: buffer, count: count))
+            if count == 0 { return }
+            let bytes = UnsafeRawBufferPointer(start: buffer, count: count)
+            piece(bytes)
+            try stream.consume(bytes)
+            if stop() { return }
         }
-        return try stream.finish()
     }
 
     /// Reads a file mapped with `MappedFile.Reading.inOrder` (from `path`, for messages); a file
