@@ -119,6 +119,8 @@ package enum XcodeTestsDocument {
     package indirect enum Child: Sendable {
         case group(Group)
         case testCase(Case)
+
+        var isGroup: Bool { if case .group = self { true } else { false } }
     }
 
     /// The results of a bundle's tests: what all of `xcresulttool get test-results`' documents
@@ -208,10 +210,8 @@ package enum XcodeTestsDocument {
             _ run: Run, of testCase: Case, in suites: [(name: String, url: String?)], bundle: Group
         ) {
             var path = ["b", bundle.name]
-            var parent: Int
-            if let found = index[path] {
-                parent = found
-            } else {
+            var parent = index[path] ?? -1
+            if parent < 0 {
                 parent = groups.count
                 index[path] = parent
                 groups.append(FlatGroup(group: bundle))
@@ -219,31 +219,33 @@ package enum XcodeTestsDocument {
             }
             for suite in suites {
                 path += ["s", suite.name]
-                if let found = index[path] {
-                    parent = found
-                    continue
-                }
-                let position = groups.count
-                index[path] = position
-                groups.append(FlatGroup(group: Group(type: "Test Suite", name: suite.name, url: suite.url)))
-                groups[parent].children.append((true, position))
-                parent = position
+                parent = place(path, under: parent, .group(Group(type: "Test Suite", name: suite.name, url: suite.url)))
             }
-            path += ["c", testCase.identifier ?? testCase.name]
-            let position: Int
-            if let found = index[path] {
-                position = found
-            } else {
-                position = cases.count
-                index[path] = position
-                cases.append(testCase)
-                groups[parent].children.append((false, position))
-            }
+            let position = place(
+                path + ["c", testCase.identifier ?? testCase.name], under: parent, .testCase(testCase))
             cases[position].runs.append(run)
             if let device = run.device, !results.devices.contains(device) { results.devices.append(device) }
             if let configuration = run.configuration, !results.configurations.contains(configuration) {
                 results.configurations.append(configuration)
             }
+        }
+
+        /// The position of what `path` names: found again, or `new` added (to the groups or the
+        /// cases) and listed under the group `parent`.
+        private mutating func place(_ path: [String], under parent: Int, _ new: Child) -> Int {
+            if let found = index[path] { return found }
+            let position: Int
+            switch new {
+            case .group(let group):
+                position = groups.count
+                groups.append(FlatGroup(group: group))
+            case .testCase(let testCase):
+                position = cases.count
+                cases.append(testCase)
+            }
+            index[path] = position
+            groups[parent].children.append((new.isGroup, position))
+            return position
         }
 
         /// The results, the groups nested (no deeper than the paths added).
