@@ -99,4 +99,60 @@ struct XCResultCommandTests {
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("no test A/b() in this bundle"))
     }
+
+    @Test("get test-results tests|summary|test-details: xcresulttool's JSON on stdout, from either store")
+    func testResultsDocuments() throws {
+        let bundle = Self.fixtures + "Xcode26-Mixed-XCTest-SwiftTesting.xcresult"
+        func json(_ arguments: [String]) throws -> [String: Any] {
+            let result = try swiftcov(["xcresult", "get", "test-results"] + arguments)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.isEmpty)
+            return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        }
+        // fastlane's JSON of the same bundle is the ground truth for the devices and configurations.
+        let truth = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(
+                    contentsOf: URL(fileURLWithPath: Self.fixtures + "json/Xcode26-Mixed-XCTest-SwiftTesting.json")))
+                as? [String: Any])
+        let tests = try json(["tests", "--path", bundle, "--format", "json"])
+        #expect((tests["devices"] as? NSArray) == (truth["devices"] as? NSArray))
+        #expect((tests["testPlanConfigurations"] as? NSArray) == (truth["testPlanConfigurations"] as? NSArray))
+        #expect((tests["testNodes"] as? [[String: Any]])?.first?["name"] as? String == "TestPlan")
+        let summary = try json(["summary", bundle])
+        #expect(summary["title"] as? String == "Test - FastlaneTrainerExample")
+        #expect((summary["devicesAndConfigurations"] as? [Any])?.count == 1)
+        let id = "FastlaneTrainerTests/UserTests/RegistrationTests/PasswordTests/testPasswordLength()"
+        let details = try json(["test-details", "--test-id", id, bundle])
+        #expect(details["testResult"] as? String == "Failed")
+        #expect(details["testDescription"] as? String == "Test case with 2 runs")
+        let runs = try #require(details["testRuns"] as? [[String: Any]])
+        #expect(runs.map { $0["name"] as? String } == ["iPhone 17 Pro Max"])
+        #expect((runs[0]["children"] as? [[String: Any]])?.map { $0["name"] as? String } == ["First Run", "Retry 1"])
+        // The object graph of a legacy bundle.
+        let legacy = try json(["summary", Self.fixtures + "test.xcresult"])
+        #expect(legacy["totalTestCount"] as? Int == 7)
+        #expect(legacy["failedTests"] as? Int == 1)
+    }
+
+    @Test("get test-results: an unknown document, test-details without --test-id, an unknown test: exit 2")
+    func testResultsUsage() throws {
+        let bundle = Self.fixtures + "test.xcresult"
+        for arguments in [
+            ["xcresult", "get", "test-results", "metrics", bundle],
+            ["xcresult", "get", "test-results", "test-details", bundle],
+            ["xcresult", "get", "test-results", "tests"],
+        ] {
+            let result = try swiftcov(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr.hasPrefix("swiftcov xcresult: error: "), "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+        let unknown = try swiftcov(["xcresult", "get", "test-results", "test-details", "--test-id", "A/b()", bundle])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("no test A/b() in this bundle"))
+        let missing = try swiftcov(["xcresult", "get", "test-results", "summary", Self.fixtures + "nothing.xcresult"])
+        #expect(missing.status == 2)
+        #expect(missing.stdout.isEmpty)
+    }
 }

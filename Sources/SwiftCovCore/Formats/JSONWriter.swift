@@ -244,6 +244,40 @@ package struct JSONWriter: ~Copyable {
         buffer.append("null")
     }
 
+    /// Writes a parsed or built document as it is (members in their order), every container
+    /// with elements in `layout`; without recursion, whatever its depth.
+    package mutating func value(_ value: JSONValue, _ layout: Layout = .block) {
+        // Containers being written, with what is left of them.
+        var stack: [(isObject: Bool, members: ArraySlice<(key: String, value: JSONValue)>)] = []
+        var next: JSONValue? = value
+        while true {
+            if let current = next {
+                next = nil
+                switch current {
+                case .null: null()
+                case .bool(let flag): bool(flag)
+                case .number(let number): self.number(number)
+                case .string(let text): string(text)
+                case .array(let elements):
+                    beginArray(layout)
+                    stack.append((false, ArraySlice(elements.map { (key: "", value: $0) })))
+                case .object(let members):
+                    beginObject(layout)
+                    stack.append((true, ArraySlice(members)))
+                }
+            }
+            guard let top = stack.last else { return }
+            if let member = top.members.first {
+                stack[stack.count - 1].members = top.members.dropFirst()
+                if top.isObject { key(member.key) }
+                next = member.value
+            } else {
+                stack.removeLast()
+                if top.isObject { endObject() } else { endArray() }
+            }
+        }
+    }
+
     // MARK: Members
 
     /// `"key": value`, for the common member types.

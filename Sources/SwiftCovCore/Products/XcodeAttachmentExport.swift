@@ -10,16 +10,21 @@
 /// machine: each attachment's file and `manifest.json`, a list of the tests with attachments
 /// (`testIdentifier`, `testIdentifierURL`, `attachments`: `exportedFileName`,
 /// `suggestedHumanReadableName`, `isAssociatedWithFailure`, `timestamp`, `configurationName`,
-/// `deviceName`, `deviceId`). A key the bundle cannot supply is left out, never invented.
+/// `deviceName`, `deviceId`, `arguments`: the argument case's values, for a run that has one). A
+/// key the bundle cannot supply is left out, never invented.
 ///
 /// - Files are named `<attachment UUID>.<extension of Xcode's suggested name>`: letters, digits
 ///   and `-` only, never a path, unique in the folder (`-2`, `-3` … otherwise), so that no name
 ///   in the bundle (`../`, an absolute path, NUL, 10 KB) leads out of the folder.
 /// - Each payload is read and written once; the other attachments that share it (Xcode's store
 ///   is content-addressed) are hard links to that file (copies where links are refused).
+/// - Payloads stored as they are (screenshots, recordings) are copied through a bounded buffer,
+///   whatever their size, holes of a sparse file kept as holes; zstd-compressed ones (text) are
+///   decoded within the bundle's ceiling of bytes decoded.
 /// - The folder is built beside the output and swapped in when complete (`StagedFolder`): a
-///   payload that is missing, too large or not a regular file stops the export with one error
-///   naming the bundle and the object, and nothing is left half-written.
+///   payload that is missing, not a regular file inside the bundle or a frame past the ceiling, or
+///   a disk that fills up, stops the export with one error naming the bundle and the object, and
+///   nothing is left half-written.
 package enum XcodeAttachmentExport {
     /// One attachment to export.
     package struct Item: Equatable {
@@ -33,6 +38,8 @@ package enum XcodeAttachmentExport {
         package var configurationName: String?
         package var deviceName: String?
         package var deviceIdentifier: String?
+        /// The argument case's values (`TestEvidence.argumentValues`).
+        package var arguments: [String] = []
         package var payload: TestEvidence.Payload?
     }
 
@@ -52,7 +59,8 @@ package enum XcodeAttachmentExport {
                         suggestedHumanReadableName: suggested,
                         isAssociatedWithFailure: attachment.isAssociatedWithFailure, timestamp: attachment.timestamp,
                         configurationName: run.configuration, deviceName: run.deviceName,
-                        deviceIdentifier: run.deviceIdentifier, payload: attachment.payload))
+                        deviceIdentifier: run.deviceIdentifier, arguments: run.argumentValues,
+                        payload: attachment.payload))
             }
         }
         return items
@@ -112,6 +120,12 @@ package enum XcodeAttachmentExport {
                 if let configuration = item.configurationName { json.member("configurationName", configuration) }
                 if let device = item.deviceName { json.member("deviceName", device) }
                 if let identifier = item.deviceIdentifier { json.member("deviceId", identifier) }
+                if !item.arguments.isEmpty {
+                    json.key("arguments")
+                    json.beginArray()
+                    for value in item.arguments { json.string(value) }
+                    json.endArray()
+                }
                 json.endObject()
             }
             json.endArray()
@@ -169,19 +183,38 @@ package enum XcodeAttachmentExport {
             if let first = written[payload.id] {
                 if link(first, path) == 0 { continue }
             }
-            let bytes: [UInt8]
+            // Stored as they are: copied through a bounded buffer, holes kept; a zstd frame:
+            // decoded within the bundle's ceiling.
+            guard let store else { throw Diagnostic(file: bundle, "no object store holds the attachments' bytes") }
+            let rawFile: String?
             do throws(XcodeInputError) {
-                guard let store else { throw XcodeInputError(path: bundle, "no object store") }
-                bytes = try store.payload(payload)
+                rawFile = try store.rawPayloadFile(payload)
             } catch {
                 throw error.diagnostic
             }
-            do throws(AtomicFile.WriteError) {
-                try bytes.withUnsafeBufferPointer { (buffer) throws(AtomicFile.WriteError) in
-                    try AtomicFile.write(bytes: buffer, to: path, durable: false)
+            if let rawFile {
+                do throws(FileCopy.Failure) {
+                    try FileCopy.copy(from: rawFile, to: path)
+                } catch {
+                    switch error {
+                    case .cannotRead(let reason): throw Diagnostic(file: rawFile, "cannot read: \(reason)")
+                    case .cannotWrite(let failure): throw failure.diagnostic
+                    }
                 }
-            } catch {
-                throw error.diagnostic
+            } else {
+                let bytes: [UInt8]
+                do throws(XcodeInputError) {
+                    bytes = try store.payload(payload)
+                } catch {
+                    throw error.diagnostic
+                }
+                do throws(AtomicFile.WriteError) {
+                    try bytes.withUnsafeBufferPointer { (buffer) throws(AtomicFile.WriteError) in
+                        try AtomicFile.write(bytes: buffer, to: path, durable: false)
+                    }
+                } catch {
+                    throw error.diagnostic
+                }
             }
             if written[payload.id] == nil { written[payload.id] = path }
         }

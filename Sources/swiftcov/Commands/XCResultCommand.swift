@@ -5,16 +5,21 @@ enum XCResultCommand {
     static let spec = CommandSpec(
         name: "xcresult",
         abstract:
-            "Do what `xcrun xcresulttool export attachments` and `get test-results activities` do, without a Mac.",
-        positional: "export attachments BUNDLE | get test-results activities BUNDLE",
+            "Do what `xcrun xcresulttool export attachments` and `get test-results` do, without a Mac.",
+        positional: "export attachments BUNDLE | get test-results tests|summary|test-details|activities BUNDLE",
         positionalHelp:
             "`export attachments`: write each attachment of the result bundle BUNDLE (or --path) and the "
-            + "manifest.json xcresulttool writes into --output-path. `get test-results activities`: print the "
-            + "JSON of a test's steps (--test-id).",
+            + "manifest.json xcresulttool writes into --output-path. `get test-results`: print the JSON "
+            + "xcresulttool prints: `tests` (the tree of the tests), `summary` (counts, failures, devices and "
+            + "configurations), `test-details` (a test's runs) and `activities` (a test's steps), the last two "
+            + "of the test --test-id.",
         options: [path.spec, outputPath.spec, onlyFailures.spec, testID.spec, format.spec],
         examples: [
             "swiftcov xcresult export attachments Tests.xcresult --output-path attachments",
             "swiftcov xcresult export attachments --path Tests.xcresult --output-path failures --only-failures",
+            "swiftcov xcresult get test-results summary --path Tests.xcresult --format json",
+            "swiftcov xcresult get test-results tests Tests.xcresult",
+            "swiftcov xcresult get test-results test-details --test-id 'AppUITests/testLaunch()' Tests.xcresult",
             "swiftcov xcresult get test-results activities --test-id 'AppUITests/testLaunch()' Tests.xcresult",
         ])
 
@@ -35,6 +40,19 @@ enum XCResultCommand {
                 throw Diagnostic(file: options.bundle, "no test \(testID) in this bundle")
             }
             try terminal.out(text)
+        case .tests, .summary, .testDetails:
+            let (results, warnings) = try XCResultBundle.testResults(path: options.bundle)
+            for warning in warnings { terminal.emit(warning, command: "xcresult") }
+            switch options.action {
+            case .testDetails(let testID):
+                let evidence = try XCResultBundle.evidence(path: options.bundle).evidence
+                guard let text = XcodeTestResultsJSON.testDetails(results, testID: testID, evidence: evidence) else {
+                    throw Diagnostic(file: options.bundle, "no test \(testID) in this bundle")
+                }
+                try terminal.out(text)
+            case .summary: try terminal.out(XcodeTestResultsJSON.summary(results))
+            default: try terminal.out(XcodeTestResultsJSON.tests(results))
+            }
         }
         return .success
     }

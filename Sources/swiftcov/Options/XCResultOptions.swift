@@ -12,7 +12,9 @@ extension XCResultCommand {
 
     static let testID = ValueOption<String>(
         ["--test-id"], value: "ID",
-        help: "get test-results activities: the test, by its identifier (Class/test()) or its URL (required).")
+        help:
+            "get test-results activities|test-details: the test, by its identifier (Class/test()) or its URL "
+            + "(required).")
     /// What `get test-results` prints: JSON, as xcresulttool does.
     enum Format: String, CaseIterable, Sendable {
         case json
@@ -27,6 +29,12 @@ extension XCResultCommand {
         case exportAttachments(outputPath: String, onlyFailures: Bool)
         /// `get test-results activities`: print a test's steps.
         case activities(testID: String)
+        /// `get test-results tests`: print the tree of the tests.
+        case tests
+        /// `get test-results summary`: print the counts, failures, devices and configurations.
+        case summary
+        /// `get test-results test-details`: print a test's runs.
+        case testDetails(testID: String)
     }
 
     struct Options {
@@ -35,7 +43,7 @@ extension XCResultCommand {
 
         static let usage =
             "say what to do: `swiftcov xcresult export attachments BUNDLE --output-path DIR` or "
-            + "`swiftcov xcresult get test-results activities --test-id ID BUNDLE`"
+            + "`swiftcov xcresult get test-results tests|summary|test-details|activities [--test-id ID] BUNDLE`"
 
         init(_ arguments: ParsedArguments) throws(UsageError) {
             var words = arguments.positionals
@@ -46,13 +54,23 @@ extension XCResultCommand {
                 }
                 action = .exportAttachments(
                     outputPath: outputPath, onlyFailures: arguments.has(XCResultCommand.onlyFailures))
-            } else if words.starts(with: ["get", "test-results", "activities"]) {
+            } else if words.starts(with: ["get", "test-results"]), words.count >= 3 {
+                let document = words[2]
                 words.removeFirst(3)
-                guard let testID = try arguments.value(XCResultCommand.testID) else {
-                    throw UsageError("give the test with --test-id ID (its identifier, Class/test())")
-                }
                 _ = try arguments.value(XCResultCommand.format)
-                action = .activities(testID: testID)
+                let testID = try arguments.value(XCResultCommand.testID)
+                switch document {
+                case "tests": action = .tests
+                case "summary": action = .summary
+                case "activities", "test-details":
+                    guard let testID else {
+                        throw UsageError("give the test with --test-id ID (its identifier, Class/test())")
+                    }
+                    action = document == "activities" ? .activities(testID: testID) : .testDetails(testID: testID)
+                default:
+                    throw UsageError(
+                        "`get test-results \(document)`: swiftcov prints tests, summary, test-details and activities")
+                }
             } else {
                 throw UsageError(Self.usage)
             }

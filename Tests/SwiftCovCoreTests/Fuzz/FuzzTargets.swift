@@ -349,6 +349,47 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
             }
         }
         try renderTests(run)
+        try xcresultEvidence(object, load: load)
+    }
+
+    /// The object read for its evidence (an invocation record's tests' steps, failures and
+    /// attachments; a test's summary's alone) and for `xcresulttool get test-results`' documents.
+    private static func xcresultEvidence(
+        _ object: XCResultObject, load: @escaping XcodeTestResults.Loader
+    ) throws(FuzzInvariantFailure) {
+        var evidence: [TestEvidence] = []
+        if object.isA("ActionTestSummary") {
+            evidence.append(XcodeEvidence.evidence(ofSummary: object))
+        }
+        if object.isA("ActionsInvocationRecord") {
+            let results: XcodeTestsDocument.Results
+            do throws(TestResultsError) {
+                evidence += try XcodeTestResults.evidence(invocationRecord: object, load: load, path: "b").evidence
+                results = try XcodeTestResults.testResults(invocationRecord: object, load: load, path: "b").results
+            } catch {
+                _ = error.description
+                return
+            }
+            // Groups nest as deep as the graph (256): deeper than the JSON reader reads back.
+            func wellFormed(_ json: String, _ what: String) throws(FuzzInvariantFailure) {
+                do {
+                    _ = try JSONValue.parse(Array(json.utf8))
+                } catch  where error.message.contains("too deep") {
+                } catch {
+                    throw FuzzInvariantFailure(description: "\(what) is not well-formed JSON (\(error.message))")
+                }
+            }
+            try wellFormed(XcodeTestResultsJSON.tests(results), "the tests document")
+            try wellFormed(XcodeTestResultsJSON.summary(results), "the summary document")
+            for (_, testCase) in results.cases.prefix(8) {
+                guard let id = testCase.identifier else { continue }
+                guard let details = XcodeTestResultsJSON.testDetails(results, testID: id, evidence: evidence) else {
+                    throw FuzzInvariantFailure(description: "no test-details for a test of the tree: \(id)")
+                }
+                try wellFormed(details, "test-details")
+            }
+        }
+        if let problem = evidenceProblem(evidence) { throw FuzzInvariantFailure(description: problem) }
     }
 
     /// `xcresulttool`'s JSON (legacy objects, `test-results tests`, `summary`), read as `junit

@@ -20,74 +20,7 @@ struct XcodeResultDatabaseTests {
         try JSONValue.parse(Array(Data(contentsOf: URL(fileURLWithPath: "\(directory)/json/\(name).json"))))
     }
 
-    /// The differences between two test node trees in what the reader uses, by key path.
-    static func differences(_ ours: JSONValue, _ truth: JSONValue, at path: String, into found: inout [String]) {
-        // Xcode 16's tool leaves out the URLs of bundles and suites and the seconds of every
-        // duration (item 6 of its defects), names every attempt "Retry N", and gives failure
-        // messages a result: compared where both tools say something.
-        let type = truth["nodeType"]
-        for key in ["name", "nodeType", "nodeIdentifier", "nodeIdentifierURL", "result"]
-        where ours[key] != truth[key] && (key != "nodeIdentifierURL" || truth[key] != nil)
-            && (key != "name" || type != .string("Repetition"))
-            && (key != "result" || type != .string("Failure Message"))
-        {
-            found.append("\(path).\(key): \(String(describing: ours[key])) ≠ \(String(describing: truth[key]))")
-        }
-        // Durations of single runs (a repetition, or a test or case run once).
-        if type == .string("Repetition") || truth["children"] == nil, truth["durationInSeconds"] != nil,
-            ours["durationInSeconds"] != truth["durationInSeconds"]
-        {
-            found.append(
-                "\(path).durationInSeconds: \(String(describing: ours["durationInSeconds"])) ≠ \(String(describing: truth["durationInSeconds"]))"
-            )
-        }
-        guard case .array(let truthChildren)? = truth["children"] else {
-            if ours["children"] != nil { found.append("\(path).children: not in the ground truth") }
-            return
-        }
-        guard case .array(let ourChildren)? = ours["children"] else {
-            found.append("\(path).children: missing")
-            return
-        }
-        if ourChildren.count != truthChildren.count {
-            found.append("\(path).children: \(ourChildren.count) ≠ \(truthChildren.count)")
-        }
-        // Children are matched by type and name (the n-th of a name with the n-th), not by
-        // position: the database does not keep the order the tool sorts them in.
-        var taken = Set<Int>()
-        for (index, truthChild) in truthChildren.enumerated() {
-            guard
-                let match = ourChildren.indices.first(where: {
-                    !taken.contains($0) && ourChildren[$0]["nodeType"] == truthChild["nodeType"]
-                        && (truthChild["nodeType"] == .string("Repetition")
-                            ? ourChildren[$0]["nodeIdentifier"] == truthChild["nodeIdentifier"]
-                            : ourChildren[$0]["name"] == truthChild["name"])
-                })
-            else {
-                found.append("\(path).children[\(index)]: no \(String(describing: truthChild["name"]))")
-                continue
-            }
-            taken.insert(match)
-            differences(ourChildren[match], truthChild, at: "\(path).children[\(index)]", into: &found)
-        }
-    }
-
-    @Test("Xcode 26: every node, name, identifier, result, run duration and failure message equals xcresulttool's")
-    func testsDocument() throws {
-        let name = "Xcode26-Mixed-XCTest-SwiftTesting"
-        let ours = try Self.document(name)
-        let truth = try Self.groundTruth(name)
-        guard case .array(let ourPlans)? = ours["testNodes"], case .array(let truePlans)? = truth["testNodes"] else {
-            Issue.record("no testNodes")
-            return
-        }
-        #expect(ourPlans.count == truePlans.count)
-        var found: [String] = []
-        for (index, (our, true_)) in zip(ourPlans, truePlans).enumerated() {
-            Self.differences(our, true_, at: "testNodes[\(index)]", into: &found)
-        }
-        #expect(found.isEmpty, "\(found.count) differences, first: \(found.prefix(8).joined(separator: "\n"))")
-    }
+    // Every node of the Xcode 26 document against xcresulttool's: XcodeTestResultsJSONTests.
 
     /// Each test case's identifier and result, in a document.
     static func caseResults(_ node: JSONValue, into results: inout [String: String]) {

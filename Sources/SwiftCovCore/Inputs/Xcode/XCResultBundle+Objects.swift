@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The bundle's object graph: its root (an `ActionsInvocationRecord`), the objects it refers to,
 /// and what coverage and tests are read from them.
 extension XCResultBundle {
@@ -96,6 +104,25 @@ extension XCResultBundle {
 }
 
 extension XCResultBundle {
+    /// The results of the bundle at `path`'s tests, from which `xcresulttool get test-results`'
+    /// documents are made: from its object graph, or from its `database.sqlite3` when that is all
+    /// it holds; with warnings for what could not be read.
+    package static func testResults(path: String) throws(TestResultsError) -> (
+        results: XcodeTestsDocument.Results, warnings: [Diagnostic]
+    ) {
+        if holdsOnlyDatabase(path) {
+            let results = try XcodeResultDatabase.withDatabase(bundle: path) {
+                (database) throws(SQLiteDatabase.DecodeError) in try XcodeResultDatabase.results(database)
+            }
+            return (results, [])
+        }
+        let (bundle, record) = try openGraph(path)
+        var (results, warnings) = try XcodeTestResults.testResults(
+            invocationRecord: record, load: bundle.loader, path: path)
+        if let warning = bundle.versionWarning { warnings.insert(warning, at: 0) }
+        return (results, warnings)
+    }
+
     /// The bundle at `path` and its root object, for the tests' readers.
     static func openGraph(_ path: String) throws(TestResultsError) -> (XCResultBundle, XCResultObject) {
         do throws(XcodeInputError) {
@@ -123,6 +150,26 @@ extension XCResultBundle {
     /// frame, decoded within the bundle's ceiling.
     package func payload(_ payload: TestEvidence.Payload) throws(XcodeInputError) -> [UInt8] {
         try object(payload.id)
+    }
+
+    /// The file of an attachment's payload when its bytes are stored as they are (a screenshot, a
+    /// recording: copied from it, never read whole); nil when it is a zstd frame (`payload(_:)`
+    /// decodes it). Only a regular file inside the bundle is given.
+    package func rawPayloadFile(_ payload: TestEvidence.Payload) throws(XcodeInputError) -> String? {
+        guard Self.isObjectID(payload.id) else {
+            throw XcodeInputError(path: path, "a reference to `\(payload.id)`, not an object id")
+        }
+        let relative = "Data/data." + payload.id
+        let file = try Self.fileInside(
+            realPath, path: path, relative, missing: "the object \(payload.id) is missing (\(relative))")
+        let descriptor = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw XcodeInputError(path: file, "cannot read: \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var magic = [UInt8](repeating: 0, count: 4)
+        let count = magic.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 4) }
+        return count == 4 && magic == [0x28, 0xB5, 0x2F, 0xFD] ? nil : file
     }
 }
 

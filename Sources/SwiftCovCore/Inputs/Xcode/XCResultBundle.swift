@@ -20,7 +20,7 @@ package struct XCResultBundle: Sendable {
     static let maximumObjectSize = 1 << 30
 
     /// The bundle's folder with its links followed, to tell a file inside it from a link out.
-    private let realPath: String
+    let realPath: String
     /// Where its objects are decoded and kept.
     let store: XCResultObjectStore
 

@@ -11,7 +11,15 @@
 /// walked with a stack of their own (never recursion), at most `TestEvidence.maximumActivities`
 /// steps and `maximumAttachments` attachments a run, titles and messages within one
 /// `TextBudget` a run; what is left out is said in `leftOut`.
-enum XcodeEvidence {
+package enum XcodeEvidence {
+    /// The evidence of a test's summary read alone, outside any run (named `A/b()`, failed): the
+    /// legacy evidence path's entry point for the fuzzer.
+    package static func evidence(ofSummary summary: XCResultObject) -> TestEvidence {
+        evidence(
+            summary: summary, testIdentifier: "A/b()",
+            testCase: TestRun.Case(className: "A", testName: "b()", status: .failed), label: XcodeRunBuilder.Label())
+    }
+
     /// The evidence of one test run from its summary; `testCase` and `label` are what the tests'
     /// reader made of the run (its names, outcome, configuration and destination).
     static func evidence(
@@ -24,6 +32,9 @@ enum XcodeEvidence {
         evidence.deviceName = label.device
         evidence.deviceIdentifier = label.deviceIdentifier
         evidence.arguments = testCase.arguments ?? label.testConfiguration
+        evidence.argumentValues = summary.array("arguments").map { argument in
+            argument["value"]?.string("description") ?? argument.string("identifier") ?? ""
+        }
         var budget = TextBudget()
         func kept(_ text: String) -> String { budget.admit(text) + budget.endElement() }
 

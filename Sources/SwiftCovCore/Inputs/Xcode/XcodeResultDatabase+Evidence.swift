@@ -78,7 +78,7 @@ extension XcodeResultDatabase.Reader {
         for run in runs.rows {
             guard let runID = run.rowid, let testCase = cases.row(runs.integer(run, "testCase_fk")) else { continue }
             let status: TestRun.Status =
-                switch XcodeResultDatabase.Reader.result(runs.text(run, "result")) {
+                switch XcodeTestsDocument.result(runs.text(run, "result")) {
                 case "Passed", "Expected Failure": .passed
                 case "Skipped": .skipped
                 case "Failed": .failed
@@ -93,7 +93,8 @@ extension XcodeResultDatabase.Reader {
             evidence.configuration = place.configuration
             evidence.deviceName = place.device.flatMap { places.devices.text($0, "name") }
             evidence.deviceIdentifier = place.device.flatMap { places.devices.text($0, "identifier") }
-            evidence.arguments = argumentsOfRun[runID]
+            evidence.argumentValues = argumentsOfRun[runID] ?? []
+            evidence.arguments = argumentsOfRun[runID]?.joined(separator: ", ")
             let policy = policies.row(runs.integer(run, "repetitionPolicy_fk"))
             evidence.attempt = Int(clamping: max(1, policy.flatMap { policies.integer($0, "repetition") } ?? 1))
             var budget = TextBudget()

@@ -1,21 +1,24 @@
 /// The test results in Xcode 16 and later's `database.sqlite3`, turned into the document
-/// `xcrun xcresulttool get test-results tests --format json` prints from it, so that a bundle
-/// holding only `Info.plist` and the database is read by the one reader of that document
-/// (`XCResultToolJSON`).
+/// `xcrun xcresulttool get test-results tests --format json` prints from it
+/// (`XcodeTestsDocument`), so that a bundle holding only `Info.plist` and the database is read by
+/// the one reader of that document (`XCResultToolJSON`) and `swiftcov xcresult get test-results`
+/// prints what the tool prints.
 ///
 /// The tree is the tool's: the test plan, then each testable (unit or UI test bundle) in plan
-/// order, its suites nested as declared, each suite's test cases in order; under a test case, a
-/// node per test plan configuration (when the run had several), per device (when it had
-/// several) and per argument case (Swift Testing arguments, a UI test's appearance and
-/// orientation), then a node per repetition or retry, with each run's failures, skip notices
-/// and results. The document carries what the reader uses (names, identifiers, node types,
-/// results, durations in seconds, failure messages as `File.swift:LINE: message`), not the
-/// tool's localized `duration` strings or its `details` summaries.
+/// order, its suites nested as declared, each suite's test cases in order, and under a test case
+/// its runs as `XcodeTestsDocument` places them; `devices` are the run destinations' devices and
+/// `testPlanConfigurations` the configurations the runs ran in.
 package enum XcodeResultDatabase {
     /// The `tests` document of `database`.
     package static func testsDocument(_ database: SQLiteDatabase) throws(SQLiteDatabase.DecodeError) -> JSONValue {
-        var reader = try Reader(database)
-        return try reader.document()
+        try results(database).testsDocument
+    }
+
+    /// The test results of `database`, from which each of the tool's documents is made.
+    package static func results(_ database: SQLiteDatabase) throws(SQLiteDatabase.DecodeError)
+        -> XcodeTestsDocument.Results
+    {
+        try Reader(database).results()
     }
 
     /// Reads whole tables (a bundle's database is a few megabytes) and joins them by rowid.
@@ -80,16 +83,6 @@ package enum XcodeResultDatabase {
             return result
         }
 
-        /// One run of a test case, with what tells it apart from the test's other runs.
-        struct Run {
-            var row: SQLiteRow
-            var configuration: String?
-            var device: String?
-            var arguments: String?
-            var repetition: Int64
-            var retryOnFailure: Bool
-        }
-
         /// Where each run happened: the tables that lead from a suite run to its test plan
         /// run's configuration and its action's device.
         struct Places {
@@ -100,6 +93,7 @@ package enum XcodeResultDatabase {
             let actions: Rows
             let destinations: Rows
             let devices: Rows
+            let platforms: Rows
 
             init(_ reader: Reader) throws(SQLiteDatabase.DecodeError) {
                 suiteRuns = try reader.rows("TestSuiteRuns")
@@ -109,6 +103,7 @@ package enum XcodeResultDatabase {
                 actions = try reader.rows("Actions")
                 destinations = try reader.rows("RunDestinations")
                 devices = try reader.rows("Devices")
+                platforms = try reader.rows("Platforms")
             }
 
             /// The configuration's name and the device's row of suite run `id` (or its parents').
@@ -133,8 +128,9 @@ package enum XcodeResultDatabase {
             }
         }
 
-        /// Each run's argument case (by the run's rowid), from its Arguments rows in order.
-        func argumentLabels() throws(SQLiteDatabase.DecodeError) -> [Int64: String] {
+        /// Each run's argument case (by the run's rowid), from its Arguments rows in order: its values
+        /// as `argumentValues` names them.
+        func argumentLabels() throws(SQLiteDatabase.DecodeError) -> [Int64: [String]] {
             let arguments = try rows("Arguments")
             let values = try rows("TestValues")
             let parameters = try rows("Parameters")
@@ -150,7 +146,7 @@ package enum XcodeResultDatabase {
                 argumentsOfRun[run, default: []].append(
                     (arguments.integer(row, "orderInTestCaseRun") ?? 0, parameter, value ?? ""))
             }
-            return argumentsOfRun.mapValues(Self.argumentLabel)
+            return argumentsOfRun.mapValues(Self.argumentValues)
         }
 
         /// The issues of test runs, with their places in the source.
@@ -182,7 +178,21 @@ package enum XcodeResultDatabase {
             }
         }
 
-        mutating func document() throws(SQLiteDatabase.DecodeError) -> JSONValue {
+        /// A device row as the document lists it.
+        static func device(_ places: Places, _ row: SQLiteRow) -> XcodeTestsDocument.Device {
+            let devices = places.devices
+            let platforms = places.platforms
+            return XcodeTestsDocument.Device(
+                id: devices.text(row, "identifier") ?? "device \(row.rowid ?? 0)", name: devices.text(row, "name"),
+                architecture: devices.text(row, "nativeArchitecture"), modelName: devices.text(row, "modelName"),
+                osVersion: devices.text(row, "operatingSystemVersion"),
+                osVersionWithBuildNumber: devices.text(row, "operatingSystemVersionWithBuildNumber"),
+                platform: platforms.row(devices.integer(row, "platform_fk")).flatMap {
+                    platforms.text($0, "userDescription")
+                })
+        }
+
+        func results() throws(SQLiteDatabase.DecodeError) -> XcodeTestsDocument.Results {
             let testables = try rows("Testables", required: true)
             let suites = try rows("TestSuites", required: true)
             let cases = try rows("TestCases", required: true)
@@ -193,29 +203,13 @@ package enum XcodeResultDatabase {
             let issues = issueRows.issues
             let skips = try rows("SkipNotices")
             let plans = try rows("TestPlans")
+            let tags = try rows("TestTags")
             let argumentsOfRun = try argumentLabels()
-
-            var runsOfCase: [Int64: [Run]] = [:]
-            for row in runs.rows {
-                guard let testCase = runs.integer(row, "testCase_fk") else { continue }
-                let place = places.place(ofSuiteRun: runs.integer(row, "testSuiteRun_fk"))
-                let policy = policies.row(runs.integer(row, "repetitionPolicy_fk"))
-                let label = row.rowid.flatMap { argumentsOfRun[$0] }
-                runsOfCase[testCase, default: []].append(
-                    Run(
-                        row: row, configuration: place.configuration,
-                        device: place.device.map { Self.deviceName(places.devices, $0) }, arguments: label,
-                        repetition: policy.flatMap { policies.integer($0, "repetition") } ?? 1,
-                        retryOnFailure: policy.flatMap { policies.text($0, "repetitionModeString") }
-                            == "RunRetryOnFailure"
-                    ))
-            }
-            let allRuns = runsOfCase.values.joined()
-            let splitByConfiguration = Set(allRuns.map(\.configuration)).count > 1
-            let splitByDevice = Set(allRuns.map(\.device)).count > 1
+            let metrics = try rows("PerformanceMetrics")
+            let measuredRuns = Set(metrics.rows.compactMap { metrics.integer($0, "testCaseRun_fk") })
 
             // Failures and skip notices of each run, and the span of the failures' times.
-            var messagesOfRun: [Int64: [(order: Int64, text: String)]] = [:]
+            var messagesOfRun: [Int64: [(order: Int64, text: String, description: String)]] = [:]
             var issueTimes: [Int64: (first: Double, last: Double)] = [:]
             for row in issues.rows {
                 guard let run = issues.integer(row, "testCaseRun_fk") else { continue }
@@ -224,199 +218,115 @@ package enum XcodeResultDatabase {
                 if let (path, line) = issueRows.location(row) {
                     text = "\(path.split(separator: "/").last.map(String.init) ?? path):\(line): \(description)"
                 }
-                messagesOfRun[run, default: []].append((issues.integer(row, "orderInOwner") ?? 0, text))
+                messagesOfRun[run, default: []].append((issues.integer(row, "orderInOwner") ?? 0, text, description))
                 if let time = issues.real(row, "timestamp") {
                     let span = issueTimes[run] ?? (time, time)
                     issueTimes[run] = (min(span.first, time), max(span.last, time))
                 }
             }
 
-            func caseNode(_ testCase: SQLiteRow) -> JSONValue {
-                let name = cases.text(testCase, "summary") ?? cases.text(testCase, "name") ?? ""
-                var members: [(key: String, value: JSONValue)] = [
-                    ("name", .string(name)), ("nodeType", .string("Test Case")),
-                ]
-                if let identifier = cases.text(testCase, "identifier") {
-                    members.append(("nodeIdentifier", .string(identifier)))
+            var results = XcodeTestsDocument.Results()
+            var runsOfCase: [Int64: [XcodeTestsDocument.Run]] = [:]
+            var unnumbered: [[String?]: Int64] = [:]
+            for row in runs.rows {
+                guard let testCase = runs.integer(row, "testCase_fk") else { continue }
+                let place = places.place(ofSuiteRun: runs.integer(row, "testSuiteRun_fk"))
+                let policy = policies.row(runs.integer(row, "repetitionPolicy_fk"))
+                var run = XcodeTestsDocument.Run(result: XcodeTestsDocument.result(runs.text(row, "result")))
+                run.configuration = place.configuration
+                run.device = place.device.map { Self.device(places, $0) }
+                run.arguments = row.rowid.flatMap { argumentsOfRun[$0] }?.joined(separator: ", ")
+                run.hasPerformanceMetrics = row.rowid.map(measuredRuns.contains) ?? false
+                if let repetition = policy.flatMap({ policies.integer($0, "repetition") }) {
+                    run.repetition = repetition
+                } else {
+                    // Runs with no policy (a test in several actions) are numbered in the order met.
+                    let key = [String(testCase), run.configuration, run.device?.id, run.arguments]
+                    run.repetition = unnumbered[key, default: 0] + 1
+                    unnumbered[key] = run.repetition
                 }
-                if let url = cases.text(testCase, "identifierURL") {
-                    members.append(("nodeIdentifierURL", .string(url)))
+                run.retryOnFailure = policy.flatMap { policies.text($0, "repetitionModeString") } == "RunRetryOnFailure"
+                // A run stored as 0 s whose failures were recorded over a span took that span (as
+                // the tool reports it).
+                run.duration = runs.real(row, "duration")
+                if run.duration == 0, let id = row.rowid, let span = issueTimes[id] {
+                    run.storedDuration = run.duration
+                    run.duration = span.last - span.first
                 }
-                let caseRuns = testCase.rowid.flatMap { runsOfCase[$0] } ?? []
-                let children = split(
-                    caseRuns,
-                    by: [
-                        splitByConfiguration ? ("Test Plan Configuration", { $0.configuration }) : nil,
-                        splitByDevice ? ("Device", { $0.device }) : nil,
-                        ("Arguments", { $0.arguments }),
-                    ].compactMap { $0 })
-                members.append(("result", .string(Self.aggregate(children.result))))
-                if let duration = children.duration { members.append(("durationInSeconds", .number(duration))) }
-                if !children.nodes.isEmpty { members.append(("children", .array(children.nodes))) }
-                return .object(members)
+                let messages = (row.rowid.flatMap { messagesOfRun[$0] } ?? []).sorted { $0.order < $1.order }
+                run.messages = messages.map(\.text)
+                run.failures = messages.map(\.description)
+                if let skip = skips.row(runs.integer(row, "skipNotice_fk")), let message = skips.text(skip, "message") {
+                    run.messages.append(message)
+                }
+                if let device = run.device, !results.devices.contains(device) { results.devices.append(device) }
+                if let configuration = run.configuration, !results.configurations.contains(configuration) {
+                    results.configurations.append(configuration)
+                }
+                runsOfCase[testCase, default: []].append(run)
             }
-
-            /// The nodes under a test case (or a splitting node) for `runs`: one per value of the
-            /// first key that tells runs apart, else one per repetition, else the run's messages.
-            func split(
-                _ group: [Run], by keys: [(type: String, key: (Run) -> String?)]
-            ) -> (nodes: [JSONValue], result: [String], duration: Double?) {
-                if let (type, key) = keys.first {
-                    let values = group.map(key)
-                    guard values.contains(where: { $0 != nil }) else {
-                        return split(group, by: Array(keys.dropFirst()))
-                    }
-                    // In the order the runs ran (the tool sorts by its collation, which the database
-                    // does not keep).
-                    var order: [String] = []
-                    var seen = Set<String>()
-                    for value in values.map({ $0 ?? "" }) where seen.insert(value).inserted { order.append(value) }
-                    var nodes: [JSONValue] = []
-                    var results: [String] = []
-                    var durations: [Double] = []
-                    for value in order {
-                        let inner = split(group.filter { (key($0) ?? "") == value }, by: Array(keys.dropFirst()))
-                        // The tool shows a line break in a name as a space; the runs stay apart.
-                        let name = String(String.UnicodeScalarView(value.unicodeScalars.map { $0 == "\n" ? " " : $0 }))
-                        let result = Self.aggregate(inner.result)
-                        results.append(result)
-                        var members: [(key: String, value: JSONValue)] = [
-                            ("name", .string(name)), ("nodeType", .string(type)), ("result", .string(result)),
-                        ]
-                        if let duration = inner.duration {
-                            members.append(("durationInSeconds", .number(duration)))
-                            durations.append(duration)
-                        }
-                        if !inner.nodes.isEmpty { members.append(("children", .array(inner.nodes))) }
-                        nodes.append(.object(members))
-                    }
-                    let average =
-                        durations.count == nodes.count && !durations.isEmpty
-                        ? durations.reduce(0, +) / Double(durations.count) : nil
-                    return (nodes, results, average)
-                }
-                let sorted = group.sorted { $0.repetition < $1.repetition }
-                // One run: its messages directly under the node; several: a node per repetition.
-                if sorted.count == 1 {
-                    let run = sorted[0]
-                    return (messages(run), [Self.result(runs.text(run.row, "result"))], duration(run))
-                }
-                var nodes: [JSONValue] = []
-                for run in sorted {
-                    let name =
-                        run.retryOnFailure
-                        ? (run.repetition == 1 ? "First Run" : "Retry \(run.repetition - 1)")
-                        : "Repetition \(run.repetition)"
-                    var members: [(key: String, value: JSONValue)] = [("name", .string(name))]
-                    members.append(("nodeIdentifier", .string(String(run.repetition))))
-                    members.append(("nodeType", .string("Repetition")))
-                    members.append(("result", .string(Self.result(runs.text(run.row, "result")))))
-                    if let duration = duration(run) {
-                        members.append(("durationInSeconds", .number(duration)))
-                    }
-                    let children = messages(run)
-                    if !children.isEmpty { members.append(("children", .array(children))) }
-                    nodes.append(.object(members))
-                }
-                // Retries end with the last attempt's result; other repetitions fail if any failed.
-                let results = sorted.map { Self.result(runs.text($0.row, "result")) }
-                let result = sorted.last?.retryOnFailure == true ? [results.last ?? "Failed"] : results
-                return (nodes, result, sorted.last.flatMap(duration))
-            }
-
-            /// A run's time: as stored, except that a run stored as 0 s whose failures were
-            /// recorded over a span took that span (as the tool reports it).
-            func duration(_ run: Run) -> Double? {
-                guard let stored = runs.real(run.row, "duration") else { return nil }
-                guard stored == 0, let id = run.row.rowid, let span = issueTimes[id] else { return stored }
-                return span.last - span.first
-            }
-
-            func messages(_ run: Run) -> [JSONValue] {
-                var texts = (run.row.rowid.flatMap { messagesOfRun[$0] } ?? []).sorted { $0.order < $1.order }.map(
-                    \.text)
-                if let skip = skips.row(runs.integer(run.row, "skipNotice_fk")),
-                    let message = skips.text(skip, "message")
-                {
-                    texts.append(message)
-                }
-                return texts.map { .object([("name", .string($0)), ("nodeType", .string("Failure Message"))]) }
-            }
+            let tagsOfCase = tags.grouped(by: "testCase_fk")
 
             // Suites nested under their parents, in declared order; test cases under their suites.
             let childSuites = suites.grouped(by: "parentSuite_fk")
             let topSuites = suites.grouped(by: "testable_fk") { suites.integer($0, "parentSuite_fk") == nil }
             let casesOfSuite = cases.grouped(by: "testSuite_fk")
-            func suiteNode(_ suite: SQLiteRow, depth: Int) -> (node: JSONValue, result: String) {
-                var children: [JSONValue] = []
-                var results: [String] = []
-                if depth < XCResultObject.maximumDepth, let id = suite.rowid {
-                    for child in suites.ordered(childSuites[id] ?? [], by: "orderInParent") {
-                        let (node, result) = suiteNode(child, depth: depth + 1)
-                        children.append(node)
-                        results.append(result)
-                    }
-                    for testCase in cases.ordered(casesOfSuite[id] ?? [], by: "orderInTestSuite") {
-                        let node = caseNode(testCase)
-                        children.append(node)
-                        results.append(
-                            node["result"].flatMap { if case .string(let text) = $0 { text } else { nil } } ?? "")
-                    }
+            func suiteGroup(_ suite: SQLiteRow, depth: Int) -> XcodeTestsDocument.Group {
+                var group = XcodeTestsDocument.Group(
+                    type: "Test Suite", name: suites.text(suite, "summary") ?? suites.text(suite, "name") ?? "",
+                    url: suites.text(suite, "identifierURL"))
+                guard depth < XCResultObject.maximumDepth, let id = suite.rowid else { return group }
+                for child in suites.ordered(childSuites[id] ?? [], by: "orderInParent") {
+                    group.children.append(.group(suiteGroup(child, depth: depth + 1)))
                 }
-                let result = Self.aggregate(results)
-                var members: [(key: String, value: JSONValue)] = [
-                    ("name", .string(suites.text(suite, "summary") ?? suites.text(suite, "name") ?? "")),
-                    ("nodeType", .string("Test Suite")),
-                ]
-                if let url = suites.text(suite, "identifierURL") { members.append(("nodeIdentifierURL", .string(url))) }
-                members.append(("result", .string(result)))
-                if !children.isEmpty { members.append(("children", .array(children))) }
-                return (.object(members), result)
+                for row in cases.ordered(casesOfSuite[id] ?? [], by: "orderInTestSuite") {
+                    var testCase = XcodeTestsDocument.Case(
+                        name: cases.text(row, "summary") ?? cases.text(row, "name") ?? "",
+                        identifier: cases.text(row, "identifier"), url: cases.text(row, "identifierURL"))
+                    testCase.tags = (row.rowid.flatMap { tagsOfCase[$0] } ?? []).compactMap { tags.text($0, "name") }
+                    testCase.runs = row.rowid.flatMap { runsOfCase[$0] } ?? []
+                    group.children.append(.testCase(testCase))
+                }
+                return group
             }
 
-            var bundles: [JSONValue] = []
-            var results: [String] = []
             for testable in testables.ordered(testables.rows, by: "orderInTestPlan") {
-                var children: [JSONValue] = []
-                var childResults: [String] = []
+                var bundle = XcodeTestsDocument.Group(
+                    type: testables.text(testable, "testKind") == "UI" ? "UI test bundle" : "Unit test bundle",
+                    name: testables.text(testable, "name") ?? "", url: testables.text(testable, "identifierURL"))
                 for suite in suites.ordered(testable.rowid.flatMap { topSuites[$0] } ?? [], by: "orderInParent") {
-                    let (node, result) = suiteNode(suite, depth: 0)
-                    children.append(node)
-                    childResults.append(result)
+                    bundle.children.append(.group(suiteGroup(suite, depth: 0)))
                 }
-                let result = Self.aggregate(childResults)
-                results.append(result)
-                let kind = testables.text(testable, "testKind") == "UI" ? "UI test bundle" : "Unit test bundle"
-                var members: [(key: String, value: JSONValue)] = [
-                    ("name", .string(testables.text(testable, "name") ?? "")), ("nodeType", .string(kind)),
-                ]
-                if let url = testables.text(testable, "identifierURL") {
-                    members.append(("nodeIdentifierURL", .string(url)))
-                }
-                members.append(("result", .string(result)))
-                if !children.isEmpty { members.append(("children", .array(children))) }
-                bundles.append(.object(members))
+                results.bundles.append(bundle)
             }
-            let planName = plans.rows.first.flatMap { plans.text($0, "name") } ?? "Test Plan"
-            let plan: JSONValue = .object([
-                ("name", .string(planName)), ("nodeType", .string("Test Plan")),
-                ("result", .string(Self.aggregate(results))), ("children", .array(bundles)),
-            ])
-            return .object([("testNodes", .array([plan]))])
+            if let name = plans.rows.first.flatMap({ plans.text($0, "name") }) { results.plan = name }
+
+            // The action: its name and times, the scheme and the SDK it was built with.
+            let invocations = try rows("Invocations")
+            let sdks = try rows("SDKs")
+            if let action = places.actions.rows.first {
+                let scheme = invocations.row(places.actions.integer(action, "invocation_fk")).flatMap {
+                    invocations.text($0, "scheme")
+                }
+                let sdk = places.destinations.row(places.actions.integer(action, "runDestination_fk")).flatMap {
+                    sdks.row(places.destinations.integer($0, "sdk_fk"))
+                }.flatMap { sdks.text($0, "name") }
+                if let name = places.actions.text(action, "name"), let scheme { results.title = name + " - " + scheme }
+                if let scheme, let sdk { results.environmentDescription = scheme + " · Built with " + sdk }
+                results.startTime = places.actions.real(action, "started").map {
+                    $0 + XcodeResultDatabase.referenceDate
+                }
+                results.finishTime = places.actions.real(action, "finished").map {
+                    $0 + XcodeResultDatabase.referenceDate
+                }
+            }
+            return results
         }
 
-        /// A device as the tool names it: its name, and its OS version when known.
-        static func deviceName(_ devices: Rows, _ device: SQLiteRow) -> String {
-            let name = devices.text(device, "name") ?? devices.text(device, "modelName") ?? "device"
-            let version =
-                devices.text(device, "operatingSystemVersionWithBuildNumber")
-                ?? devices.text(device, "operatingSystemVersion")
-            return version.map { "\(name) \($0)" } ?? name
-        }
-
-        /// A run's argument case: a UI test's appearance and orientation by name, else the values'
-        /// descriptions in order.
-        static func argumentLabel(_ values: [(order: Int64, parameter: String?, value: String)]) -> String {
+        /// A run's argument case: a UI test's appearance and orientation by name (`Dark Appearance`,
+        /// `Portrait`), else the values' descriptions in order. The tool's name of the case is
+        /// these joined by `, `.
+        static func argumentValues(_ values: [(order: Int64, parameter: String?, value: String)]) -> [String] {
             let sorted = values.sorted { $0.order < $1.order }
             let appearance = sorted.first { $0.parameter == "XCUIAppearanceMode" }
             let orientation = sorted.first { $0.parameter == "XCUIDeviceOrientation" }
@@ -428,31 +338,9 @@ package enum XcodeResultDatabase {
                 return [
                     appearance.map { appearanceName[$0.value] ?? "Appearance \($0.value)" },
                     orientation.map { orientationName[$0.value] ?? "Orientation \($0.value)" },
-                ].compactMap { $0 }.joined(separator: ", ")
+                ].compactMap { $0 }
             }
-            return sorted.map(\.value).joined(separator: ", ")
-        }
-
-        /// The tool's word for a stored result; an unknown one passes through (and reads as an error).
-        static func result(_ stored: String?) -> String {
-            switch stored {
-            case "Success": "Passed"
-            case "Failure": "Failed"
-            case "Skipped": "Skipped"
-            case "Expected Failure", "ExpectedFailure": "Expected Failure"
-            case let other: other ?? "unknown"
-            }
-        }
-
-        /// A group's result: failed if anything failed (or ended otherwise), else passed if
-        /// anything passed, else skipped.
-        static func aggregate(_ results: [String]) -> String {
-            if results.contains(where: { !["Passed", "Skipped", "Expected Failure"].contains($0) }) {
-                return results.first { !["Passed", "Skipped", "Expected Failure"].contains($0) && $0 != "Failed" }
-                    ?? "Failed"
-            }
-            if results.contains("Passed") || results.contains("Expected Failure") { return "Passed" }
-            return results.isEmpty ? "Passed" : "Skipped"
+            return sorted.map(\.value)
         }
     }
 }

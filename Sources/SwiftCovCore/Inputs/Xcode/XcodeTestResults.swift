@@ -71,13 +71,40 @@ package enum XcodeTestResults {
 
     /// Each test run's evidence (`TestEvidence`) in an invocation record's tests, loaded through
     /// `load`, with warnings for what could not be read.
-    static func evidence(
+    package static func evidence(
         invocationRecord: XCResultObject, load: @escaping Loader, path: String
     ) throws(TestResultsError) -> (evidence: [TestEvidence], warnings: [Diagnostic]) {
         var reader = GraphReader(path: path, load: load)
         reader.evidence = []
         try reader.readInvocationRecord(invocationRecord)
         return (reader.evidence ?? [], reader.warnings)
+    }
+
+    /// The results of an invocation record's tests (`xcresulttool get test-results`' documents
+    /// are made from them), loaded through `load`, with warnings for what could not be read: the
+    /// tree the tool shows (each testable, its groups, its tests; a test's runs in each
+    /// configuration, on each destination, with each argument case and repetition), the devices,
+    /// configurations, the action's times, its scheme and SDK.
+    package static func testResults(
+        invocationRecord: XCResultObject, load: @escaping Loader, path: String
+    ) throws(TestResultsError) -> (results: XcodeTestsDocument.Results, warnings: [Diagnostic]) {
+        var reader = GraphReader(path: path, load: load)
+        reader.document = XcodeTestsDocument.Builder()
+        try reader.readInvocationRecord(invocationRecord)
+        var results = reader.document?.finish() ?? XcodeTestsDocument.Results()
+        // The first test action's name, times, scheme and SDK.
+        if let action = invocationRecord.array("actions").first(where: { $0["actionResult"]?["testsRef"] != nil }) {
+            if let plan = action.string("testPlanName"), !plan.isEmpty { results.plan = plan }
+            let metadata = try invocationRecord.reference("metadataRef").flatMap(load)
+            let scheme = metadata?["schemeIdentifier"]?.string("entityName")
+            if let name = action.string("schemeCommandName"), let scheme { results.title = name + " - " + scheme }
+            if let scheme, let sdk = action["runDestination"]?["targetSDKRecord"]?.string("name") {
+                results.environmentDescription = scheme + " · Built with " + sdk
+            }
+            results.startTime = action.string("startedTime").flatMap(XcodeEvidence.seconds)
+            results.finishTime = action.string("endedTime").flatMap(XcodeEvidence.seconds)
+        }
+        return (results, reader.warnings)
     }
 
     /// `file:///path/File.swift#…&StartingLineNumber=108…` (lines from 0) as a location.
@@ -153,6 +180,13 @@ private struct GraphReader {
     var warnings: [Diagnostic] = []
     /// Each test run's evidence, when asked for (`XCResultBundle.evidence`); nil otherwise.
     var evidence: [TestEvidence]?
+    /// The tool's tree of the tests, when asked for (`XcodeTestResults.testResults`); nil otherwise.
+    var document: XcodeTestsDocument.Builder?
+    /// The device of the action being read, as the tool's documents list it.
+    var device: XcodeTestsDocument.Device?
+    /// The runs met of each identity (configuration, device, arguments, test), for repetitions
+    /// the graph does not number.
+    var repetitions: [[String?]: Int] = [:]
     /// Failing outcomes of actions with no failure recorded for them.
     var actionFailures: [String] = []
 
@@ -180,6 +214,7 @@ private struct GraphReader {
                 continue
             }
             let destination = Self.destination(action["runDestination"])
+            device = Self.device(action["runDestination"])
             for resultKey in ["buildResult", "actionResult"] {
                 guard let result = action[resultKey] else { continue }
                 let status = result.string("status") ?? ""
@@ -217,6 +252,20 @@ private struct GraphReader {
             deviceIdentifier: device?.string("identifier"))
     }
 
+    /// An action's run destination as the tool's documents list its device (the destination's
+    /// architecture, the device's name, model, OS and platform).
+    static func device(_ record: XCResultObject?) -> XcodeTestsDocument.Device? {
+        guard let device = record?["targetDeviceRecord"], let id = device.string("identifier"), !id.isEmpty else {
+            return nil
+        }
+        return XcodeTestsDocument.Device(
+            id: id, name: device.string("name"),
+            architecture: record?.string("targetArchitecture") ?? device.string("nativeArchitecture"),
+            modelName: device.string("modelName"), osVersion: device.string("operatingSystemVersion"),
+            osVersionWithBuildNumber: device.string("operatingSystemVersionWithBuildNumber"),
+            platform: device["platformRecord"]?.string("userDescription"))
+    }
+
     mutating func readPlanRunSummaries(_ summaries: XCResultObject, keyPath: String, destination: XcodeRunBuilder.Label)
     {
         guard summaries.isA("ActionTestPlanRunSummaries") else {
@@ -239,16 +288,22 @@ private struct GraphReader {
                 }
                 var module = testable.string("targetName") ?? testable.string("name") ?? ""
                 if module.hasSuffix(".xctest") { module.removeLast(7) }
+                let bundle = XcodeTestsDocument.Group(
+                    type: testable.string("testKind") == "UI" ? "UI test bundle" : "Unit test bundle",
+                    name: testable.string("name") ?? module, url: testable.string("identifierURL"))
                 readTests(
                     testable.array("tests"), keyPath: testablePath + ".tests", label: label, module: module,
-                    group: nil, depth: 0)
+                    group: nil, place: (bundle, []), depth: 0)
             }
         }
     }
 
+    /// Where a test is in the tool's tree: its bundle and its suites, outermost first.
+    typealias Place = (bundle: XcodeTestsDocument.Group, suites: [(name: String, url: String?)])
+
     mutating func readTests(
         _ tests: [XCResultObject], keyPath: String, label: XcodeRunBuilder.Label, module: String, group: String?,
-        depth: Int
+        place: Place, depth: Int
     ) {
         guard depth < XCResultObject.maximumDepth else { return }  // deeper than any parser returns
         for (index, test) in tests.enumerated() {
@@ -257,11 +312,13 @@ private struct GraphReader {
                 var name = test.string("name") ?? ""
                 // The wrappers Xcode puts around a bundle's classes are no class.
                 if name == "All tests" || name.hasSuffix(".xctest") { name = "" }
+                var inner = place
+                if !name.isEmpty { inner.suites.append((name, test.string("identifierURL"))) }
                 readTests(
                     test.array("subtests"), keyPath: testPath + ".subtests", label: label, module: module,
-                    group: name.isEmpty ? group : name, depth: depth + 1)
+                    group: name.isEmpty ? group : name, place: inner, depth: depth + 1)
             } else if test.isA("ActionTestMetadata") || test.isA("ActionTestSummary") {
-                readTest(test, keyPath: testPath, label: label, module: module, group: group)
+                readTest(test, keyPath: testPath, label: label, module: module, group: group, place: place)
             } else {
                 warn(testPath, "skipped an object of type \(test.type), not a test or a group of tests")
             }
@@ -269,7 +326,8 @@ private struct GraphReader {
     }
 
     mutating func readTest(
-        _ test: XCResultObject, keyPath: String, label: XcodeRunBuilder.Label, module: String, group: String?
+        _ test: XCResultObject, keyPath: String, label: XcodeRunBuilder.Label, module: String, group: String?,
+        place: Place
     ) {
         let identifier = test.string("identifier") ?? ""
         var name = test.string("name") ?? ""
@@ -357,8 +415,52 @@ private struct GraphReader {
                 })
             evidence!.append(run)
         }
+        if document != nil {
+            addToDocument(test, summary: summary, testCase: testCase, label: label, place: place, name: name)
+        }
         builder.add(
             testCase, label: label, framework: framework, xcodeName: className + "." + name)
+    }
+
+    /// A test's run in the tool's tree: its configuration, device, argument case, repetition
+    /// (`repetitionPolicySummary`, else its place among the runs met of the same identity), result,
+    /// time and failure messages (`File.swift:LINE: message`).
+    mutating func addToDocument(
+        _ test: XCResultObject, summary: XCResultObject?, testCase: TestRun.Case, label: XcodeRunBuilder.Label,
+        place: Place, name: String
+    ) {
+        let statusText = test.string("testStatus") ?? summary?.string("testStatus")
+        var run = XcodeTestsDocument.Run(result: XcodeTestsDocument.result(statusText))
+        run.configuration = label.configuration
+        run.device = device
+        run.arguments = testCase.arguments ?? label.testConfiguration
+        run.duration = testCase.duration
+        for failure in summary?.array("failureSummaries") ?? [] {
+            let message = failure.string("message") ?? ""
+            run.failures.append(message)
+            if let location = XcodeTestResults.location(of: failure) {
+                let file = location.file.split(separator: "/").last.map(String.init) ?? location.file
+                run.messages.append("\(file):\(location.line): \(message)")
+            } else {
+                run.messages.append(message)
+            }
+        }
+        if let skip = summary?["skipNoticeSummary"]?.string("message") { run.messages.append(skip) }
+        run.hasPerformanceMetrics = !(summary?.array("performanceMetrics").isEmpty ?? true)
+        let policy = summary?["repetitionPolicySummary"]
+        if let policy, let iteration = policy.number("iteration"), iteration >= 1, iteration < 1e9 {
+            run.repetition = Int64(iteration)
+            run.retryOnFailure = policy.string("repetitionMode") == "RunRetryOnFailure"
+        } else {
+            let key = [run.configuration, run.device?.id, run.arguments, test.string("identifier") ?? name]
+            run.repetition = Int64(repetitions[key, default: 0] + 1)
+        }
+        repetitions[
+            [run.configuration, run.device?.id, run.arguments, test.string("identifier") ?? name], default: 0] +=
+            1
+        let testCase = XcodeTestsDocument.Case(
+            name: name, identifier: test.string("identifier"), url: test.string("identifierURL"))
+        document?.add(run, of: testCase, in: place.suites, bundle: place.bundle)
     }
 
     /// Failures the invocation record names: attached to a failing test that has none, a test

@@ -25,6 +25,9 @@ package struct TestEvidence: Sendable, Equatable {
     package var deviceIdentifier: String?
     /// The argument case or the test's own configuration (`XCUIAppearanceMode: 2`), when any.
     package var arguments: String?
+    /// The argument case's values, in order, as the input names them (Swift Testing's values'
+    /// descriptions; `Dark Appearance`, `Portrait` for a UI test's); empty when the run has none.
+    package var argumentValues: [String] = []
     /// The run's place among runs of the same test with the same identity (retries and
     /// repetitions), from 1.
     package var attempt = 1
