@@ -124,7 +124,7 @@ struct TestJudgementTests {
     func judgement() throws {
         let run = try runWithRetry()
         let all = TestJudgement().failedTests(of: run).map(\.name)
-        #expect(all.count == 3 && !all.contains { $0.contains("testWraps") })
+        #expect(all.count == 4 && !all.contains { $0.contains("testWraps") })
         let configuration = try configuration(
             #"{"quarantine": ["TriviaCoreTests.QuestionsLoaderTests/testBundledQuestionsLoadOffline", "Gone.Class/testGone"]}"#
         )
@@ -135,7 +135,9 @@ struct TestJudgementTests {
         var judgement = TestJudgement(configuration: configuration, orderDependent: [dependence, reverse])
         #expect(
             judgement.failedTests(of: run).map(\.name) == [
-                "TriviaGameTests.GameTests.A question scores once, however often it is answered"
+                "TriviaGameTests.GameTests.A question scores once, however often it is answered",
+                "TriviaGameTests.TriviaTerminalTests.A round as the player sees it: a wrong answer, the right one, "
+                    + "then the next question",
             ])
         #expect(
             judgement.excused(in: run).map(\.excuse.label) == [
@@ -160,7 +162,7 @@ struct TestJudgementTests {
 
         judgement.rules = GateConfiguration.TestRules(flaky: .fail, orderDependent: .fail)
         let strict = judgement.failedTests(of: run)
-        #expect(strict.count == 4)
+        #expect(strict.count == 5)
         #expect(
             strict.contains {
                 $0.name.hasSuffix("testWrapsToFirstQuestionAfterLast") && $0.message == "flaky: failed 1 of 2 runs"
@@ -171,7 +173,7 @@ struct TestJudgementTests {
             })
         // Quarantine wins over every rule.
         #expect(!strict.contains { $0.name.contains("QuestionsLoaderTests.testBundledQuestionsLoadOffline") })
-        #expect(FailedTest.all(of: run).count == 3)
+        #expect(FailedTest.all(of: run).count == 4)
     }
 
     @Test(

@@ -346,6 +346,6 @@ struct JUnitHostileInputTests {
             )
         }
         let both = try TestResultsReader.read(paths: [junit, otherStream], utcOffset: 0).totals
-        #expect(both.tests == 72 + 37)
+        #expect(both.tests == 73 + 37)
     }
 }

@@ -57,8 +57,8 @@ struct TestSourceIndexTests {
         let run = try LogFixture("SampleReports/swift-test-failing.log").run(index: index)
         #expect(
             run.suites.map(\.name).prefix(3) == [
-                "triviaTests.TriviaExecutableTests", "TriviaGameTests.GameWrappingTests",
-                "TriviaCoreTests.QuestionsLoaderTests",
+                "TriviaCoreTests.QuestionsLoaderTests", "TriviaGameTests.GameWrappingTests",
+                "triviaTests.TriviaExecutableTests",
             ])
         let failure = try #require(
             run.cases.first { $0.testName == "A question scores once, however often it is answered" })

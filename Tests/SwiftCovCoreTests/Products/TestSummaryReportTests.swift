@@ -28,7 +28,7 @@ struct TestSummaryReportTests {
         #expect(value["schemaVersion"] == .number(1))
         let totals = try #require(value["tests"]?["totals"])
         #expect(totals["tests"] == .number(Double(run.totals.tests)))
-        #expect(totals["failed"] == .number(4))
+        #expect(totals["failed"] == .number(5))
         guard case .array(let failures)? = value["tests"]?["failures"] else {
             Issue.record("no failures array")
             return

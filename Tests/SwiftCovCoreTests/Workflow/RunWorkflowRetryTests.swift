@@ -12,6 +12,7 @@ extension RunWorkflowTests {
         "TriviaGameTests.GameTests/nextQuestionAvailability(choice:)",
         "TriviaGameTests.GameTests/scoresOncePerQuestion()",
         "TriviaGameTests.GameWrappingTests/testWrapsToFirstQuestionAfterLast",
+        "TriviaGameTests.TriviaTerminalTests/playsARound()",
     ]
 
     /// The test a retry's `--filter` names (the ID the anchored pattern escapes), if it is a retry.
@@ -26,7 +27,7 @@ extension RunWorkflowTests {
 
     /// What a retry of `test` prints: GameWrappingTests passes from its second retry on,
     /// scoresOncePerQuestion() from its first (by its event stream), QuestionsLoaderTests fails
-    /// again, nextQuestionAvailability(choice:) ends before reporting anything.
+    /// again, nextQuestionAvailability(choice:) and playsARound() end before reporting anything.
     static func retryAnswer(_ test: String, attempt: Int, events: [String]) -> FakeSystem.Answer {
         func xctest(_ name: String, passed: Bool) -> String {
             """
@@ -42,7 +43,7 @@ extension RunWorkflowTests {
         case failingIDs[0]:
             return .init(
                 status: 1, output: xctest("QuestionsLoaderTests.testBundledQuestionsLoadOffline", passed: false))
-        case failingIDs[1]:
+        case failingIDs[1], failingIDs[4]:
             return .init(status: 1, output: "error: Exited with unexpected signal code 4\n")
         case failingIDs[2]:
             return .init(status: 0) { command in
@@ -102,6 +103,7 @@ extension RunWorkflowTests {
         #expect(
             counts.withLock { $0 } == [
                 Self.failingIDs[0]: 3, Self.failingIDs[1]: 3, Self.failingIDs[2]: 1, Self.failingIDs[3]: 2,
+                Self.failingIDs[4]: 3,
             ])
         let retries = system.calls.filter { Self.retried($0) != nil }
         #expect(Self.carryUserArguments(retries), "\(retries)")
@@ -133,11 +135,11 @@ extension RunWorkflowTests {
         #expect(
             results.cases.filter { $0.testName == "nextQuestionAvailability(choice:)" && !$0.attempts.isEmpty }.count
                 == 1)
-        #expect(results.totals.flaky == 2 && results.totals.failed + results.totals.errors == 2)
+        #expect(results.totals.flaky == 2 && results.totals.failed + results.totals.errors == 3)
         #expect(!outcome.testsPassed && outcome.failuresRecorded)
         #expect(sink.diagnostics.map(\.message).contains("\(Self.failingIDs[3]) passed on retry 2: flaky"))
         let kept = try String(contentsOfFile: root + "/.build/swiftcov/" + RunWorkflow.retriesLogName, encoding: .utf8)
-        #expect(kept.components(separatedBy: "=== swiftcov run --retry-failed:").count == 10)
+        #expect(kept.components(separatedBy: "=== swiftcov run --retry-failed:").count == 13)
         // The run's own log is as `swift test` printed it.
         #expect(try Data(contentsOf: URL(fileURLWithPath: run.logPath)) == Data(log))
     }

@@ -157,7 +157,7 @@ struct RunWorkflowTests {
         // Read as it came, in the pieces a pipe delivers: the same run as its file read back.
         #expect(outcome.results == expected)
         // The failing run's cases, as SampleReports/README.md describes them.
-        #expect(outcome.results.totals.tests == 72)
+        #expect(outcome.results.totals.tests == 73)
         let text = String(decoding: log, as: UTF8.self)
         // What CI keeps: the log as `swift test` printed it, the export SwiftPM wrote.
         #expect(try Data(contentsOf: URL(fileURLWithPath: run.logPath)) == Data(log))
