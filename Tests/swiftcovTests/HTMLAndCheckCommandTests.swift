@@ -12,7 +12,7 @@ struct HTMLAndCheckCommandTests {
         #expect(result.status == 0)
         #expect(result.stderr == "swiftcov: wrote \(output)/index.html — 14 files\n")
         let index = try String(contentsOfFile: output + "/index.html", encoding: .utf8)
-        #expect(index.contains("72 tests: 65 passed, 4 failed, 3 skipped"))
+        #expect(index.contains("73 tests: 65 passed, 5 failed, 3 skipped"))
         #expect(index.contains("Sources/TriviaCore/NetworkTriviaAPI.swift"))
         let pages = try FileManager.default.contentsOfDirectory(atPath: output + "/files")
         #expect(pages.count == 14)
@@ -120,10 +120,10 @@ struct HTMLAndCheckCommandTests {
         func check(_ arguments: [String]) throws -> RunResult {
             try swiftcov(["check", sample + "coverage.json"] + arguments, in: elsewhere)
         }
-        // The failing sample run: four tests fail (SampleReports/README.md says which).
+        // The failing sample run: five tests fail (SampleReports/README.md says which).
         let failed = try check(["--min-lines", "90", "--tests", sample + "swift-test-failing.log"])
         #expect(failed.status == 1)
-        #expect(failed.stdout.hasSuffix("Gate failed: 4 tests failed; coverage: 1 rule met.\n"), "\(failed.stdout)")
+        #expect(failed.stdout.hasSuffix("Gate failed: 5 tests failed; coverage: 1 rule met.\n"), "\(failed.stdout)")
         let passed = try check(["--tests", sample + "swift-test-passing.log"])
         #expect(passed.status == 0)
         #expect(passed.stderr.contains("only the tests are checked"))

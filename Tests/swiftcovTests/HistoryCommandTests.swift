@@ -32,7 +32,7 @@ struct HistoryCommandTests {
         let first = try swiftcov(
             ["history", "add", Self.failing, "--history", history, "--run-id", "one"], in: directory)
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stderr.hasPrefix("swiftcov: recorded run one (72 tests, "))
+        #expect(first.stderr.hasPrefix("swiftcov: recorded run one (73 tests, "))
         let second = try swiftcov(
             ["history", "add", Self.passing, "--history", history, "--run-id", "two"], in: directory)
         #expect(second.status == 0)
@@ -105,7 +105,7 @@ struct HistoryCommandTests {
         let lines = try String(contentsOfFile: history, encoding: .utf8).split(separator: "\n")
         let run = try #require(
             try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as? [String: Any])
-        #expect(run["totals"] as? [Int] == [72, 65, 4, 3, 0, 0])
+        #expect(run["totals"] as? [Int] == [73, 65, 5, 3, 0, 0])
         let coverage = try #require(run["coverage"] as? [String: Any])
         #expect(coverage["total"] as? [Int] == [325, 352, 46, 50, 175, 192])
         #expect((coverage["modules"] as? [String: Any])?.keys.sorted() == ["TriviaCore", "TriviaGame", "trivia"])

@@ -28,7 +28,7 @@ struct JUnitCommandTests {
         ])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == "swiftcov: wrote \(output) — 65 passed, 4 failed, 3 skipped (72 tests in 0.518 s)\n")
+        #expect(result.stderr == "swiftcov: wrote \(output) — 65 passed, 5 failed, 3 skipped (73 tests in 2.448 s)\n")
         #expect(
             try String(contentsOfFile: output, encoding: .utf8) == (try goldenJUnit("junit-swift-testing-events.xml")))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["junit.xml"])
@@ -143,7 +143,7 @@ struct JUnitCommandTests {
         ])
         #expect(table.status == 0)
         #expect(table.stdout.hasPrefix("Suite "))
-        #expect(table.stdout.hasSuffix("Tests FAILED: 65 passed, 4 failed, 3 skipped (72 tests in 0.518 s)\n"))
+        #expect(table.stdout.hasSuffix("Tests FAILED: 65 passed, 5 failed, 3 skipped (73 tests in 2.448 s)\n"))
 
         let json = try swiftcov(["report", "--tests", "SampleReports/swift-test-failing.log", "-f", "json"])
         #expect(json.stdout.hasPrefix("{\n  \"schemaVersion\": 1,\n  \"tests\": {"))
@@ -155,7 +155,7 @@ struct JUnitCommandTests {
         ])
         let coverage = try golden("sample-report.json")
         #expect(both.stdout.hasPrefix(String(coverage.dropLast(3))))
-        #expect(both.stdout.contains(",\n  \"tests\": {\n    \"totals\": {\"tests\": 72,"))
+        #expect(both.stdout.contains(",\n  \"tests\": {\n    \"totals\": {\"tests\": 73,"))
 
         let summary = try temporaryDirectory() + "/summary.md"
         let markdown = try swiftcov(
@@ -165,7 +165,7 @@ struct JUnitCommandTests {
             ],
             environment: ["GITHUB_STEP_SUMMARY": summary])
         #expect(markdown.stdout.hasPrefix(try golden("sample-report.md")))
-        #expect(markdown.stdout.contains("### Tests failed: 65 passed, 4 failed, 3 skipped"))
+        #expect(markdown.stdout.contains("### Tests failed: 65 passed, 5 failed, 3 skipped"))
         #expect(try String(contentsOfFile: summary, encoding: .utf8) == markdown.stdout)
     }
 }

@@ -200,6 +200,11 @@ package struct EvidenceFiles: Sendable {
                         files.leftOut[key] = .overLimit(bytes: size)
                         continue
                     }
+                    // A bundle of only a database (Xcode 16+ kept as fastlane's are) holds no payloads.
+                    if XCResultBundle.holdsOnlyDatabase(path) {
+                        files.leftOut[key] = .missingFile(path + "/Data")
+                        continue
+                    }
                     do throws(XcodeInputError) {
                         if bundles[path] == nil { bundles[path] = try XCResultBundle(path: path) }
                         let bundle = bundles[path]!

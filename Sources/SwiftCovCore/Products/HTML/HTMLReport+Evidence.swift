@@ -286,21 +286,9 @@ extension HTMLReport {
         _ html: inout OutputBuffer, _ failure: TestEvidence.Failure, linking pages: Set<String>
     ) {
         html.append("<div class=\"failure\"><pre>")
-        if let location = failure.location {
-            if pages.contains(location.file) {
-                html.append("<a href=\"../")
-                html.append(escapingHTML: pageName(for: location.file))
-                html.append("#L")
-                html.append(decimal: UInt64(max(location.line, 0)))
-                html.append("\">")
-                html.append(escapingHTML: location.description)
-                html.append("</a>")
-            } else {
-                html.append(escapingHTML: location.description)
-            }
-            html.append(": ")
-        }
-        html.append(escapingHTML: failure.message.isEmpty ? "failed" : failure.message)
+        failureText(
+            &html, location: failure.location, message: failure.message.isEmpty ? "failed" : failure.message,
+            linking: pages, prefix: "../")
         html.append("</pre></div>\n")
     }
 

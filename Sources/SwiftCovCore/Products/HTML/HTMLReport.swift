@@ -486,21 +486,7 @@ package enum HTMLReport {
                     ? [TestRun.Issue(kind: .error, message: test.status.rawValue)] : test.failingIssues
                 {
                     html.append("\n<pre>")
-                    if let location = issue.location {
-                        if pages.contains(location.file) {
-                            html.append("<a href=\"")
-                            html.append(escapingHTML: pageName(for: location.file))
-                            html.append("#L")
-                            html.append(decimal: UInt64(max(location.line, 0)))
-                            html.append("\">")
-                            html.append(escapingHTML: location.description)
-                            html.append("</a>")
-                        } else {
-                            html.append(escapingHTML: location.description)
-                        }
-                        html.append(": ")
-                    }
-                    html.append(escapingHTML: issue.message)
+                    failureText(&html, location: issue.location, message: issue.message, linking: pages, prefix: "")
                     html.append("</pre>")
                 }
                 if let evidence, let page = evidence.page(className: test.className, testName: test.testName) {
@@ -522,6 +508,30 @@ package enum HTMLReport {
     }
 
     // MARK: Pieces
+
+    /// A failure's `file:line: message`, the place linked to its line when the site has the
+    /// file's page (`prefix` leads from the page to the site's root).
+    static func failureText(
+        _ html: inout OutputBuffer, location: TestRun.SourceLocation?, message: String, linking pages: Set<String>,
+        prefix: StaticString
+    ) {
+        if let location {
+            if pages.contains(location.file) {
+                html.append("<a href=\"")
+                html.append(prefix)
+                html.append(escapingHTML: pageName(for: location.file))
+                html.append("#L")
+                html.append(decimal: UInt64(max(location.line, 0)))
+                html.append("\">")
+                html.append(escapingHTML: location.description)
+                html.append("</a>")
+            } else {
+                html.append(escapingHTML: location.description)
+            }
+            html.append(": ")
+        }
+        html.append(escapingHTML: message)
+    }
 
     /// The page's file name inside the output folder, derived from the path alone: letters,
     /// digits, `.`, `-` and `_` only, so that no path in an export can place a page outside the
