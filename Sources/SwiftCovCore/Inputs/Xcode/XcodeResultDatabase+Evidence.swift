@@ -25,17 +25,10 @@ extension XcodeResultDatabase {
 
 extension XcodeResultDatabase.Reader {
     func evidence() throws(SQLiteDatabase.DecodeError) -> [TestEvidence] {
-        let testables = try rows("Testables", required: true)
-        let suites = try rows("TestSuites", required: true)
-        let cases = try rows("TestCases", required: true)
-        let runs = try rows("TestCaseRuns", required: true)
-        let places = try Places(self)
-        let policies = try rows("RepetitionPolicies")
-        let issues = try Issues(self)
+        let (testables, suites, cases, runs, places, policies, issues, argumentsOfRun) = try testTables()
         let expectedFailures = try rows("ExpectedFailures")
         let activities = try rows("Activities")
         let attachments = try rows("Attachments")
-        let argumentsOfRun = try argumentLabels()
 
         func time(_ table: Rows, _ row: SQLiteRow, _ column: String) -> Double? {
             table.real(row, column).map { $0 + XcodeResultDatabase.referenceDate }

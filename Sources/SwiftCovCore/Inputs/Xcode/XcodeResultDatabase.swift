@@ -130,6 +130,19 @@ package enum XcodeResultDatabase {
 
         /// Each run's argument case (by the run's rowid), from its Arguments rows in order: its values
         /// as `argumentValues` names them.
+        /// The tables every reading of the tests needs: the testables, suites, cases and their
+        /// runs, where each run ran, its repetition, its issues and its arguments.
+        func testTables() throws(SQLiteDatabase.DecodeError) -> (
+            testables: Rows, suites: Rows, cases: Rows, runs: Rows, places: Places, policies: Rows, issues: Issues,
+            argumentsOfRun: [Int64: [String]]
+        ) {
+            (
+                try rows("Testables", required: true), try rows("TestSuites", required: true),
+                try rows("TestCases", required: true), try rows("TestCaseRuns", required: true), try Places(self),
+                try rows("RepetitionPolicies"), try Issues(self), try argumentLabels()
+            )
+        }
+
         func argumentLabels() throws(SQLiteDatabase.DecodeError) -> [Int64: [String]] {
             let arguments = try rows("Arguments")
             let values = try rows("TestValues")
@@ -193,18 +206,11 @@ package enum XcodeResultDatabase {
         }
 
         func results() throws(SQLiteDatabase.DecodeError) -> XcodeTestsDocument.Results {
-            let testables = try rows("Testables", required: true)
-            let suites = try rows("TestSuites", required: true)
-            let cases = try rows("TestCases", required: true)
-            let runs = try rows("TestCaseRuns", required: true)
-            let places = try Places(self)
-            let policies = try rows("RepetitionPolicies")
-            let issueRows = try Issues(self)
+            let (testables, suites, cases, runs, places, policies, issueRows, argumentsOfRun) = try testTables()
             let issues = issueRows.issues
             let skips = try rows("SkipNotices")
             let plans = try rows("TestPlans")
             let tags = try rows("TestTags")
-            let argumentsOfRun = try argumentLabels()
             let metrics = try rows("PerformanceMetrics")
             let measuredRuns = Set(metrics.rows.compactMap { metrics.integer($0, "testCaseRun_fk") })
 

@@ -316,20 +316,14 @@ extension HTMLReport {
             html.append("\" alt=\"")
             html.append(escapingHTML: name)
             html.append("\" loading=\"lazy\"></a><figcaption>")
-            html.append(escapingHTML: name)
-            html.append(" <span class=\"frac\">")
-            html.append(unescaped: size)
-            html.append("</span></figcaption></figure>\n")
+            figureEnd(&html, name: name, size: size)
         case .video:
             html.append("<figure class=\"attachment\"><video controls muted preload=\"metadata\" src=\"../")
             html.append(escapingHTML: path)
             html.append("\"><a href=\"../")
             html.append(escapingHTML: path)
             html.append("\">Download the recording</a></video><figcaption>")
-            html.append(escapingHTML: name)
-            html.append(" <span class=\"frac\">")
-            html.append(unescaped: size)
-            html.append("</span></figcaption></figure>\n")
+            figureEnd(&html, name: name, size: size)
         case .text where evidence.files.texts[key] != nil:
             html.append("<figure class=\"attachment text\"><pre>")
             html.append(escapingHTML: evidence.files.texts[key] ?? "")
@@ -355,6 +349,14 @@ extension HTMLReport {
             html.append(unescaped: size)
             html.append("</span></p>\n")
         }
+    }
+
+    /// The rest of a figure's caption after its opening tag: the name and the size.
+    private static func figureEnd(_ html: inout OutputBuffer, name: String, size: String) {
+        html.append(escapingHTML: name)
+        html.append(" <span class=\"frac\">")
+        html.append(unescaped: size)
+        html.append("</span></figcaption></figure>\n")
     }
 
     /// The name a download is saved under: the attachment's file name's last component.
