@@ -6,7 +6,7 @@
 /// and readers that take the attributes agree.
 package enum CoberturaReport {
     /// Writes `report` as a Cobertura document.
-    package static func write(_ report: CoverageReport, options: CoverageExportOptions, to xml: inout OutputBuffer)
+    package static func write(_ report: CoverageReport, options: InterchangeOptions, to xml: inout OutputBuffer)
         throws(CoverageInputError)
     {
         let functions = report.exportedFunctions()

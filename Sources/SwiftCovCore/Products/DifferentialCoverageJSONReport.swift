@@ -66,7 +66,7 @@ package enum DifferentialCoverageJSONReport {
             json.endObject()
         }
         json.endArray()
-        DiffCoverageJSONReport.writeIgnored(coverage.ignored, to: &json)
+        ChangedLineCoverageJSONReport.writeIgnored(coverage.ignored, to: &json)
         json.endObject()
         return json.output
     }

@@ -1,7 +1,7 @@
 /// What a differential coverage report says besides the categories; shared by every format.
 package struct DifferentialCoverageReportOptions: Sendable {
     /// Where the change comes from (`--base REF` or `--diff FILE`).
-    package var changes = DiffCoverageReportOptions()
+    package var changes = ChangedLineCoverageReportOptions()
     /// The baseline's name, as given.
     package var baseline = ""
     /// The categories that fail the gate (`--fail-on`, `failOn` in `.swiftcov.json`); empty: no gate.

@@ -28,7 +28,7 @@ package struct RunWorkflow: Sendable {
     /// Where the outputs go (`.build/swiftcov`).
     package var output: String
     /// The package's tests with the user's `swift test` arguments.
-    package var tests: PackageTests
+    package var tests: SwiftPMPackage
     package var strategy: Strategy
     /// Only this shard's share of the tests.
     package var shard: Shard?
@@ -57,7 +57,7 @@ package struct RunWorkflow: Sendable {
         self.strategy = strategy
         self.shard = shard
         self.timings = timings
-        tests = PackageTests(
+        tests = SwiftPMPackage(
             root: root, arguments: SwiftTestArguments(testArguments, scratchPath: scratchPath), scratch: output,
             system: system)
     }

@@ -41,12 +41,12 @@ enum DiffCommand {
 
         let text: String
         switch options.format {
-        case .json: text = DiffCoverageJSONReport.render(coverage, options: reportOptions)
-        case .markdown: text = DiffCoverageMarkdownReport.render(coverage, options: reportOptions)
-        case .table: text = DiffCoverageTableReport.render(coverage, options: reportOptions)
+        case .json: text = ChangedLineCoverageJSONReport.render(coverage, options: reportOptions)
+        case .markdown: text = ChangedLineCoverageMarkdownReport.render(coverage, options: reportOptions)
+        case .table: text = ChangedLineCoverageTableReport.render(coverage, options: reportOptions)
         }
         try destination.finish(writing: text)
-        terminal.github.addToStepSummary(DiffCoverageMarkdownReport.render(coverage, options: reportOptions))
+        terminal.github.addToStepSummary(ChangedLineCoverageMarkdownReport.render(coverage, options: reportOptions))
         if let failUnder = options.failUnder, !coverage.meets(failUnder) { return .gateFailed }
         return .success
     }

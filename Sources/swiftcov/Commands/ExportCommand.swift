@@ -19,7 +19,7 @@ enum ExportCommand {
         let destination = try terminal.output(options.output)
         let (report, _) = try options.coverage.makeReport(terminal)
         let clock = Clock.system(sourceDateEpoch: terminal.environment("SOURCE_DATE_EPOCH"))
-        let exportOptions = CoverageExportOptions(timestamp: clock.milliseconds, version: SwiftCov.version)
+        let exportOptions = InterchangeOptions(timestamp: clock.milliseconds, version: SwiftCov.version)
         // Streamed: an export of every line can be larger than the llvm-cov export it comes from.
         var buffer = destination.streamingBuffer()
         try options.format.write(report, options: exportOptions, to: &buffer)

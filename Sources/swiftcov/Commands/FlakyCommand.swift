@@ -30,7 +30,7 @@ enum FlakyCommand {
                 [perTestPath], command: "flaky", terminal: terminal,
                 ownFiles: PerTestData.OwnFiles("this package or the diff") { _ in true })
             analysis.judgeByCoverage(
-                perTest: perTest, changedLines: ImpactedTests.changedLines(of: diff, side: .changed))
+                perTest: perTest, changedLines: TestImpact.changedLines(of: diff, side: .changed))
         }
         // The package's quarantine: which tests may leave it, and which hide a broken test.
         let configuration = try GateOptions.configuration(root: root)

@@ -39,16 +39,16 @@ enum ImpactedCommand {
         {
             baseCommit = result.trimmedOutput
         }
-        let side: ImpactedTests.Side
+        let side: TestImpact.Side
         if let chosen = options.recordedAt {
             side = chosen
         } else if case .file = options.change {
             // A diff file's base is unknown: data recorded on a clean tree is taken as the base's.
             side = coverage.recording.dirty ? .changed : .base
         } else {
-            side = ImpactedTests.side(of: coverage, baseCommit: baseCommit)
+            side = TestImpact.side(of: coverage, baseCommit: baseCommit)
         }
-        let tests = ImpactedTests.tests(in: coverage, executing: ImpactedTests.changedLines(of: diff, side: side))
+        let tests = TestImpact.tests(in: coverage, executing: TestImpact.changedLines(of: diff, side: side))
         let commit =
             coverage.recording.commit.isEmpty ? "no commit" : String(coverage.recording.commit.prefix(12)).terminalSafe
         terminal.error(

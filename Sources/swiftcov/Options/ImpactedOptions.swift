@@ -18,7 +18,7 @@ extension ImpactedCommand {
     static let diff = ValueOption<String>(
         ["--diff"], value: "FILE",
         help: "Read a unified diff (git diff --relative, diff -u) from FILE, '-' for stdin, instead of running git.")
-    static let recordedAt = ValueOption<ImpactedTests.Side>(
+    static let recordedAt = ValueOption<TestImpact.Side>(
         ["--recorded-at"], value: "SIDE",
         help:
             "The side of the diff the per-test data was recorded at. Default: base when recorded on a clean tree at the diff's base commit (with --diff: on any clean tree), else changed."
@@ -32,7 +32,7 @@ extension ImpactedCommand {
     struct Options {
         var stores: [String]
         var change: ChangeInput.Source
-        var recordedAt: ImpactedTests.Side?
+        var recordedAt: TestImpact.Side?
         var format: Format
         var output: String?
 

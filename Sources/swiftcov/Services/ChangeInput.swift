@@ -35,10 +35,10 @@ enum ChangeInput {
         }
 
         /// Where the changes come from, as the reports say it.
-        var reportOptions: DiffCoverageReportOptions {
+        var reportOptions: ChangedLineCoverageReportOptions {
             switch self {
-            case .file(let path): DiffCoverageReportOptions(diffFile: path)
-            case .git(let base): DiffCoverageReportOptions(base: base)
+            case .file(let path): ChangedLineCoverageReportOptions(diffFile: path)
+            case .git(let base): ChangedLineCoverageReportOptions(base: base)
             }
         }
     }

@@ -149,19 +149,19 @@ struct ChangedLineCoverageTests {
             ])
         #expect(coverage.ignored.map(\.reason) == [.noCoverageData, .deleted, .testTarget])
         try assertGolden(
-            DiffCoverageTableReport.render(coverage, options: DiffCoverageReportOptions(base: "5.0.1")), "diff-yams.txt"
+            ChangedLineCoverageTableReport.render(coverage, options: ChangedLineCoverageReportOptions(base: "5.0.1")), "diff-yams.txt"
         )
     }
 
     @Test("reports: table, JSON and Markdown", arguments: ["txt", "json", "md"])
     func reports(format: String) throws {
         let coverage = try trivia()
-        let options = DiffCoverageReportOptions(base: "origin/main", failUnder: 80)
+        let options = ChangedLineCoverageReportOptions(base: "origin/main", failUnder: 80)
         let text =
             switch format {
-            case "json": DiffCoverageJSONReport.render(coverage, options: options)
-            case "md": DiffCoverageMarkdownReport.render(coverage, options: options)
-            default: DiffCoverageTableReport.render(coverage, options: options)
+            case "json": ChangedLineCoverageJSONReport.render(coverage, options: options)
+            case "md": ChangedLineCoverageMarkdownReport.render(coverage, options: options)
+            default: ChangedLineCoverageTableReport.render(coverage, options: options)
             }
         try assertGolden(text, "diff-trivia.\(format)")
         if format == "json" {
@@ -181,13 +181,13 @@ struct ChangedLineCoverageTests {
                     lines: Metric(count: 1, covered: 0), uncovered: [3...3])
             ],
             ignored: [.init(path: "<b>\u{1B}]0;title\u{7}", status: .added, reason: .noCoverageData)])
-        let options = DiffCoverageReportOptions(diffFile: "x<y>.diff")
-        let markdown = DiffCoverageMarkdownReport.render(coverage, options: options)
+        let options = ChangedLineCoverageReportOptions(diffFile: "x<y>.diff")
+        let markdown = ChangedLineCoverageMarkdownReport.render(coverage, options: options)
         #expect(!markdown.contains("<img") && !markdown.contains("</td>") && !markdown.contains("<b>"))
         #expect(!markdown.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
-        let table = DiffCoverageTableReport.render(coverage, options: options)
+        let table = ChangedLineCoverageTableReport.render(coverage, options: options)
         #expect(!table.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
-        let json = DiffCoverageJSONReport.render(coverage, options: options)
+        let json = ChangedLineCoverageJSONReport.render(coverage, options: options)
         let value = try? foundationJSON(json)
         guard case .array(let files)? = value?["files"] else {
             Issue.record("not JSON")

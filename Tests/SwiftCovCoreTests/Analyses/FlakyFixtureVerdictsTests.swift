@@ -169,7 +169,7 @@ struct FlakyCoverageRuleTests {
     static func inputs() throws -> (perTest: PerTestCoverage, changed: [String: [UInt32]]) {
         let store = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/per-test.swiftcov")))
         let diff = try UnifiedDiff.parse(String(contentsOfFile: folder + "/change.diff", encoding: .utf8))
-        return (try PerTestStore.decode(store), ImpactedTests.changedLines(of: diff, side: .changed))
+        return (try PerTestStore.decode(store), TestImpact.changedLines(of: diff, side: .changed))
     }
 
     @Test("the test that runs percent(_:of:) is not flaky by coverage; the flaky ones that failed ran none of it")

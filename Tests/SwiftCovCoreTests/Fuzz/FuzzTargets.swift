@@ -99,8 +99,8 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         if let json = try? CoverageJSONReport.render(report, options: all) {
             try requireWellFormedJSON(json, "report --format json")
         }
-        for format in CoverageExportFormat.allCases {
-            guard let text = try? format.render(report, options: CoverageExportOptions(timestamp: 0)) else { continue }
+        for format in InterchangeFormat.allCases {
+            guard let text = try? format.render(report, options: InterchangeOptions(timestamp: 0)) else { continue }
             if format != .lcov { try requireWellFormedXML(text, "export --format \(format.rawValue)") }
         }
         _ = HTMLReport.indexPage(report, options: HTMLReport.Options())
@@ -468,10 +468,10 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
             return
         }
         guard let report, let coverage = try? ChangedLineCoverage.compute(diff: diff, report: report) else { return }
-        let options = DiffCoverageReportOptions()
-        _ = DiffCoverageTableReport.render(coverage, options: options)
-        _ = DiffCoverageMarkdownReport.render(coverage, options: options)
-        try requireWellFormedJSON(DiffCoverageJSONReport.render(coverage, options: options), "diff --format json")
+        let options = ChangedLineCoverageReportOptions()
+        _ = ChangedLineCoverageTableReport.render(coverage, options: options)
+        _ = ChangedLineCoverageMarkdownReport.render(coverage, options: options)
+        try requireWellFormedJSON(ChangedLineCoverageJSONReport.render(coverage, options: options), "diff --format json")
     }
 
     /// swiftcov's own JSON report, read by its one reader for each of its uses (the ratchet's
@@ -730,7 +730,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
             guard let lines = coverage.lineTests(ofFile: file.path), lines.map(\.line) == file.lines else {
                 throw FuzzInvariantFailure(description: "per-test store: lineTests of \(file.path) lose lines")
             }
-            _ = ImpactedTests.tests(in: coverage, executing: [file.path: Array(file.lines.prefix(3))])
+            _ = TestImpact.tests(in: coverage, executing: [file.path: Array(file.lines.prefix(3))])
         }
         if let report {
             var json = JSONWriter()

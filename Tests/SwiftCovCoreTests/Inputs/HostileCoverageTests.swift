@@ -191,14 +191,14 @@ struct HostileCoverageTests {
             #"[{"filename":"/p/Sources/M/a.swift","segments":[[1,1,\#(max),true,true,false],[3,2,0,false,false,false]]}]"#
         let one = try read(export(files: files, functions: functions), keepMappings: true)
         let report = try CoverageReport.build(exports: [one, one], scope: CoverageScope(root: "/p"))
-        let options = CoverageExportOptions(timestamp: 0, version: "0")
-        let lcov = try CoverageExportFormat.lcov.render(report, options: options)
+        let options = InterchangeOptions(timestamp: 0, version: "0")
+        let lcov = try InterchangeFormat.lcov.render(report, options: options)
         #expect(lcov.contains("FNDA:9223372036854775807,f1\n"))
         #expect(lcov.contains("DA:1,9223372036854775807\n"))
         #expect(
-            try CoverageExportFormat.cobertura.render(report, options: options).contains("hits=\"9223372036854775807\"")
+            try InterchangeFormat.cobertura.render(report, options: options).contains("hits=\"9223372036854775807\"")
         )
-        #expect(try CoverageExportFormat.sonarqube.render(report, options: options).contains("covered=\"true\""))
+        #expect(try InterchangeFormat.sonarqube.render(report, options: options).contains("covered=\"true\""))
     }
 
     @Test("an HTML page of a file with counts far apart has a row per count, not per line number")

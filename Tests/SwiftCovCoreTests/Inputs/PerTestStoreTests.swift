@@ -296,19 +296,19 @@ struct PerTestStoreTests {
             -6
 
             """)
-        let base = ImpactedTests.changedLines(of: diff, side: .base)
+        let base = TestImpact.changedLines(of: diff, side: .base)
         #expect(base == ["Sources/M/a.swift": [3, 9, 10], "Tests/MTests/b.swift": [1, 2, 3, 4, 5, 6]])
-        #expect(ImpactedTests.tests(in: coverage, executing: base) == ["MTests.ATests/testOne", "MTests.two()"])
-        let changed = ImpactedTests.changedLines(of: diff, side: .changed)
+        #expect(TestImpact.tests(in: coverage, executing: base) == ["MTests.ATests/testOne", "MTests.two()"])
+        let changed = TestImpact.changedLines(of: diff, side: .changed)
         #expect(changed == ["Sources/M/a.swift": [3, 10]])
-        #expect(ImpactedTests.tests(in: coverage, executing: changed) == ["MTests.ATests/testOne"])
-        #expect(ImpactedTests.tests(in: coverage, executing: ["Sources/M/a.swift": [20]]) == ["MTests.two()"])
+        #expect(TestImpact.tests(in: coverage, executing: changed) == ["MTests.ATests/testOne"])
+        #expect(TestImpact.tests(in: coverage, executing: ["Sources/M/a.swift": [20]]) == ["MTests.two()"])
     }
 
     @Test("an insertion at the top of a file, and a rewrite next to an insertion")
     func insertionNeighbours() {
         func baseLines(added: [UInt32], removed: [UInt32]) -> [UInt32] {
-            ImpactedTests.baseLines(
+            TestImpact.baseLines(
                 of: FileDiff(oldPath: "a", newPath: "a", status: .modified, addedLines: added, removedLines: removed))
         }
         #expect(baseLines(added: [1, 2], removed: []) == [1])
@@ -320,11 +320,11 @@ struct PerTestStoreTests {
     @Test("which side the data is of: the base only when recorded clean at the base commit")
     func side() {
         var coverage = Self.sample()
-        #expect(ImpactedTests.side(of: coverage, baseCommit: "0123abcd") == .base)
-        #expect(ImpactedTests.side(of: coverage, baseCommit: "ffff") == .changed)
-        #expect(ImpactedTests.side(of: coverage, baseCommit: nil) == .changed)
+        #expect(TestImpact.side(of: coverage, baseCommit: "0123abcd") == .base)
+        #expect(TestImpact.side(of: coverage, baseCommit: "ffff") == .changed)
+        #expect(TestImpact.side(of: coverage, baseCommit: nil) == .changed)
         coverage.recording.dirty = true
-        #expect(ImpactedTests.side(of: coverage, baseCommit: "0123abcd") == .changed)
+        #expect(TestImpact.side(of: coverage, baseCommit: "0123abcd") == .changed)
     }
 
     @Test("run --per-test's output folder is a coverage input: the export beside the store")

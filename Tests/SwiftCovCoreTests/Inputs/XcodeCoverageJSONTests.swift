@@ -185,7 +185,7 @@ struct XcodeCoverageJSONTests {
         try LcovReport.write(report, to: &lcov)
         try assertGolden(lcov.text, "xccov-archive.lcov")
         var xml = OutputBuffer()
-        try CoberturaReport.write(report, options: CoverageExportOptions(timestamp: 0, version: "test"), to: &xml)
+        try CoberturaReport.write(report, options: InterchangeOptions(timestamp: 0, version: "test"), to: &xml)
         try assertGolden(xml.text, "xccov-archive-cobertura.xml")
     }
 

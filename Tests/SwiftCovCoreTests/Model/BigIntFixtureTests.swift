@@ -200,7 +200,7 @@ struct BigIntFixtureTests {
         #expect(page.components(separatedBy: "counter underflow").count == wrapped.count + 1)
 
         var xml = OutputBuffer()
-        try CoberturaReport.write(report, options: CoverageExportOptions(timestamp: 0, version: "test"), to: &xml)
+        try CoberturaReport.write(report, options: InterchangeOptions(timestamp: 0, version: "test"), to: &xml)
         let cobertura = xml.text
         let comments = cobertura.components(separatedBy: "\n").enumerated().filter {
             $0.element.contains("counter underflow")

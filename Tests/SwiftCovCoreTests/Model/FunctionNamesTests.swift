@@ -26,13 +26,13 @@ struct FunctionNamesTests {
         (
             "export --format cobertura",
             { report, _ in
-                _ = try CoverageExportFormat.cobertura.render(report, options: CoverageExportOptions(timestamp: 0))
+                _ = try InterchangeFormat.cobertura.render(report, options: InterchangeOptions(timestamp: 0))
             }
         ),
         (
             "export --format lcov",
             { report, _ in
-                _ = try CoverageExportFormat.lcov.render(report, options: CoverageExportOptions(timestamp: 0))
+                _ = try InterchangeFormat.lcov.render(report, options: InterchangeOptions(timestamp: 0))
             }
         ),
         (

@@ -11,7 +11,7 @@ import Testing
 /// fixtures the per-line counts and function numbers of llvm-cov's own lcov export.
 @Suite("Interchange formats")
 struct ExportFormatTests {
-    static let options = CoverageExportOptions(timestamp: 1_763_800_000_000, version: "0.1.0")
+    static let options = InterchangeOptions(timestamp: 1_763_800_000_000, version: "0.1.0")
 
     var sample: CoverageReport {
         get throws {
@@ -19,8 +19,8 @@ struct ExportFormatTests {
         }
     }
 
-    @Test("golden files for the trivia sample", arguments: CoverageExportFormat.allCases)
-    func golden(format: CoverageExportFormat) throws {
+    @Test("golden files for the trivia sample", arguments: InterchangeFormat.allCases)
+    func golden(format: InterchangeFormat) throws {
         let ext = format == .lcov ? "lcov" : "xml"
         try assertGolden(format.render(sample, options: Self.options), "export-sample-\(format.rawValue).\(ext)")
     }
@@ -31,7 +31,7 @@ struct ExportFormatTests {
             fixture.name == "SampleReports"
             ? try CoverageReport.build(exports: [fixture.export()], scope: CoverageScope(root: "/checkout"))
             : try fixture.report()
-        let ours = LcovRecord.parse(try CoverageExportFormat.lcov.render(report, options: Self.options))
+        let ours = LcovRecord.parse(try InterchangeFormat.lcov.render(report, options: Self.options))
         let theirs = LcovRecord.parse(try fixture.text("llvm-cov.lcov"))
         #expect(Set(ours.keys) == Set(theirs.keys))
         for (file, record) in theirs {
@@ -52,7 +52,7 @@ struct ExportFormatTests {
 
     @Test("lcov: names are demangled and carry no comma genhtml would cut them at")
     func lcovNames() throws {
-        let text = try CoverageExportFormat.lcov.render(sample, options: Self.options)
+        let text = try InterchangeFormat.lcov.render(sample, options: Self.options)
         let names = text.split(separator: "\n").filter { $0.hasPrefix("FN:") }.map { $0.drop { $0 != "," }.dropFirst() }
         #expect(names.contains("TriviaCore.Question.isCorrect(TriviaCore.AnswerChoice) -> Swift.Bool"))
         #expect(!names.contains { $0.contains(",") || $0.hasPrefix("$s") })
@@ -65,7 +65,7 @@ struct ExportFormatTests {
     @Test("Cobertura: hits are the line view; every rate and total follows from the lines", arguments: Fixture.all)
     func coberturaConsistent(fixture: Fixture) throws {
         let report = try fixture.report()
-        let xml = try CoverageExportFormat.cobertura.render(report, options: Self.options)
+        let xml = try InterchangeFormat.cobertura.render(report, options: Self.options)
         let document = try CoberturaDocument(xml)
         var total = Metric()
         for file in report.files {
@@ -85,7 +85,7 @@ struct ExportFormatTests {
     @Test("Cobertura: one package per module, one class per file, methods with their own lines")
     func coberturaStructure() throws {
         let report = try sample
-        let document = try CoberturaDocument(try CoverageExportFormat.cobertura.render(report, options: Self.options))
+        let document = try CoberturaDocument(try InterchangeFormat.cobertura.render(report, options: Self.options))
         #expect(document.packages == report.modules.map(\.name))
         #expect(document.classNames["Sources/TriviaCore/Question.swift"] == "Question.swift")
         let isCorrect = try #require(
@@ -120,7 +120,7 @@ struct ExportFormatTests {
             """
         let export = try LLVMCovExportReader.read(MappedFile(bytes: Array(json.utf8)))
         let report = try CoverageReport.build(exports: [export], scope: CoverageScope(root: "/p"))
-        let cobertura = try CoverageExportFormat.cobertura.render(report, options: Self.options)
+        let cobertura = try InterchangeFormat.cobertura.render(report, options: Self.options)
         let document = try CoberturaDocument(cobertura)
         let file = try #require(document.classLines.keys.first)
         #expect(file.hasPrefix("Sources/Evil/<script>&\"'\u{FFFD}"))
@@ -128,9 +128,9 @@ struct ExportFormatTests {
         // rather than as the space XML attribute normalization makes of a raw one.
         #expect(document.methods.keys.first?.hasSuffix("</method>\nSF:x") == true)
         #expect(cobertura.contains("&lt;/method&gt;&#10;SF:x"))
-        let sonar = try CoverageExportFormat.sonarqube.render(report, options: Self.options)
+        let sonar = try InterchangeFormat.sonarqube.render(report, options: Self.options)
         #expect(!sonar.contains("<script>") && !sonar.contains("\u{1B}") && !sonar.contains("\u{0}"))
-        let lcov = try CoverageExportFormat.lcov.render(report, options: Self.options)
+        let lcov = try InterchangeFormat.lcov.render(report, options: Self.options)
         #expect(
             lcov.split(separator: "\n").map { $0.prefix { $0 != ":" } } == [
                 "SF", "FN", "FNDA", "FNF", "FNH", "DA", "DA", "LF", "LH", "end_of_record",
@@ -141,7 +141,7 @@ struct ExportFormatTests {
     @Test("SonarQube: one lineToCover per executable line")
     func sonarQube() throws {
         let report = try Fixture.all[1].report()
-        let xml = try CoverageExportFormat.sonarqube.render(report, options: Self.options)
+        let xml = try InterchangeFormat.sonarqube.render(report, options: Self.options)
         #expect(!report.files.isEmpty)
         for file in report.files {
             let counts = try file.lineCounts()

@@ -136,11 +136,11 @@ struct PerTestRunTests {
         .write(toFile: testFile, atomically: true, encoding: .utf8)
         let diff = try UnifiedDiff.parse(try git(["diff", "--relative", "--unified=0"]))
         #expect(diff.files.count == 2)
-        let side = ImpactedTests.side(
+        let side = TestImpact.side(
             of: coverage, baseCommit: try git(["rev-parse", "HEAD"]).trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(side == .base)
-        let changed = ImpactedTests.changedLines(of: diff, side: side)
-        let impacted = ImpactedTests.tests(in: coverage, executing: changed)
+        let changed = TestImpact.changedLines(of: diff, side: side)
+        let impacted = TestImpact.tests(in: coverage, executing: changed)
         // The same question asked of each test's own coverage.
         let expected = tests.map(\.id).filter { id in
             changed.contains { path, lines in !(own[id]?[path] ?? []).isDisjoint(with: lines) }

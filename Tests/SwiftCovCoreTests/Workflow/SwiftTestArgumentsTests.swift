@@ -188,7 +188,7 @@ struct TestSelectionTests {
     @Test("as swift test chooses: any filter matches (all when none), no skip matches; a shard shares out those")
     func select() throws {
         func chosen(_ filters: [String], _ skips: [String]) throws -> [String] {
-            try PackageTests.select(Self.listed, filters: filters, skips: skips).map(\.id)
+            try SwiftPMPackage.select(Self.listed, filters: filters, skips: skips).map(\.id)
         }
         #expect(try chosen([], []).count == 5)
         #expect(try chosen(["Describe", "negative"], []).count == 4)
@@ -197,6 +197,6 @@ struct TestSelectionTests {
             try chosen([], ["^TinyTests\\.DescribeTests/"]) == [
                 "TinyTests.SignTests/minusOne()", "TinyTests.negative()",
             ])
-        #expect(throws: PackageTests.BadPattern(pattern: "(")) { try chosen(["("], []) }
+        #expect(throws: SwiftPMPackage.BadPattern(pattern: "(")) { try chosen(["("], []) }
     }
 }

@@ -1,5 +1,5 @@
 /// What a changed-line coverage report says besides the numbers; shared by every format.
-package struct DiffCoverageReportOptions: Sendable {
+package struct ChangedLineCoverageReportOptions: Sendable {
     /// The git ref the changes were taken against (`--base`), if any.
     package var base: String?
     /// The diff file the changes were read from (`--diff`; "-" for standard input), if any.

@@ -1,7 +1,7 @@
 /// A package's tests as SwiftPM builds, lists and finds them, with the user's `swift test`
 /// arguments: the steps `run`, `run --per-test` and `run --shard` share (build, then select:
 /// list, filter, shard). Every `swift` command line comes from `SwiftTestArguments`.
-package struct PackageTests: Sendable {
+package struct SwiftPMPackage: Sendable {
     /// The package root (absolute): every `swift` command runs there.
     package var root: String
     /// The user's arguments, sorted.

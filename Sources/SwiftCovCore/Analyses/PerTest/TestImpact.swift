@@ -1,7 +1,7 @@
 /// The tests a change can affect: those that executed a line the change touches, by per-test
 /// data (`PerTestCoverage`). Test code counts like any other code, so a test whose own body the
 /// change edits is listed.
-package enum ImpactedTests {
+package enum TestImpact {
     /// Which side of a diff the per-test data describes.
     package enum Side: String, CaseIterable, Sendable {
         /// Recorded at the diff's base (a main-branch artifact): the lines the change removes or
@@ -50,7 +50,7 @@ package enum ImpactedTests {
     }
 }
 
-extension ImpactedTests {
+extension TestImpact {
     /// The old side's lines `file` touches: the lines it removes or rewrites, and around each
     /// pure insertion the base lines on either side of it (code inserted into a function changes
     /// what its neighbours do; no base line is the inserted one).

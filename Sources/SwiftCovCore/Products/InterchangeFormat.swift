@@ -5,7 +5,7 @@
 /// totals are that view's: the number of executable lines and how many of them ran. The
 /// *summary view* of `report` counts a line inside a closure twice and cannot be expressed
 /// line by line without contradicting the lines themselves.
-package enum CoverageExportFormat: String, CaseIterable, Sendable {
+package enum InterchangeFormat: String, CaseIterable, Sendable {
     /// Cobertura XML (`coverage-04.dtd`): GitLab, Azure DevOps, Jenkins, diff-cover.
     case cobertura
     /// An lcov tracefile: genhtml, Codecov, Coveralls.
@@ -15,7 +15,7 @@ package enum CoverageExportFormat: String, CaseIterable, Sendable {
 
     /// Renders `report` in this format. Per-line counts are read from the export here, which
     /// is why this can fail on an export whose segments are malformed.
-    package func render(_ report: CoverageReport, options: CoverageExportOptions) throws(CoverageInputError) -> String {
+    package func render(_ report: CoverageReport, options: InterchangeOptions) throws(CoverageInputError) -> String {
         var output = OutputBuffer(reservingCapacity: report.files.count * 1024)
         try write(report, options: options, to: &output)
         return output.text
@@ -23,7 +23,7 @@ package enum CoverageExportFormat: String, CaseIterable, Sendable {
 
     /// Writes `report` in this format to `output` file by file: a streaming buffer keeps memory
     /// bounded however large the document.
-    package func write(_ report: CoverageReport, options: CoverageExportOptions, to output: inout OutputBuffer)
+    package func write(_ report: CoverageReport, options: InterchangeOptions, to output: inout OutputBuffer)
         throws(CoverageInputError)
     {
         switch self {
@@ -35,7 +35,7 @@ package enum CoverageExportFormat: String, CaseIterable, Sendable {
 }
 
 /// What an interchange report says about its making, injected so that output is reproducible.
-package struct CoverageExportOptions: Sendable {
+package struct InterchangeOptions: Sendable {
     /// When the report was made, in milliseconds since 1970-01-01 UTC (Cobertura's `timestamp`).
     package var timestamp: Int64
     /// The version of swiftcov that wrote it (Cobertura's `version`).

@@ -1,8 +1,8 @@
 /// The terminal report of changed-line coverage: a table of the changed files, the lines that
 /// did not run as `file:line` ranges, the files not measured and why, and the verdict.
-package enum DiffCoverageTableReport {
+package enum ChangedLineCoverageTableReport {
     /// Renders `coverage` as text.
-    package static func render(_ coverage: ChangedLineCoverage, options: DiffCoverageReportOptions) -> String {
+    package static func render(_ coverage: ChangedLineCoverage, options: ChangedLineCoverageReportOptions) -> String {
         var text = "Coverage of changed lines"
         if let changes = options.changesPhrase { text += " " + changes.terminalSafe }
         text += "\n\n"
@@ -56,7 +56,7 @@ package enum DiffCoverageTableReport {
     }
 
     /// One line: the changed-line coverage and, with a minimum, whether it is met.
-    package static func verdict(_ coverage: ChangedLineCoverage, options: DiffCoverageReportOptions) -> String {
+    package static func verdict(_ coverage: ChangedLineCoverage, options: ChangedLineCoverageReportOptions) -> String {
         let totals = coverage.totals
         var text: String
         if totals.count == 0 {

@@ -1,9 +1,9 @@
 /// Changed-line coverage as a pull-request comment (or a CI job summary): the verdict as the
 /// heading, a table of the changed files with the lines that did not run, and the files not
 /// measured in a collapsed section.
-package enum DiffCoverageMarkdownReport {
+package enum ChangedLineCoverageMarkdownReport {
     /// Renders `coverage` as GitHub-flavoured Markdown.
-    package static func render(_ coverage: ChangedLineCoverage, options: DiffCoverageReportOptions) -> String {
+    package static func render(_ coverage: ChangedLineCoverage, options: ChangedLineCoverageReportOptions) -> String {
         let totals = coverage.totals
         var text = "### Coverage of changed lines: "
         text +=

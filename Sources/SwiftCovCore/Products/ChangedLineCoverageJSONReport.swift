@@ -1,11 +1,11 @@
 /// Changed-line coverage for scripts (`swiftcov diff --format json`). Its schema is documented
 /// in the README and versioned by `schemaVersion`; fields are only ever added within a version.
-package enum DiffCoverageJSONReport {
+package enum ChangedLineCoverageJSONReport {
     /// Bumped when a field changes meaning or disappears.
     package static let schemaVersion = 1
 
     /// Renders `coverage` as JSON.
-    package static func render(_ coverage: ChangedLineCoverage, options: DiffCoverageReportOptions) -> String {
+    package static func render(_ coverage: ChangedLineCoverage, options: ChangedLineCoverageReportOptions) -> String {
         var json = JSONWriter(reservingCapacity: 1024 + coverage.files.count * 256)
         json.beginObject(.block)
         json.member("schemaVersion", schemaVersion)
@@ -47,7 +47,7 @@ package enum DiffCoverageJSONReport {
             json.endObject()
         }
         json.endArray()
-        DiffCoverageJSONReport.writeIgnored(coverage.ignored, to: &json)
+        ChangedLineCoverageJSONReport.writeIgnored(coverage.ignored, to: &json)
         json.endObject()
         return json.output
     }
