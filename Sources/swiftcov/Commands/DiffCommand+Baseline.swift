@@ -4,7 +4,8 @@ extension DiffCommand {
     /// `swiftcov diff --baseline FILE`: differential coverage against the base revision's.
     static func differentialReport(
         _ differential: Differential, format: ReportFormat, report: CoverageReport, diff: UnifiedDiff,
-        pathPrefix: String, changes: ChangedLineCoverageReportOptions, root: String, destination: AtomicFile.Destination,
+        pathPrefix: String, changes: ChangedLineCoverageReportOptions, root: String,
+        destination: AtomicFile.Destination,
         terminal: Terminal
     ) throws -> ExitCode {
         var options = DifferentialCoverageReportOptions()

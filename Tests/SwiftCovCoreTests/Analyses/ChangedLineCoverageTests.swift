@@ -149,7 +149,8 @@ struct ChangedLineCoverageTests {
             ])
         #expect(coverage.ignored.map(\.reason) == [.noCoverageData, .deleted, .testTarget])
         try assertGolden(
-            ChangedLineCoverageTableReport.render(coverage, options: ChangedLineCoverageReportOptions(base: "5.0.1")), "diff-yams.txt"
+            ChangedLineCoverageTableReport.render(coverage, options: ChangedLineCoverageReportOptions(base: "5.0.1")),
+            "diff-yams.txt"
         )
     }
 

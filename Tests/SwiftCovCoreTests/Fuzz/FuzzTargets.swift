@@ -471,7 +471,8 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
         let options = ChangedLineCoverageReportOptions()
         _ = ChangedLineCoverageTableReport.render(coverage, options: options)
         _ = ChangedLineCoverageMarkdownReport.render(coverage, options: options)
-        try requireWellFormedJSON(ChangedLineCoverageJSONReport.render(coverage, options: options), "diff --format json")
+        try requireWellFormedJSON(
+            ChangedLineCoverageJSONReport.render(coverage, options: options), "diff --format json")
     }
 
     /// swiftcov's own JSON report, read by its one reader for each of its uses (the ratchet's
