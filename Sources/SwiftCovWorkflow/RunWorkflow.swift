@@ -448,7 +448,7 @@ extension RunWorkflow {
     ) throws -> (paths: [String], warnings: [Diagnostic]) {
         let attached = tests.evidence
         let site = try HTMLSite.write(
-            report, tests: tests, extraFiles: request.failureFiles(of: tests, report: report, read: export),
+            report, tests: tests, extraFiles: request.failureFiles(of: tests, report: report, export: export),
             to: output + "/html",
             annotations: HTMLReport.SiteAnnotations(
                 perTest: perTest,

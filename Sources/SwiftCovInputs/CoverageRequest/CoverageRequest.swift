@@ -33,14 +33,22 @@ package struct CoverageRequest: Sendable {
     package func makeReport(
         workingDirectory: String, read: LLVMCovExport? = nil
     ) throws(CoverageInputError) -> CoverageReport {
+        try makeReportKeepingExport(workingDirectory: workingDirectory, read: read).report
+    }
+
+    /// `makeReport`, with the export the report was built from (the exports merged, when there
+    /// were several; nil for Xcode's inputs): what `failureFiles` builds its files from without
+    /// reading the exports again.
+    package func makeReportKeepingExport(
+        workingDirectory: String, read: LLVMCovExport? = nil
+    ) throws(CoverageInputError) -> (report: CoverageReport, export: LLVMCovExport?) {
         var exports: [LocatedExport] = []
         for input in inputs { exports.append(try CoverageInput.locate(input)) }
         let located = exports.map(\.path)
         let xcodeInputs = located.map(XcodeCoverageInput.recognize)
         if let xcode = xcodeInputs.firstIndex(where: { $0 != nil }) {
             guard let llvm = xcodeInputs.firstIndex(where: { $0 == nil }) else {
-                return try makeXcodeReport(
-                    xcodeInputs.map { $0! }, workingDirectory: workingDirectory)
+                return (try makeXcodeReport(xcodeInputs.map { $0! }, workingDirectory: workingDirectory), nil)
             }
             throw .xcode(
                 XcodeInputError(
@@ -86,10 +94,10 @@ package struct CoverageRequest: Sendable {
         var scope = CoverageScope(root: resolvedRoot, includes: includes, excludes: excludes, allFiles: allFiles)
         scope.rootWasGuessed = guessed && resolvedRoot != CoverageScope.normalized(workingDirectory)
         if let describer, resolvedRoot.hasPrefix("/") { scope.targets = describer.targets(ofPackageAt: resolvedRoot) }
-        var report = try CoverageReport.build(
-            export: single ?? merger.merged(), scope: scope, includeFunctions: includeFunctions)
+        let built = single ?? merger.merged()
+        var report = try CoverageReport.build(export: built, scope: scope, includeFunctions: includeFunctions)
         report.inputs = exports
-        return report
+        return (report, built)
     }
 
     /// The report of Xcode's coverage inputs: a bundle or xccov's report, with any archives.

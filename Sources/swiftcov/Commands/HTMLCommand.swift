@@ -26,7 +26,7 @@ enum HTMLCommand {
         let options = try Options(arguments)
         // Before reading: a folder that may not be replaced fails at once.
         let site = try HTMLSite(directory: options.output)
-        let (report, request) = try options.coverage.makeReport(terminal)
+        let (report, request, export) = try options.coverage.makeReportKeepingExport(terminal)
         var htmlOptions = HTMLReport.Options()
         if options.timestamp {
             htmlOptions.generatedAt =
@@ -42,7 +42,7 @@ enum HTMLCommand {
             tests = run.resolving(
                 with: TestLogInput.sourceIndex(report: report, workingDirectory: terminal.workingDirectory))
         }
-        let extra = tests.map { request.failureFiles(of: $0, report: report) } ?? []
+        let extra = tests.map { request.failureFiles(of: $0, report: report, export: export) } ?? []
         var annotations = HTMLReport.SiteAnnotations()
         if let differential = options.differential {
             let root = report.scope.root ?? terminal.workingDirectory

@@ -232,12 +232,22 @@ extension CoverageInputOptions {
     func makeReport(
         _ terminal: Terminal, includeFunctions: Bool = true, configuration: GateConfiguration? = nil
     ) throws -> (report: CoverageReport, request: CoverageRequest) {
+        let made = try makeReportKeepingExport(
+            terminal, includeFunctions: includeFunctions, configuration: configuration)
+        return (made.report, made.request)
+    }
+
+    /// `makeReport`, with the export the report was built from (nil for Xcode's inputs), for
+    /// another report of the same coverage without reading it again (`failureFiles`).
+    func makeReportKeepingExport(
+        _ terminal: Terminal, includeFunctions: Bool = true, configuration: GateConfiguration? = nil
+    ) throws -> (report: CoverageReport, request: CoverageRequest, export: LLVMCovExport?) {
         var request = self.request
         request.includeFunctions = includeFunctions
         if let configuration { request.adopt(configuration) }
         let progress = Progress(terminal: terminal, inputs: request.inputs)
         defer { progress.finish() }
-        let report = try request.makeReport(workingDirectory: terminal.workingDirectory)
+        let (report, export) = try request.makeReportKeepingExport(workingDirectory: terminal.workingDirectory)
         KeptUntilExit.keep(report)
         for warning in report.warnings { terminal.emit(warning) }
         Self.tellWhatWasRead(report, terminal)
@@ -249,7 +259,7 @@ extension CoverageInputOptions {
                         : "package root \(terminal.displayPath(root)) inferred from the export's paths; ")
                         + "give --root DIR to choose another"))
         }
-        return (report, request)
+        return (report, request, export)
     }
 }
 

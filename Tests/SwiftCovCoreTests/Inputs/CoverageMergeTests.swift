@@ -31,7 +31,7 @@ struct CoverageMergeTests {
         // The file on disk is no export any more: only the export already read can give the test file.
         try "not an export".write(toFile: path, atomically: true, encoding: .utf8)
         #expect(
-            request.failureFiles(of: tests, report: report, read: export).map(\.displayPath) == [
+            request.failureFiles(of: tests, report: report, export: export).map(\.displayPath) == [
                 "Tests/ATests/aTests.swift"
             ])
         #expect(request.failureFiles(of: tests, report: report).isEmpty)
