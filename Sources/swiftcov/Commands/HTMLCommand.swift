@@ -36,10 +36,8 @@ enum HTMLCommand {
         let testLogs =
             options.testLogs.isEmpty ? try runTestResults(options.coverage.inputs, terminal) : options.testLogs
         if !testLogs.isEmpty {
-            let run = try TestLogInput.readResults(testLogs)
-            TestLogInput.warnAboutDuplicates(in: run, command: "html", terminal: terminal)
-            tests = run.resolving(
-                with: TestLogInput.sourceIndex(report: report, workingDirectory: terminal.workingDirectory))
+            tests = try TestResultsInput.read(
+                testLogs, resolvingWith: .report(report), command: "html", terminal: terminal)
         }
         let extra = tests.map { request.failureFiles(of: $0, report: report) } ?? []
         var annotations = HTMLReport.SiteAnnotations()
@@ -54,7 +52,7 @@ enum HTMLCommand {
             annotations.changes = differential.change.reportOptions.changesPhrase
         }
         if let tests, options.evidence.scope != .none {
-            let runs = try TestLogInput.evidence(of: tests, inputs: testLogs, command: "html", terminal: terminal)
+            let runs = try TestResultsInput.evidence(of: tests, inputs: testLogs, command: "html", terminal: terminal)
             if !runs.isEmpty { annotations.evidence = HTMLReport.Evidence(runs: runs, policy: options.evidence) }
         }
         let stores = PerTestData.stores(beside: options.coverage.inputs)

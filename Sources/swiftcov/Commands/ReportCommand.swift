@@ -104,19 +104,16 @@ enum ReportCommand {
         of tests: TestRun, _ options: Options, _ terminal: Terminal
     ) throws -> TestSummaryMarkdownReport.EvidenceLinks? {
         guard options.format == .markdown || terminal.github.isActive else { return nil }
-        let runs = try TestLogInput.evidence(of: tests, inputs: options.testLogs, command: "report", terminal: terminal)
+        let runs = try TestResultsInput.evidence(
+            of: tests, inputs: options.testLogs, command: "report", terminal: terminal)
         guard !runs.isEmpty else { return nil }
         return .init(evidence: HTMLReport.Evidence(runs: runs, policy: EvidencePolicy()), siteURL: options.siteURL)
     }
 
     /// The test run the `--tests` logs describe, with file names resolved in the package.
     private static func readTests(_ options: Options, _ terminal: Terminal) throws -> TestRun {
-        var run = try TestLogInput.readResults(options.testLogs)
-        TestLogInput.warnAboutDuplicates(in: run, command: "report", terminal: terminal)
-        // In place: a copy would hold the whole run twice.
-        run.resolve(
-            with: try TestLogInput.sourceIndex(
-                coverage: nil, root: options.root, workingDirectory: terminal.workingDirectory))
-        return run
+        try TestResultsInput.read(
+            options.testLogs, resolvingWith: .package(coverage: nil, root: options.root), command: "report",
+            terminal: terminal)
     }
 }

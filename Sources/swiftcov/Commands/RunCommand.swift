@@ -44,8 +44,7 @@ enum RunCommand {
             guard chdir(root) == 0 else { throw UsageError("cannot work in the package root \(root)") }
             terminal.emit(.note("working in the package root \(root)"))
         }
-        let configuration = try options.gate.loadConfiguration(root: root)
-        let baseline = try options.gate.loadBaseline()
+        let gate = try GateService(options.gate, root: root)
         var workflow = RunWorkflow(
             root: root, output: options.output, testArguments: options.testArguments, scratchPath: options.scratchPath,
             strategy: options.perTest
@@ -80,16 +79,16 @@ enum RunCommand {
 
         // Coverage: the run's export, in the scope and with the rules of the package.
         var request = options.scope.request(inputs: [outcome.exportPath], root: root)
-        request.adopt(configuration)
+        request.adopt(gate.configuration)
         // The export, read once: the report and the files failures point at are made from it.
         let export =
             try outcome.export
             ?? CoverageInput.readExport(
                 CoverageInput.locateExport(outcome.exportPath), keepMappings: false, names: request.includeFunctions)
         let report = try request.makeReport(workingDirectory: root, read: export)
-        let tests = outcome.results.resolving(with: TestLogInput.sourceIndex(report: report, workingDirectory: root))
-        let judgement = TestJudgement(configuration: configuration, orderDependent: outcome.orderDependent)
-        for warning in configuration.unmatchedQuarantine(in: tests) { terminal.emit(warning) }
+        let tests = outcome.results.resolving(
+            with: TestResultsInput.sourceIndex(report: report, workingDirectory: root))
+        let judgement = gate.judgement(of: tests, orderDependent: outcome.orderDependent, terminal: terminal)
 
         // What a person reads: the coverage table and the test summary.
         var reportOptions = CoverageReportOptions()
@@ -118,30 +117,24 @@ enum RunCommand {
         // of the coverage: the package's rules are checked where the shards are merged (unless
         // --config names rules for the shard).
         // A filtered run (`-- --filter …`) has the coverage of its tests only, as a shard does.
-        var rules = configuration
-        let partSkipsRules =
-            outcome.record.isPartial && options.gate.configPath == nil && configuration.hasCoverageRules
-        if partSkipsRules { rules = configuration.withoutCoverageRules }
-        if rules.hasCoverageRules || baseline != nil {
+        var coverageRulesSkipped: String?
+        if outcome.record.isPartial && options.gate.configPath == nil && gate.configuration.hasCoverageRules {
+            coverageRulesSkipped =
+                options.shard.map {
+                    "Shard \($0) gates its tests only: the coverage rules of .swiftcov.json are checked where the "
+                        + "shards are merged (swiftcov check -c SHARD-1-OUTPUT -c SHARD-2-OUTPUT …)."
+                }
+                ?? "A filtered run gates its tests only: the coverage rules of .swiftcov.json need the whole suite "
+                + "(swiftcov run without --filter or --skip)."
+        }
+        if coverageRulesSkipped == nil && gate.configuration.hasCoverageRules || gate.baseline != nil {
             try CoverageInputOptions.requireMeasured(report, inputs: [outcome.exportPath])
         }
-        let result = Gate.evaluate(
-            report, configuration: rules, baseline: baseline, failedTests: judgement.failedTests(of: tests))
-        try terminal.out("\n" + GateReport.text(result))
-        if partSkipsRules {
-            if let shard = options.shard {
-                try terminal.out(
-                    "Shard \(shard) gates its tests only: the coverage rules of .swiftcov.json are checked where the "
-                        + "shards are merged (swiftcov check -c SHARD-1-OUTPUT -c SHARD-2-OUTPUT …).\n")
-            } else {
-                try terminal.out(
-                    "A filtered run gates its tests only: the coverage rules of .swiftcov.json need the whole suite "
-                        + "(swiftcov run without --filter or --skip).\n")
-            }
-        }
-        terminal.github.publishGate(report: report, result: result, tests: tests, judgement: judgement)
+        let passed = try gate.evaluate(
+            report, tests: tests, judgement: judgement, coverageRulesSkipped: coverageRulesSkipped, separated: true,
+            terminal: terminal)
         // The gate judges the failed cases; a failure no case records fails the run all the same.
-        return result.passed && (outcome.testsPassed || outcome.failuresRecorded) ? .success : .gateFailed
+        return passed && (outcome.testsPassed || outcome.failuresRecorded) ? .success : .gateFailed
     }
 
     /// What the history knows of the run before it looks at git and the CI; `arguments`, the
