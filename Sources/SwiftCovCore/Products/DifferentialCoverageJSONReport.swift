@@ -1,4 +1,4 @@
-/// Differential coverage for scripts (`swiftcov diff --baseline FILE --format json`). Its schema
+/// Differential coverage for scripts (`swiftcov diff --base-coverage FILE --format json`). Its schema
 /// is documented in the README and versioned by `schemaVersion`; fields are only ever added
 /// within a version.
 package enum DifferentialCoverageJSONReport {

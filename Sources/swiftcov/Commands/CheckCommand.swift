@@ -14,7 +14,7 @@ enum CheckCommand {
         examples: [
             "swiftcov check --min-lines 80",
             "swiftcov check -c shard-1 -c shard-2 --tests shard-1/junit.xml --tests shard-2/junit.xml",
-            "swiftcov check SampleReports/coverage.json --config .swiftcov.json --baseline main-coverage.json",
+            "swiftcov check SampleReports/coverage.json --config .swiftcov.json --ratchet main-coverage.json",
         ])
 
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
@@ -28,12 +28,12 @@ enum CheckCommand {
             || gate.baseline != nil
         guard hasCoverageRules || !options.testLogs.isEmpty else {
             throw UsageError(
-                "nothing to check: add rules to .swiftcov.json, or give --min-lines PERCENT, --baseline FILE or --tests LOG"
+                "nothing to check: add rules to .swiftcov.json, or give --min-lines PERCENT, --ratchet FILE or --tests LOG"
             )
         }
         if !hasCoverageRules {
             terminal.emit(
-                .note("no coverage rules (.swiftcov.json, --min-lines, --baseline): only the tests are checked"))
+                .note("no coverage rules (.swiftcov.json, --min-lines, --ratchet): only the tests are checked"))
         }
 
         let (report, _) = try options.coverage.makeReport(terminal, configuration: configuration)

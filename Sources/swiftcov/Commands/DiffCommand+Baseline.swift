@@ -1,7 +1,7 @@
 import SwiftCovCore
 
 extension DiffCommand {
-    /// `swiftcov diff --baseline FILE`: differential coverage against the base revision's.
+    /// `swiftcov diff --base-coverage FILE`: differential coverage against the base revision's.
     static func differentialReport(
         _ differential: Differential, format: ReportFormat, report: CoverageReport, diff: UnifiedDiff,
         pathPrefix: String, changes: ChangedLineCoverageReportOptions, root: String,

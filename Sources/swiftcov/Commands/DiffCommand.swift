@@ -1,7 +1,7 @@
 import SwiftCovCore
 
 /// `swiftcov diff`: how much of what a change adds or modifies ran in the tests; with
-/// `--baseline`, differential coverage (see `DiffCommand+Baseline.swift`).
+/// `--base-coverage`, differential coverage (see `DiffCommand+Baseline.swift`).
 enum DiffCommand {
     static let spec = CommandSpec(
         name: "diff",
@@ -11,12 +11,11 @@ enum DiffCommand {
         options: CoverageInputOptions.specs + [
             ChangeInput.base.spec, ChangeInput.diff.spec, failUnder.spec, format.spec, OutputOption.file.spec,
             ColorChoice.option.spec,
-            ChangeInput.baseline.spec, failOn.spec, urlTemplate.spec,
-        ],
+        ] + ChangeInput.baseCoverage.specs + [failOn.spec, urlTemplate.spec],
         examples: [
             "swiftcov diff --coverage . --base origin/main --fail-under 80",
             "git diff --merge-base origin/main > change.diff; swiftcov diff . --diff change.diff --format markdown",
-            "swiftcov diff . --baseline main-coverage.json --base origin/main --fail-on UNC,LBC -f markdown",
+            "swiftcov diff . --base-coverage main-coverage.json --base origin/main --fail-on UNC,LBC -f markdown",
         ])
 
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {

@@ -9,14 +9,13 @@ enum HTMLCommand {
         positionalHelp: "Same as --coverage PATH.",
         options: CoverageInputOptions.specs + [
             output.spec, timestamp.spec, tests.spec,
-        ] + EvidenceOptions.specs + [
-            // `diff --baseline`'s: the same baseline and change, read the same way.
-            ChangeInput.baseline.spec, ChangeInput.base.spec, ChangeInput.diff.spec,
-        ],
+        ] + EvidenceOptions.specs
+            // `diff --base-coverage`'s: the same baseline and change, read the same way.
+            + ChangeInput.baseCoverage.specs + [ChangeInput.base.spec, ChangeInput.diff.spec],
         examples: [
             "swiftcov html SampleReports/coverage.json --output coverage-html",
             "swiftcov html --coverage . && open .build/swiftcov/html/index.html",
-            "swiftcov html . --baseline main-coverage.json --base origin/main",
+            "swiftcov html . --base-coverage main-coverage.json --base origin/main",
             "swiftcov html App.xcresult --tests App.xcresult --evidence all --evidence-limit 500MB",
             "swiftcov run --per-test && swiftcov html .build/swiftcov",
         ])
