@@ -37,15 +37,9 @@ enum DiffCommand {
                 changes: reportOptions, root: root, destination: destination, terminal: terminal)
         }
         let coverage = try ChangedLineCoverage.compute(diff: diff, report: report, pathPrefix: prefix)
-
-        let text: String
-        switch options.format {
-        case .json: text = ChangedLineCoverageJSONReport.render(coverage, options: reportOptions)
-        case .markdown: text = ChangedLineCoverageMarkdownReport.render(coverage, options: reportOptions)
-        case .table: text = ChangedLineCoverageTableReport.render(coverage, options: reportOptions)
-        }
-        try destination.finish(writing: text)
-        terminal.github.addToStepSummary(ChangedLineCoverageMarkdownReport.render(coverage, options: reportOptions))
+        let changes = ChangedLineCoverageReport(coverage, options: reportOptions)
+        try destination.finish(writing: changes, as: options.format)
+        try terminal.github.addToStepSummary(changes)
         if let failUnder = options.failUnder, !coverage.meets(failUnder) { return .gateFailed }
         return .success
     }

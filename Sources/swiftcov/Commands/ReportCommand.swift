@@ -44,32 +44,10 @@ enum ReportCommand {
         reportOptions.colors = options.color.usesColor(terminal, writesToFile: options.output != nil)
         reportOptions.width = options.output == nil ? terminal.columns : nil
 
-        switch options.format {
-        case .json:
-            // Streamed: with every function and line the JSON can be many times the export's size.
-            var json = JSONWriter(destination.streamingBuffer())
-            try CoverageJSONReport.write(
-                report, options: reportOptions, tests: tests, perTest: perTest, judgement: judgement, to: &json)
-            try destination.finish(json.finish())
-        case .markdown:
-            var text = CoverageMarkdownReport.render(report, options: reportOptions)
-            if let tests {
-                text += "\n" + TestSummaryMarkdownReport.render(tests, judgement: judgement, links: links)
-            }
-            try destination.finish(writing: text)
-        case .table:
-            var text = CoverageTableReport.render(report, options: reportOptions)
-            if let perTest {
-                text += "\n" + PerTestTableReport.render(report, perTest: perTest, width: reportOptions.width)
-            }
-            if let tests {
-                text += "\n" + TestSummaryTableReport.render(tests, colors: reportOptions.colors, judgement: judgement)
-            }
-            try destination.finish(writing: text)
-        }
-        terminal.github.addToStepSummary(
-            CoverageMarkdownReport.render(report, options: reportOptions)
-                + (tests.map { "\n" + TestSummaryMarkdownReport.render($0, judgement: judgement, links: links) } ?? ""))
+        let coverageReport = CoverageAndTestsReport(
+            report, options: reportOptions, tests: tests, perTest: perTest, judgement: judgement, links: links)
+        try destination.finish(writing: coverageReport, as: options.format)
+        try terminal.github.addToStepSummary(coverageReport)
         if let tests { terminal.github.annotate(failuresOf: tests, judgement: judgement) }
         return .success
     }
@@ -81,19 +59,11 @@ enum ReportCommand {
         let tests = try readTests(options, terminal)
         let links = try evidenceLinks(of: tests, options, terminal)
         let judgement = try GateOptions.testJudgement(around: terminal.workingDirectory)
-        let colors = options.color.usesColor(terminal, writesToFile: options.output != nil)
-        switch options.format {
-        case .json:
-            // Streamed: a log of a million tests gives a JSON document larger than the log.
-            var json = JSONWriter(destination.streamingBuffer())
-            TestSummaryJSONReport.write(tests, judgement: judgement, to: &json)
-            try destination.finish(json.finish())
-        case .markdown:
-            try destination.finish(writing: TestSummaryMarkdownReport.render(tests, judgement: judgement, links: links))
-        case .table:
-            try destination.finish(writing: TestSummaryTableReport.render(tests, colors: colors, judgement: judgement))
-        }
-        terminal.github.addToStepSummary(TestSummaryMarkdownReport.render(tests, judgement: judgement, links: links))
+        let summary = TestSummaryReport(
+            tests, judgement: judgement, links: links,
+            colors: options.color.usesColor(terminal, writesToFile: options.output != nil))
+        try destination.finish(writing: summary, as: options.format)
+        try terminal.github.addToStepSummary(summary)
         terminal.github.annotate(failuresOf: tests, judgement: judgement)
         return .success
     }

@@ -1,10 +1,8 @@
 import SwiftCovCore
 
-/// The report formats `report` and `diff` write to stdout or a file.
-enum ReportFormat: String, AliasedChoice, Sendable {
-    case table, json, markdown
-
-    static let aliases: [String: ReportFormat] = ["md": .markdown, "text": .table, "txt": .table]
+/// The report formats `report`, `diff` and `flaky` write to stdout or a file, and their other names.
+extension ReportFormat: AliasedChoice {
+    package static let aliases: [String: ReportFormat] = ["md": .markdown, "text": .table, "txt": .table]
 }
 
 /// `--color WHEN`.
