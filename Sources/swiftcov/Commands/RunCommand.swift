@@ -45,14 +45,7 @@ enum RunCommand {
             terminal.emit(.note("working in the package root \(root)"))
         }
         let gate = try GateService(options.gate, root: root)
-        var workflow = RunWorkflow(
-            root: root, output: options.output, testArguments: options.testArguments, scratchPath: options.scratchPath,
-            strategy: options.perTest
-                ? .eachTestAlone(timeout: options.testTimeout ?? RunWorkflow.Strategy.defaultTimeout) : .wholeSuite,
-            shard: options.shard, timings: try options.timings.map { try TestTimings.read(path: $0) })
-        workflow.retries = options.retryFailed
-        // The history file in the package is swiftcov's: never a change to the code the run tests.
-        if case .file(let path) = options.history { workflow.ownFiles = [path] }
+        var workflow = try options.workflow(root: root)
         let toolchain = try Toolchain.locate()
         let swiftVersion = Toolchain.swiftVersion(system: toolchain.system)
         workflow.takesAttachmentsPath = RunWorkflow.takesAttachmentsPath(swiftVersion: swiftVersion)
@@ -61,19 +54,20 @@ enum RunCommand {
             terminal.emit(.note("waiting for another swiftcov run writing to \(options.output) to end"))
         }
         let clock = Clock.system(sourceDateEpoch: terminal.environment("SOURCE_DATE_EPOCH"))
+        func record(_ tests: TestRun, _ coverage: CoverageReport?, _ orderDependent: [OrderDependence]) throws {
+            guard let home = options.history else { return }
+            try HistoryService.record(
+                tests, coverage: coverage, orderDependent: orderDependent, buildFailed: coverage == nil,
+                alone: options.perTest, home: home, root: root,
+                given: options.historyKeys(arguments: workflow.tests.arguments, swiftVersion: swiftVersion),
+                now: clock.secondsSince1970, terminal: terminal, command: "run")
+        }
         let outcome: RunWorkflow.Outcome
         do {
             outcome = try workflow.run(toolchain: toolchain, clock: clock, sink: TerminalSink(terminal: terminal))
         } catch let error as RunWorkflow.BuildFailed {
             // A build break is a run of the history too: it says so, never "no failures".
-            if let home = options.history {
-                try HistoryService.record(
-                    TestRun(), coverage: nil, buildFailed: true, alone: options.perTest, home: home, root: root,
-                    given: historyKeys(options, arguments: workflow.tests.arguments, swiftVersion: swiftVersion),
-                    now: clock.secondsSince1970,
-                    terminal: terminal,
-                    command: "run")
-            }
+            try record(TestRun(), nil, [])
             throw error
         }
 
@@ -104,47 +98,19 @@ enum RunCommand {
             perTest: outcome.perTest, judgement: judgement, export: export, evidence: options.evidence)
         for warning in written.warnings { terminal.emit(warning) }
         terminal.status(wrote: written.paths)
-        if let home = options.history {
-            try HistoryService.record(
-                tests, coverage: report, orderDependent: outcome.orderDependent, alone: options.perTest, home: home,
-                root: root,
-                given: historyKeys(options, arguments: workflow.tests.arguments, swiftVersion: swiftVersion),
-                now: clock.secondsSince1970,
-                terminal: terminal, command: "run")
-        }
+        try record(tests, report, outcome.orderDependent)
 
-        // The gate: failed tests always count; thresholds when configured. A shard has a share
-        // of the coverage: the package's rules are checked where the shards are merged (unless
-        // --config names rules for the shard).
-        // A filtered run (`-- --filter …`) has the coverage of its tests only, as a shard does.
-        var coverageRulesSkipped: String?
-        if outcome.record.isPartial && options.gate.configPath == nil && gate.configuration.hasCoverageRules {
-            coverageRulesSkipped =
-                options.shard.map {
-                    "Shard \($0) gates its tests only: the coverage rules of .swiftcov.json are checked where the "
-                        + "shards are merged (swiftcov check -c SHARD-1-OUTPUT -c SHARD-2-OUTPUT …)."
-                }
-                ?? "A filtered run gates its tests only: the coverage rules of .swiftcov.json need the whole suite "
-                + "(swiftcov run without --filter or --skip)."
-        }
-        if coverageRulesSkipped == nil && gate.configuration.hasCoverageRules || gate.baseline != nil {
+        // The gate: failed tests always count; thresholds when configured, but a part of the
+        // tests (a shard, a filtered run) has a share of the coverage.
+        let skipped = gate.coverageRulesSkipped(
+            partial: outcome.record.isPartial, shard: options.shard, configurationGiven: options.gate.configPath != nil)
+        if skipped == nil && gate.configuration.hasCoverageRules || gate.baseline != nil {
             try CoverageInputOptions.requireMeasured(report, inputs: [outcome.exportPath])
         }
         let passed = try gate.evaluate(
-            report, tests: tests, judgement: judgement, coverageRulesSkipped: coverageRulesSkipped, separated: true,
+            report, tests: tests, judgement: judgement, coverageRulesSkipped: skipped, separated: true,
             terminal: terminal)
         // The gate judges the failed cases; a failure no case records fails the run all the same.
         return passed && (outcome.testsPassed || outcome.failuresRecorded) ? .success : .gateFailed
-    }
-
-    /// What the history knows of the run before it looks at git and the CI; `arguments`, the
-    /// `swift test` arguments the run sorted.
-    private static func historyKeys(
-        _ options: Options, arguments: SwiftTestArguments, swiftVersion: String?
-    ) -> HistoryKeys.Given {
-        HistoryKeys.Given(
-            environment: options.environment, shard: options.shard?.description,
-            configuration: arguments.configuration,
-            toolchain: swiftVersion, ownFiles: [options.output])
     }
 }

@@ -31,6 +31,20 @@ struct GateService {
         return TestJudgement(configuration: configuration, orderDependent: orderDependent)
     }
 
+    /// Why a part of the tests (`partial`: a shard, or a filtered run, `-- --filter …`) gates its
+    /// tests only, nil when it gates the coverage too: its coverage is a share of the package's,
+    /// so the package's rules are checked where the shards are merged, unless `--config` names
+    /// rules for the part (`configurationGiven`).
+    func coverageRulesSkipped(partial: Bool, shard: Shard?, configurationGiven: Bool) -> String? {
+        guard partial && !configurationGiven && configuration.hasCoverageRules else { return nil }
+        guard let shard else {
+            return "A filtered run gates its tests only: the coverage rules of .swiftcov.json need the whole suite "
+                + "(swiftcov run without --filter or --skip)."
+        }
+        return "Shard \(shard) gates its tests only: the coverage rules of .swiftcov.json are checked where the "
+            + "shards are merged (swiftcov check -c SHARD-1-OUTPUT -c SHARD-2-OUTPUT …)."
+    }
+
     /// Evaluates the rules on `report` and the failures of `tests` (as `judgement` counts them),
     /// prints the result (after a blank line when `separated`) and publishes it on the CI; true
     /// when the gate passes. `coverageRulesSkipped`: why only the tests are gated (a shard, a
