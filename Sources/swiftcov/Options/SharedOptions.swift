@@ -1,3 +1,4 @@
+import SwiftCovCommandLine
 import SwiftCovCore
 
 /// The report formats `report`, `diff` and `flaky` write to stdout or a file, and their other names.

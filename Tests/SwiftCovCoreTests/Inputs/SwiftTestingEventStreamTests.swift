@@ -107,7 +107,7 @@ struct SwiftTestingEventStreamTests {
     @Test("with the console log of the same run: the stream decides; warnings and output carry over")
     func combined() throws {
         let run = try LogFixture("hostile-with-events.log").run(events: "hostile-events.jsonl")
-        #expect(!run.suites.contains { $0.name == TestLogParser.swiftTestingSuiteName })
+        #expect(!run.suites.contains { $0.name == TestRun.swiftTestingSuiteName })
         #expect(run.suites.filter { $0.framework == .xctest }.count == 2)
         let stated = try StatedCounts(log: LogFixture("hostile-with-events.log").text)
         #expect(StatedCounts(run: run) == stated)
@@ -160,7 +160,7 @@ struct SwiftTestingEventStreamTests {
 
     @Test("timestamps in a given time zone")
     func timestamps() {
-        #expect(SwiftTestingEventStream.timestamp(1_795_356_233.57, utcOffset: 0) == "2026-11-22T14:03:53")
-        #expect(SwiftTestingEventStream.timestamp(1_795_356_233.57, utcOffset: 3600) == "2026-11-22T15:03:53")
+        #expect(Clock.timestamp(1_795_356_233.57, utcOffset: 0) == "2026-11-22T14:03:53")
+        #expect(Clock.timestamp(1_795_356_233.57, utcOffset: 3600) == "2026-11-22T15:03:53")
     }
 }
