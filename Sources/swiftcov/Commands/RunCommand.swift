@@ -89,9 +89,8 @@ enum RunCommand {
         var reportOptions = CoverageReportOptions()
         reportOptions.colors = options.color.usesColor(terminal)
         reportOptions.width = terminal.columns
-        try terminal.out(CoverageTableReport.render(report, options: reportOptions))
         try terminal.out(
-            "\n" + TestSummaryTableReport.render(tests, colors: reportOptions.colors, judgement: judgement))
+            CoverageAndTestsReport(report, options: reportOptions, tests: tests, judgement: judgement).text(.table))
 
         // The files CI keeps; with --per-test, the site shows which tests ran each line.
         let written = try workflow.writeOutputs(
