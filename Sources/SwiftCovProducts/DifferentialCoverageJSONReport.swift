@@ -2,7 +2,7 @@ import SwiftCovAnalyses
 import SwiftCovFormats
 import SwiftCovModel
 
-/// Differential coverage for scripts (`swiftcov diff --baseline FILE --format json`). Its schema
+/// Differential coverage for scripts (`swiftcov diff --base-coverage FILE --format json`). Its schema
 /// is documented in the README and versioned by `schemaVersion`; fields are only ever added
 /// within a version.
 package enum DifferentialCoverageJSONReport {

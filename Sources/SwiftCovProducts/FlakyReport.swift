@@ -5,7 +5,14 @@ import SwiftCovModel
 /// `swiftcov flaky`'s verdicts as a terminal table, JSON and Markdown (a pull-request comment):
 /// a headline on the newest run's failures ("3 failures: 2 known flaky, 1 new"), then each test
 /// with its verdict and its evidence.
-package enum FlakyReport {
+package struct FlakyReport {
+    /// The verdicts reported.
+    package var analysis: FlakyVerdicts.Analysis
+
+    package init(_ analysis: FlakyVerdicts.Analysis) {
+        self.analysis = analysis
+    }
+
     /// The headline: the newest run's failures by what the history knows of them.
     package static func headline(_ analysis: FlakyVerdicts.Analysis) -> String {
         // The newest run is described, even when it says nothing about single tests.

@@ -5,7 +5,14 @@ import SwiftCovModel
 /// `swiftcov trends`: the history's coverage, tests and test time over the commits, as a terminal
 /// summary with sparklines, Markdown (a pull-request comment) and an HTML page with inline SVG
 /// charts (no script, readable on a phone and in dark mode).
-package enum TrendsReport {
+package struct TrendsReport {
+    /// The trends reported.
+    package var trends: HistoryTrends
+
+    package init(_ trends: HistoryTrends) {
+        self.trends = trends
+    }
+
     // MARK: Sparklines
 
     /// `values` as a line of block characters, the lowest `▁` and the highest `█` (all `▄` when

@@ -51,6 +51,9 @@ enum SwiftCovCommand {
         do {
             let parsed = try CommandLineParser.parse(Array(arguments.dropFirst()), spec: command.spec)
             if parsed.wantsHelp { return print(CommandLineParser.help(for: command.spec, tool: tool), &terminal) }
+            for deprecation in RenamedOption.deprecations(in: parsed, spec: command.spec) {
+                terminal.emit(deprecation, command: command.spec.name)
+            }
             return try command.run(parsed, &terminal).rawValue
         } catch {
             return report(error, command: command.spec.name, terminal: &terminal).rawValue

@@ -1,13 +1,13 @@
 import Foundation
 import Testing
 
-/// `swiftcov diff --baseline` on the swift-log two-revision fixture (its categories are checked
+/// `swiftcov diff --base-coverage` on the swift-log two-revision fixture (its categories are checked
 /// line by line in SwiftCovCoreTests): exit codes, formats, the gate and GitHub Actions.
-@Suite("swiftcov diff --baseline, end to end", .removingTemporaryFolders)
+@Suite("swiftcov diff --base-coverage, end to end", .removingTemporaryFolders)
 struct DiffBaselineCommandTests {
     static let fixture = "Tests/SwiftCovCoreTests/Fixtures/differential/"
     static let arguments = [
-        "diff", fixture + "head.json", "--baseline", fixture + "base.json", "--diff",
+        "diff", fixture + "head.json", "--base-coverage", fixture + "base.json", "--diff",
         fixture + "change.diff",
     ]
 
@@ -21,6 +21,16 @@ struct DiffBaselineCommandTests {
         #expect(passing.status == 0)
         let noGate = try swiftcov(Self.arguments)
         #expect(noGate.status == 0)
+        // The old name: the same output, and one warning that names the new one.
+        let old = try swiftcov(Self.arguments.map { $0 == "--base-coverage" ? "--baseline" : $0 })
+        #expect(old.status == 0)
+        #expect(old.stdout == noGate.stdout)
+        #expect(
+            old.stderr == "swiftcov diff: warning: --baseline is deprecated: use --base-coverage FILE\n" + noGate.stderr
+        )
+        let both = try swiftcov(Self.arguments + ["--baseline", Self.fixture + "base.json"])
+        #expect(both.status == 2)
+        #expect(both.stderr.contains("give --base-coverage once (--baseline is its old name)"), "\(both.stderr)")
     }
 
     @Test("JSON to a file; Markdown with links; a baseline made by swiftcov report --show lines")
@@ -71,9 +81,9 @@ struct DiffBaselineCommandTests {
     @Test(
         "bad input exits 2 with one line naming the file, and writes nothing",
         arguments: [
-            (["--baseline", "SampleReports/coverage.json"], "no file in common with this coverage or the diff"),
-            (["--baseline", "Package.swift"], "Package.swift: error:"),
-            (["--baseline", "missing.json"], "missing.json: error:"),
+            (["--base-coverage", "SampleReports/coverage.json"], "no file in common with this coverage or the diff"),
+            (["--base-coverage", "Package.swift"], "Package.swift: error:"),
+            (["--base-coverage", "missing.json"], "missing.json: error:"),
             (["--diff", "Tests/SwiftCovCoreTests/Fixtures/diffs/trivia.diff"], "InMemoryLogHandler.swift: error:"),
             (["--fail-on", "UNC,NOPE"], "unknown category 'NOPE'"),
         ])
@@ -92,18 +102,20 @@ struct DiffBaselineCommandTests {
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 
-    @Test("--fail-on and --url-template need --baseline; --fail-under does not go with it")
+    @Test("--fail-on and --url-template need --base-coverage; --fail-under does not go with it")
     func usage() throws {
         let withoutBaseline = try swiftcov([
             "diff", "SampleReports/coverage.json", "--diff", "x.diff", "--fail-on", "UNC",
         ])
         #expect(withoutBaseline.status == 2)
-        #expect(withoutBaseline.stderr.contains("--fail-on needs --baseline FILE"))
+        #expect(withoutBaseline.stderr.contains("--fail-on needs --base-coverage FILE"))
         let both = try swiftcov(Self.arguments + ["--fail-under", "80"])
         #expect(both.status == 2)
     }
 
-    @Test("html --baseline: categories on the file pages, the changed files on the index; bad input writes no site")
+    @Test(
+        "html --base-coverage (or --baseline, its old name): categories on the file pages, the changed files on the index; bad input writes no site"
+    )
     func html() throws {
         let site = try temporaryDirectory() + "/site"
         var arguments = Self.arguments
@@ -118,6 +130,15 @@ struct DiffBaselineCommandTests {
         let html = try String(contentsOfFile: site + "/" + page, encoding: .utf8)
         #expect(html.contains("<tr class=\"deleted\" id=\"D162\">"))
         #expect(html.contains(">UNC</span></td>"))
+        // The old name: the same site, and one warning that names the new one.
+        let oldSite = try temporaryDirectory() + "/old"
+        let old = try swiftcov(arguments.map { $0 == "--base-coverage" ? "--baseline" : $0 } + ["-o", oldSite])
+        #expect(old.status == 0)
+        #expect(
+            old.stderr
+                == "swiftcov html: warning: --baseline is deprecated: use --base-coverage FILE\n"
+                + result.stderr.replacingOccurrences(of: site, with: oldSite))
+        #expect(try String(contentsOfFile: oldSite + "/" + page, encoding: .utf8) == html)
 
         // A wrong baseline: exit 2, one line, no site.
         let bad = try temporaryDirectory() + "/bad"
@@ -126,9 +147,9 @@ struct DiffBaselineCommandTests {
         #expect(wrong.status == 2)
         #expect(wrong.stderr.contains("no file in common with this coverage or the diff"), "\(wrong.stderr)")
         #expect(!FileManager.default.fileExists(atPath: bad))
-        // --base or --diff without --baseline.
+        // --base or --diff without --base-coverage.
         let usage = try swiftcov(["html", Self.fixture + "head.json", "--diff", "x.diff", "-o", bad])
         #expect(usage.status == 2)
-        #expect(usage.stderr.contains("give --baseline FILE"))
+        #expect(usage.stderr.contains("give --base-coverage FILE"))
     }
 }

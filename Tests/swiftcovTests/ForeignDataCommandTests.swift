@@ -66,14 +66,14 @@ struct ForeignDataCommandTests {
         #expect(!FileManager.default.fileExists(atPath: directory + "/site/index.html"))
     }
 
-    @Test("diff --baseline with a baseline holding no file: exit 2, never every line new and none lost")
+    @Test("diff --base-coverage with a baseline holding no file: exit 2, never every line new and none lost")
     func emptyBaseline() throws {
         let directory = try temporaryDirectory()
         try #"{"schemaVersion": 1, "files": []}"#.write(
             toFile: directory + "/empty.json", atomically: true, encoding: .utf8)
         try "".write(toFile: directory + "/none.diff", atomically: true, encoding: .utf8)
         let result = try swiftcov([
-            "diff", "SampleReports/coverage.json", "--baseline", directory + "/empty.json", "--diff",
+            "diff", "SampleReports/coverage.json", "--base-coverage", directory + "/empty.json", "--diff",
             directory + "/none.diff", "--fail-on", "UNC,LBC",
         ])
         #expect(result.status == 2)

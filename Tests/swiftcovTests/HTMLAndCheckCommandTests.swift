@@ -142,23 +142,36 @@ struct HTMLAndCheckCommandTests {
         #expect(nothing.stderr.contains("--tests LOG"))
     }
 
-    @Test("check with a baseline: the ratchet")
+    @Test("check --ratchet (or --baseline, its old name): the ratchet")
     func ratchet() throws {
         let directory = try temporaryDirectory()
         let baseline = try swiftcov([
             "report", "SampleReports/coverage.json", "-f", "json", "-o", directory + "/base.json",
         ])
         #expect(baseline.status == 0)
-        let same = try swiftcov(["check", "SampleReports/coverage.json", "--baseline", directory + "/base.json"])
+        let same = try swiftcov(["check", "SampleReports/coverage.json", "--ratchet", directory + "/base.json"])
         #expect(same.status == 0)
         // Less of the code in scope: TriviaGame (100% covered) left out, so coverage drops.
         let lower = try swiftcov([
-            "check", "SampleReports/coverage.json", "--baseline", directory + "/base.json", "--exclude",
+            "check", "SampleReports/coverage.json", "--ratchet", directory + "/base.json", "--exclude",
             "Sources/TriviaGame/**",
         ])
         #expect(lower.status == 1)
         #expect(lower.stdout.contains("FAIL  ratchet  TOTAL"))
-        let unreadable = try swiftcov(["check", "SampleReports/coverage.json", "--baseline", "SampleReports/README.md"])
+        // The old name: the same verdict, and one warning more, naming the new one.
+        let old = try swiftcov([
+            "check", "SampleReports/coverage.json", "--baseline", directory + "/base.json", "--exclude",
+            "Sources/TriviaGame/**",
+        ])
+        #expect(old.status == 1)
+        #expect(old.stdout == lower.stdout)
+        #expect(old.stderr == "swiftcov check: warning: --baseline is deprecated: use --ratchet FILE\n" + lower.stderr)
+        let both = try swiftcov([
+            "check", "SampleReports/coverage.json", "--ratchet", directory + "/base.json", "--baseline",
+            directory + "/base.json",
+        ])
+        #expect(both.status == 2)
+        let unreadable = try swiftcov(["check", "SampleReports/coverage.json", "--ratchet", "SampleReports/README.md"])
         #expect(unreadable.status == 2)
     }
 }

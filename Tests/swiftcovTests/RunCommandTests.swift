@@ -69,6 +69,15 @@ struct RunCommandTests {
         #expect(green.stdout.contains("Coverage gate passed"))
         #expect(try String(contentsOfFile: package + "/out/per-test.swiftcov", encoding: .utf8) == "stale")
         #expect(green.stderr.contains("note: left out/per-test.swiftcov as it is: "), "\(green.stderr)")
+        // A baseline is ratcheted against as `check` does (tolerance 0 without "ratchet" in the
+        // configuration): the sample's 92% of functions is more than this package's 50%. Given by
+        // its old name, --baseline, with a warning.
+        let baseline = try temporaryDirectory() + "/base.json"
+        #expect(try swiftcov(["report", "SampleReports/coverage.json", "-f", "json", "-o", baseline]).status == 0)
+        let ratcheted = try run(["--baseline", baseline])
+        #expect(ratcheted.status == 1, "\(ratcheted.stdout)")
+        #expect(ratcheted.stdout.contains("functions dropped from 92.00% to 50.00%"), "\(ratcheted.stdout)")
+        #expect(ratcheted.stderr.hasPrefix("swiftcov run: warning: --baseline is deprecated: use --ratchet FILE\n"))
         try #"{"thresholds": {"functions": 90}}"#.write(
             toFile: package + "/.swiftcov.json", atomically: true, encoding: .utf8)
         // An event stream the user asks for is the one read, and no second one is added.

@@ -5,7 +5,7 @@ import SwiftCovModel
 import SwiftCovPlatform
 
 /// What a file page can show beside each line's count when the site has it: the line's
-/// differential category against a baseline (`swiftcov html --baseline`), and the tests that ran
+/// differential category against a baseline (`swiftcov html --base-coverage`), and the tests that ran
 /// it (per-test data of `swiftcov run --per-test`).
 extension HTMLReport {
     /// What a file page shows besides the coverage itself; nothing by default.
@@ -23,7 +23,7 @@ extension HTMLReport {
     /// baseline, per-test data.
     package struct SiteAnnotations: Sendable {
         package var differential: DifferentialCoverage?
-        /// The baseline as given (`--baseline FILE`).
+        /// The baseline as given (`--base-coverage FILE`).
         package var baselineName = ""
         /// Where the change came from ("since origin/main", "in change.diff").
         package var changes: String?

@@ -15,30 +15,26 @@ enum CheckCommand {
         examples: [
             "swiftcov check --min-lines 80",
             "swiftcov check -c shard-1 -c shard-2 --tests shard-1/junit.xml --tests shard-2/junit.xml",
-            "swiftcov check SampleReports/coverage.json --config .swiftcov.json --baseline main-coverage.json",
+            "swiftcov check SampleReports/coverage.json --config .swiftcov.json --ratchet main-coverage.json",
         ])
 
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
         let options = try Options(arguments)
         // The package's `.swiftcov.json`, from whichever folder `check` starts in.
-        var configuration = try options.gate.loadConfiguration(
-            root: options.coverage.packageRoot ?? terminal.workingDirectory)
-        for (keyPath, percent) in options.minimums { configuration.totals[keyPath: keyPath] = percent }
-        let baseline = try options.gate.loadBaseline()
-        if baseline != nil && configuration.ratchetTolerance == nil { configuration.ratchetTolerance = 0 }
+        let gate = try GateService(
+            options.gate, root: options.coverage.packageRoot ?? terminal.workingDirectory, minimums: options.minimums)
+        let configuration = gate.configuration
         let hasCoverageRules =
             !configuration.totals.isEmpty || !configuration.modules.isEmpty || !configuration.files.isEmpty
-            || baseline != nil
+            || gate.baseline != nil
         guard hasCoverageRules || !options.testLogs.isEmpty else {
             throw UsageError(
-                "nothing to check: add rules to .swiftcov.json, or give --min-lines PERCENT, --baseline FILE or --tests LOG"
+                "nothing to check: add rules to .swiftcov.json, or give --min-lines PERCENT, --ratchet FILE or --tests LOG"
             )
         }
-        var tests = try options.testLogs.isEmpty ? nil : TestLogInput.readResults(options.testLogs)
-        if let tests { TestLogInput.warnAboutDuplicates(in: tests, command: "check", terminal: terminal) }
         if !hasCoverageRules {
             terminal.emit(
-                .note("no coverage rules (.swiftcov.json, --min-lines, --baseline): only the tests are checked"))
+                .note("no coverage rules (.swiftcov.json, --min-lines, --ratchet): only the tests are checked"))
         }
 
         let (report, _) = try options.coverage.makeReport(terminal, configuration: configuration)
@@ -54,7 +50,11 @@ enum CheckCommand {
                 "a \(rule) rule on \(metric.rawValue), which Xcode's coverage does not measure "
                     + "(it has \(report.measured.map(\.rawValue).sorted().joined(separator: " and ")))")
         }
-        tests?.resolve(with: TestLogInput.sourceIndex(report: report, workingDirectory: terminal.workingDirectory))
+        let tests =
+            try options.testLogs.isEmpty
+            ? nil
+            : TestResultsInput.read(
+                options.testLogs, resolvingWith: .report(report), command: "check", terminal: terminal)
         let warnings = configuration.warnings(for: report, path: options.gate.configPath ?? ".swiftcov.json")
         for warning in warnings { terminal.emit(warning.diagnostic) }
         if options.strict && !warnings.isEmpty {
@@ -62,13 +62,8 @@ enum CheckCommand {
         }
 
         // Quarantined tests do not fail the gate; flaky ones as the configuration says.
-        let judgement = TestJudgement(configuration: configuration)
-        if let tests { for warning in configuration.unmatchedQuarantine(in: tests) { terminal.emit(warning) } }
-        let result = Gate.evaluate(
-            report, configuration: configuration, baseline: baseline,
-            failedTests: tests.map(judgement.failedTests(of:)))
-        try terminal.out(GateReport.text(result))
-        terminal.github.publishGate(report: report, result: result, tests: tests, judgement: judgement)
-        return result.passed ? .success : .gateFailed
+        let judgement = gate.judgement(of: tests, terminal: terminal)
+        let passed = try gate.evaluate(report, tests: tests, judgement: judgement, terminal: terminal)
+        return passed ? .success : .gateFailed
     }
 }

@@ -1,7 +1,7 @@
 import SwiftCovCore
 
 extension DiffCommand {
-    /// `swiftcov diff --baseline FILE`: differential coverage against the base revision's.
+    /// `swiftcov diff --base-coverage FILE`: differential coverage against the base revision's.
     static func differentialReport(
         _ differential: Differential, format: ReportFormat, report: CoverageReport, diff: UnifiedDiff,
         pathPrefix: String, changes: ChangedLineCoverageReportOptions, root: String,
@@ -18,15 +18,10 @@ extension DiffCommand {
         options.baseline = differential.baseline
         options.urlTemplate = differential.urlTemplate
         options.colors = changes.colors
-        let text: String
-        switch format {
-        case .json: text = DifferentialCoverageJSONReport.render(coverage, options: options)
-        case .markdown: text = DifferentialCoverageMarkdownReport.render(coverage, options: options)
-        case .table: text = DifferentialCoverageTableReport.render(coverage, options: options)
-        }
-        try destination.finish(writing: text)
+        let differentialReport = DifferentialCoverageReport(coverage, options: options)
+        try destination.finish(writing: differentialReport, as: format)
         // On GitHub Actions: the Markdown in the job summary, and annotations on the UNC and LBC lines.
-        terminal.github.addToStepSummary(DifferentialCoverageMarkdownReport.render(coverage, options: options))
+        try terminal.github.addToStepSummary(differentialReport)
         terminal.github.annotate(GitHubAnnotations.untestedLines(of: coverage, failOn: options.failOn), root: root)
         return coverage.failingLines(options.failOn) > 0 ? .gateFailed : .success
     }

@@ -2,7 +2,7 @@ import SwiftCovCommandLine
 import SwiftCovCore
 
 /// `swiftcov diff`: how much of what a change adds or modifies ran in the tests; with
-/// `--baseline`, differential coverage (see `DiffCommand+Baseline.swift`).
+/// `--base-coverage`, differential coverage (see `DiffCommand+Baseline.swift`).
 enum DiffCommand {
     static let spec = CommandSpec(
         name: "diff",
@@ -12,12 +12,11 @@ enum DiffCommand {
         options: CoverageInputOptions.specs + [
             ChangeInput.base.spec, ChangeInput.diff.spec, failUnder.spec, format.spec, OutputOption.file.spec,
             ColorChoice.option.spec,
-            ChangeInput.baseline.spec, failOn.spec, urlTemplate.spec,
-        ],
+        ] + ChangeInput.baseCoverage.specs + [failOn.spec, urlTemplate.spec],
         examples: [
             "swiftcov diff --coverage . --base origin/main --fail-under 80",
             "git diff --merge-base origin/main > change.diff; swiftcov diff . --diff change.diff --format markdown",
-            "swiftcov diff . --baseline main-coverage.json --base origin/main --fail-on UNC,LBC -f markdown",
+            "swiftcov diff . --base-coverage main-coverage.json --base origin/main --fail-on UNC,LBC -f markdown",
         ])
 
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
@@ -39,15 +38,9 @@ enum DiffCommand {
                 changes: reportOptions, root: root, destination: destination, terminal: terminal)
         }
         let coverage = try ChangedLineCoverage.compute(diff: diff, report: report, pathPrefix: prefix)
-
-        let text: String
-        switch options.format {
-        case .json: text = ChangedLineCoverageJSONReport.render(coverage, options: reportOptions)
-        case .markdown: text = ChangedLineCoverageMarkdownReport.render(coverage, options: reportOptions)
-        case .table: text = ChangedLineCoverageTableReport.render(coverage, options: reportOptions)
-        }
-        try destination.finish(writing: text)
-        terminal.github.addToStepSummary(ChangedLineCoverageMarkdownReport.render(coverage, options: reportOptions))
+        let changes = ChangedLineCoverageReport(coverage, options: reportOptions)
+        try destination.finish(writing: changes, as: options.format)
+        try terminal.github.addToStepSummary(changes)
         if let failUnder = options.failUnder, !coverage.meets(failUnder) { return .gateFailed }
         return .success
     }

@@ -22,9 +22,7 @@ enum ExportCommand {
         let clock = Clock.system(sourceDateEpoch: terminal.environment("SOURCE_DATE_EPOCH"))
         let exportOptions = InterchangeOptions(timestamp: clock.milliseconds, version: SwiftCov.version)
         // Streamed: an export of every line can be larger than the llvm-cov export it comes from.
-        var buffer = destination.streamingBuffer()
-        try options.format.write(report, options: exportOptions, to: &buffer)
-        try destination.finish(buffer)
+        try destination.finish(writing: InterchangeReport(report, options: exportOptions), as: options.format)
         return .success
     }
 }

@@ -37,12 +37,9 @@ enum FlakyCommand {
         let configuration = try GateOptions.configuration(root: root)
         analysis.quarantine = FlakyVerdicts.quarantine(
             configuration.quarantine.map(\.id), in: history, analysis: analysis, healAfter: options.verdicts.healAfter)
-        switch options.format {
-        case .table: try destination.finish(writing: FlakyReport.table(analysis))
-        case .json: try destination.finish(writing: FlakyReport.json(analysis))
-        case .markdown: try destination.finish(writing: FlakyReport.markdown(analysis))
-        }
-        terminal.github.addToStepSummary(FlakyReport.markdown(analysis))
+        let report = FlakyReport(analysis)
+        try destination.finish(writing: report, as: options.format)
+        try terminal.github.addToStepSummary(report)
         terminal.github.annotate(
             analysis.findings.filter { $0.failedLast && $0.verdict.isFlaky }.map {
                 GitHubAnnotation(

@@ -10,14 +10,13 @@ enum HTMLCommand {
         positionalHelp: "Same as --coverage PATH.",
         options: CoverageInputOptions.specs + [
             output.spec, timestamp.spec, tests.spec,
-        ] + EvidenceOptions.specs + [
-            // `diff --baseline`'s: the same baseline and change, read the same way.
-            ChangeInput.baseline.spec, ChangeInput.base.spec, ChangeInput.diff.spec,
-        ],
+        ] + EvidenceOptions.specs
+            // `diff --base-coverage`'s: the same baseline and change, read the same way.
+            + ChangeInput.baseCoverage.specs + [ChangeInput.base.spec, ChangeInput.diff.spec],
         examples: [
             "swiftcov html SampleReports/coverage.json --output coverage-html",
             "swiftcov html --coverage . && open .build/swiftcov/html/index.html",
-            "swiftcov html . --baseline main-coverage.json --base origin/main",
+            "swiftcov html . --base-coverage main-coverage.json --base origin/main",
             "swiftcov html App.xcresult --tests App.xcresult --evidence all --evidence-limit 500MB",
             "swiftcov run --per-test && swiftcov html .build/swiftcov",
         ])
@@ -37,10 +36,8 @@ enum HTMLCommand {
         let testLogs =
             options.testLogs.isEmpty ? try runTestResults(options.coverage.inputs, terminal) : options.testLogs
         if !testLogs.isEmpty {
-            let run = try TestLogInput.readResults(testLogs)
-            TestLogInput.warnAboutDuplicates(in: run, command: "html", terminal: terminal)
-            tests = run.resolving(
-                with: TestLogInput.sourceIndex(report: report, workingDirectory: terminal.workingDirectory))
+            tests = try TestResultsInput.read(
+                testLogs, resolvingWith: .report(report), command: "html", terminal: terminal)
         }
         let extra = tests.map { request.failureFiles(of: $0, report: report, export: export) } ?? []
         var annotations = HTMLReport.SiteAnnotations()
@@ -55,7 +52,7 @@ enum HTMLCommand {
             annotations.changes = differential.change.reportOptions.changesPhrase
         }
         if let tests, options.evidence.scope != .none {
-            let runs = try TestLogInput.evidence(of: tests, inputs: testLogs, command: "html", terminal: terminal)
+            let runs = try TestResultsInput.evidence(of: tests, inputs: testLogs, command: "html", terminal: terminal)
             if !runs.isEmpty { annotations.evidence = HTMLReport.Evidence(runs: runs, policy: options.evidence) }
         }
         let stores = PerTestData.stores(beside: options.coverage.inputs)

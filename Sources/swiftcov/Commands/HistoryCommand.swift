@@ -34,7 +34,6 @@ enum HistoryCommand {
             given.ownFiles += inputs.filter { !RunWorkflow.testResults(in: $0).isEmpty }.map {
                 HistoryService.absolute($0, terminal: terminal)
             }
-            var tests = try TestLogInput.readResults(inputs.flatMap(Self.testInputs))
             var coverage: CoverageReport?
             // A folder given (a run's, a bundle) brings its coverage, unless it holds none.
             if let path = options.coverage
@@ -48,9 +47,10 @@ enum HistoryCommand {
                 coverage = try request.makeReport(workingDirectory: cwd)
             }
             // XCTest classes get their module from the package's test folders, as `run` names them.
-            tests = tests.resolving(
-                with: try coverage.map { TestLogInput.sourceIndex(report: $0, workingDirectory: cwd) }
-                    ?? TestLogInput.sourceIndex(coverage: nil, root: root, workingDirectory: cwd))
+            let tests = try TestResultsInput.read(
+                inputs.flatMap(Self.testInputs),
+                resolvingWith: coverage.map { .report($0) } ?? .package(coverage: nil, root: root),
+                command: "history", terminal: terminal)
             // A `swiftcov run --per-test` folder's tests ran alone, and some ended differently alone.
             let record = inputs.lazy.compactMap { RunRecord.read(inFolder: $0) }.first
             try HistoryService.record(

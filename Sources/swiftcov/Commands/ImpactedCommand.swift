@@ -56,13 +56,19 @@ enum ImpactedCommand {
             "swiftcov: \(tests.count) of \(coverage.tests.count) tests executed a changed line (per-test data of "
                 + "\(commit)\(coverage.recording.dirty ? " with changes" : ""), read as the diff's \(side.rawValue) side)\n"
         )
-        switch options.format {
-        case .filter:
-            let pattern = TestList.filterPattern(forIDs: tests)
-            try destination.finish(writing: pattern + "\n")
-        case .list:
-            try destination.finish(writing: tests.map { $0 + "\n" }.joined())
-        }
+        try destination.finish(writing: ImpactedTestList(tests: tests), as: options.format)
         return .success
+    }
+}
+
+/// The tests a change impacts, as `impacted` writes them: one ID a line, or `swift test --filter`'s pattern.
+struct ImpactedTestList: Report {
+    var tests: [String]
+
+    func write(_ format: ImpactedCommand.Format, to output: inout OutputBuffer) {
+        switch format {
+        case .filter: output += TestList.filterPattern(forIDs: tests) + "\n"
+        case .list: for test in tests { output += test + "\n" }
+        }
     }
 }

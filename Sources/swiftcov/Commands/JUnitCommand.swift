@@ -19,18 +19,16 @@ enum JUnitCommand {
 
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
         let options = try Options(arguments)
-        var run = try TestLogInput.read(options.inputs, passThrough: options.output != nil && !options.quiet)
-        TestLogInput.warnAboutDuplicates(in: run, command: "junit", terminal: terminal)
-        run.resolve(
-            with: try TestLogInput.sourceIndex(
-                coverage: options.coverage, root: options.root, workingDirectory: terminal.workingDirectory))
+        var run = try TestResultsInput.read(
+            options.inputs, resolvingWith: .package(coverage: options.coverage, root: options.root), command: "junit",
+            terminal: terminal, passThrough: options.output != nil && !options.quiet, allowingNoResults: true)
         // The package's `.swiftcov.json`: quarantined tests do not fail, flaky ones as it says.
         let judgement = try GateOptions.testJudgement(around: options.root ?? terminal.workingDirectory)
         var status: ExitCode = !judgement.failedTests(of: run).isEmpty || !run.isComplete ? .gateFailed : .success
-        if let missing = TestLogInput.missingResults(run, inputs: options.inputs) {
+        if let missing = TestResultsInput.missingResults(run, inputs: options.inputs) {
             // CI still gets a file, with one error that says why.
             run = TestResultsReader.missingResults(
-                sources: options.inputs.map(TestLogInput.displayName), output: run.output,
+                sources: options.inputs.map(TestResultsInput.displayName), output: run.output,
                 interrupted: run.wasInterrupted)
             terminal.emit(missing.diagnostic, command: "junit")
             status = .usage
@@ -46,7 +44,7 @@ enum JUnitCommand {
         }
         // A result bundle's screenshots and files, copied beside the JUnit file for GitLab.
         if let output = options.output, let folder = report.folder, options.evidence.scope != .none, status != .usage {
-            let evidence = try TestLogInput.bundleEvidence(options.inputs, command: "junit", terminal: terminal)
+            let evidence = try TestResultsInput.bundleEvidence(options.inputs, command: "junit", terminal: terminal)
             if !evidence.isEmpty {
                 let directory = folder + "/" + JUnitReport.attachmentsFolder(for: output)
                 let files = try EvidenceFiles.write(evidence, policy: options.evidence, to: directory)

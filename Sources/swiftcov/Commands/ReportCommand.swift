@@ -45,32 +45,10 @@ enum ReportCommand {
         reportOptions.colors = options.color.usesColor(terminal, writesToFile: options.output != nil)
         reportOptions.width = options.output == nil ? terminal.columns : nil
 
-        switch options.format {
-        case .json:
-            // Streamed: with every function and line the JSON can be many times the export's size.
-            var json = JSONWriter(destination.streamingBuffer())
-            try CoverageJSONReport.write(
-                report, options: reportOptions, tests: tests, perTest: perTest, judgement: judgement, to: &json)
-            try destination.finish(json.finish())
-        case .markdown:
-            var text = CoverageMarkdownReport.render(report, options: reportOptions)
-            if let tests {
-                text += "\n" + TestSummaryMarkdownReport.render(tests, judgement: judgement, links: links)
-            }
-            try destination.finish(writing: text)
-        case .table:
-            var text = CoverageTableReport.render(report, options: reportOptions)
-            if let perTest {
-                text += "\n" + PerTestTableReport.render(report, perTest: perTest, width: reportOptions.width)
-            }
-            if let tests {
-                text += "\n" + TestSummaryTableReport.render(tests, colors: reportOptions.colors, judgement: judgement)
-            }
-            try destination.finish(writing: text)
-        }
-        terminal.github.addToStepSummary(
-            CoverageMarkdownReport.render(report, options: reportOptions)
-                + (tests.map { "\n" + TestSummaryMarkdownReport.render($0, judgement: judgement, links: links) } ?? ""))
+        let coverageReport = CoverageAndTestsReport(
+            report, options: reportOptions, tests: tests, perTest: perTest, judgement: judgement, links: links)
+        try destination.finish(writing: coverageReport, as: options.format)
+        try terminal.github.addToStepSummary(coverageReport)
         if let tests { terminal.github.annotate(failuresOf: tests, judgement: judgement) }
         return .success
     }
@@ -82,19 +60,11 @@ enum ReportCommand {
         let tests = try readTests(options, terminal)
         let links = try evidenceLinks(of: tests, options, terminal)
         let judgement = try GateOptions.testJudgement(around: terminal.workingDirectory)
-        let colors = options.color.usesColor(terminal, writesToFile: options.output != nil)
-        switch options.format {
-        case .json:
-            // Streamed: a log of a million tests gives a JSON document larger than the log.
-            var json = JSONWriter(destination.streamingBuffer())
-            TestSummaryJSONReport.write(tests, judgement: judgement, to: &json)
-            try destination.finish(json.finish())
-        case .markdown:
-            try destination.finish(writing: TestSummaryMarkdownReport.render(tests, judgement: judgement, links: links))
-        case .table:
-            try destination.finish(writing: TestSummaryTableReport.render(tests, colors: colors, judgement: judgement))
-        }
-        terminal.github.addToStepSummary(TestSummaryMarkdownReport.render(tests, judgement: judgement, links: links))
+        let summary = TestSummaryReport(
+            tests, judgement: judgement, links: links,
+            colors: options.color.usesColor(terminal, writesToFile: options.output != nil))
+        try destination.finish(writing: summary, as: options.format)
+        try terminal.github.addToStepSummary(summary)
         terminal.github.annotate(failuresOf: tests, judgement: judgement)
         return .success
     }
@@ -105,19 +75,16 @@ enum ReportCommand {
         of tests: TestRun, _ options: Options, _ terminal: Terminal
     ) throws -> TestSummaryMarkdownReport.EvidenceLinks? {
         guard options.format == .markdown || terminal.github.isActive else { return nil }
-        let runs = try TestLogInput.evidence(of: tests, inputs: options.testLogs, command: "report", terminal: terminal)
+        let runs = try TestResultsInput.evidence(
+            of: tests, inputs: options.testLogs, command: "report", terminal: terminal)
         guard !runs.isEmpty else { return nil }
         return .init(evidence: HTMLReport.Evidence(runs: runs, policy: EvidencePolicy()), siteURL: options.siteURL)
     }
 
     /// The test run the `--tests` logs describe, with file names resolved in the package.
     private static func readTests(_ options: Options, _ terminal: Terminal) throws -> TestRun {
-        var run = try TestLogInput.readResults(options.testLogs)
-        TestLogInput.warnAboutDuplicates(in: run, command: "report", terminal: terminal)
-        // In place: a copy would hold the whole run twice.
-        run.resolve(
-            with: try TestLogInput.sourceIndex(
-                coverage: nil, root: options.root, workingDirectory: terminal.workingDirectory))
-        return run
+        try TestResultsInput.read(
+            options.testLogs, resolvingWith: .package(coverage: nil, root: options.root), command: "report",
+            terminal: terminal)
     }
 }

@@ -36,11 +36,7 @@ enum TrendsCommand {
                         + "(another branch's, or not in this clone): placed by when first run"),
                 command: "trends")
         }
-        switch options.format {
-        case .table: try destination.finish(writing: TrendsReport.table(trends))
-        case .markdown: try destination.finish(writing: TrendsReport.markdown(trends))
-        case .html: try destination.finish(writing: TrendsReport.html(trends))
-        }
+        try destination.finish(writing: TrendsReport(trends), as: options.format)
         if let output = options.output { terminal.status(wrote: [output]) }
         return .success
     }

@@ -10,7 +10,7 @@ extension DiffCommand {
     static let failOn = ValueOption<Set<DifferentialCategory>>(
         ["--fail-on"], value: "CODES",
         help:
-            "With --baseline: exit 1 when any line falls into one of these categories, e.g. UNC,LBC. Default: \"failOn\" in .swiftcov.json."
+            "With --base-coverage: exit 1 when any line falls into one of these categories, e.g. UNC,LBC. Default: \"failOn\" in .swiftcov.json."
     ) { (text: String) throws(UsageError) -> Set<DifferentialCategory> in
         switch DifferentialCategory.parseList(text) {
         case .success(let categories): return categories
@@ -20,10 +20,10 @@ extension DiffCommand {
     static let urlTemplate = ValueOption<String>(
         ["--url-template"], value: "TEMPLATE",
         help:
-            "With --baseline: link files and lines in the Markdown; {path} and {line} are replaced, e.g. https://github.com/OWNER/REPO/blob/SHA/{path}#L{line}."
+            "With --base-coverage: link files and lines in the Markdown; {path} and {line} are replaced, e.g. https://github.com/OWNER/REPO/blob/SHA/{path}#L{line}."
     )
 
-    /// `--baseline` and the options that go with it.
+    /// `--base-coverage` and the options that go with it.
     struct Differential {
         var baseline: String
         var failOn: Set<DifferentialCategory>?
@@ -51,13 +51,13 @@ extension DiffCommand {
             color = try arguments.value(ColorChoice.option) ?? .auto
             let failOn = try arguments.value(DiffCommand.failOn)
             let urlTemplate = try arguments.value(DiffCommand.urlTemplate)
-            if let baseline = try arguments.value(ChangeInput.baseline) {
+            if let baseline = try ChangeInput.baseCoverage.value(arguments) {
                 guard failUnder == nil else {
-                    throw UsageError("--fail-under measures changed lines; with --baseline give --fail-on CODES")
+                    throw UsageError("--fail-under measures changed lines; with --base-coverage give --fail-on CODES")
                 }
                 differential = Differential(baseline: baseline, failOn: failOn, urlTemplate: urlTemplate)
             } else if failOn != nil || urlTemplate != nil {
-                throw UsageError("\(failOn != nil ? "--fail-on" : "--url-template") needs --baseline FILE")
+                throw UsageError("\(failOn != nil ? "--fail-on" : "--url-template") needs --base-coverage FILE")
             }
         }
     }

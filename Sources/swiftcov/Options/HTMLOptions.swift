@@ -15,7 +15,7 @@ extension HTMLCommand {
             "`swift test` output, a Swift Testing event stream, JUnit XML or an Xcode result bundle (shards' files merge) to summarize, failures linked to their lines and to a page of their steps and attachments. Default: the test results of the `swiftcov run` whose output is read."
     )
 
-    /// `--baseline` and where the change comes from.
+    /// `--base-coverage` and where the change comes from.
     struct Differential {
         var baseline: String
         var change: ChangeInput.Source
@@ -39,15 +39,15 @@ extension HTMLCommand {
                 throw UsageError("standard input ('-') can be read only once")
             }
             let change = try ChangeInput.Source(arguments, base: ChangeInput.base, diff: ChangeInput.diff)
-            if let baseline = try arguments.value(ChangeInput.baseline) {
+            if let baseline = try ChangeInput.baseCoverage.value(arguments) {
                 differential = Differential(baseline: baseline, change: change)
                 if case .file("-") = change, coverage.readsStandardInput || testLogs.contains("-") {
                     throw UsageError("standard input ('-') can be read only once")
                 }
             } else if try arguments.value(ChangeInput.base) != nil {
-                throw UsageError("--base and --diff say what changed since a baseline: give --baseline FILE")
+                throw UsageError("--base and --diff say what changed since a baseline: give --base-coverage FILE")
             } else if try arguments.value(ChangeInput.diff) != nil {
-                throw UsageError("--base and --diff say what changed since a baseline: give --baseline FILE")
+                throw UsageError("--base and --diff say what changed since a baseline: give --base-coverage FILE")
             }
         }
     }

@@ -94,5 +94,26 @@ extension RunCommand {
             environment = try arguments.value(HistoryService.environment)
             guard history != nil || environment == nil else { throw UsageError("--environment goes with --history") }
         }
+
+        /// The workflow these options describe, for the package at `root`.
+        func workflow(root: String) throws -> RunWorkflow {
+            var workflow = RunWorkflow(
+                root: root, output: output, testArguments: testArguments, scratchPath: scratchPath,
+                strategy: perTest
+                    ? .eachTestAlone(timeout: testTimeout ?? RunWorkflow.Strategy.defaultTimeout) : .wholeSuite,
+                shard: shard, timings: try timings.map { try TestTimings.read(path: $0) })
+            workflow.retries = retryFailed
+            // The history file in the package is swiftcov's: never a change to the code the run tests.
+            if case .file(let path) = history { workflow.ownFiles = [path] }
+            return workflow
+        }
+
+        /// What the history knows of the run before it looks at git and the CI; `arguments`, the
+        /// `swift test` arguments the run sorted.
+        func historyKeys(arguments: SwiftTestArguments, swiftVersion: String?) -> HistoryKeys.Given {
+            HistoryKeys.Given(
+                environment: environment, shard: shard?.description, configuration: arguments.configuration,
+                toolchain: swiftVersion, ownFiles: [output])
+        }
     }
 }

@@ -1,11 +1,9 @@
 import SwiftCovCommandLine
 import SwiftCovCore
 
-/// The report formats `report` and `diff` write to stdout or a file.
-enum ReportFormat: String, AliasedChoice, Sendable {
-    case table, json, markdown
-
-    static let aliases: [String: ReportFormat] = ["md": .markdown, "text": .table, "txt": .table]
+/// The report formats `report`, `diff` and `flaky` write to stdout or a file, and their other names.
+extension ReportFormat: AliasedChoice {
+    package static let aliases: [String: ReportFormat] = ["md": .markdown, "text": .table, "txt": .table]
 }
 
 /// `--color WHEN`.
@@ -176,21 +174,63 @@ enum EvidenceOptions {
     }
 }
 
-/// The gate's inputs: `--config` and `--baseline` (`check` and `run`).
+/// An option given a clearer name: the old spelling still works, with a warning that names the
+/// new one (`RenamedOption.deprecations`).
+struct RenamedOption {
+    let option: ValueOption<String>
+    let old: ValueOption<String>
+
+    init(_ name: String, formerly old: String, value: String, help: String) {
+        option = ValueOption<String>([name], value: value, help: help)
+        self.old = ValueOption<String>([old], value: value, help: "The old name of \(name) (deprecated).")
+    }
+
+    var specs: [CommandSpec.Option] { [option.spec, old.spec] }
+
+    /// The value given under either name; both is a usage error.
+    func value(_ arguments: ParsedArguments) throws(UsageError) -> String? {
+        switch (try arguments.value(option), try arguments.value(old)) {
+        case (_?, _?): throw UsageError("give \(option.spec.key) once (\(old.spec.key) is its old name)")
+        case (let value?, nil), (nil, let value?): return value
+        case (nil, nil): return nil
+        }
+    }
+
+    /// Every renamed option.
+    static let all = [GateOptions.ratchet, ChangeInput.baseCoverage]
+
+    /// A warning for each old name in `arguments`, parsed for a command declaring `spec`.
+    static func deprecations(in arguments: ParsedArguments, spec: CommandSpec) -> [Diagnostic] {
+        all.compactMap { renamed in
+            let keys = Set(spec.options.map(\.key))
+            guard keys.contains(renamed.option.spec.key), keys.contains(renamed.old.spec.key),
+                (try? arguments.value(renamed.old)) != nil
+            else { return nil }
+            let new = renamed.option.spec
+            return .warning(
+                "\(renamed.old.spec.key) is deprecated: use \(new.key)" + (new.valueName.map { " " + $0 } ?? ""))
+        }
+    }
+}
+
+/// The gate's inputs: `--config` and `--ratchet` (`check` and `run`).
 struct GateOptions {
     static let config = ValueOption<String>(
         ["--config"], value: "FILE",
         help: "The gate configuration. Default: .swiftcov.json in the package root, if any.")
-    static let baseline = ValueOption<String>(
-        ["--baseline"], value: "FILE", help: "An earlier `swiftcov report --format json`, for the ratchet.")
-    static let specs = [config.spec, baseline.spec]
+    static let ratchet = RenamedOption(
+        "--ratchet", formerly: "--baseline", value: "FILE",
+        help:
+            "Fail when coverage dropped below FILE's, an earlier `swiftcov report --format json` (tolerance: \"ratchet\" in .swiftcov.json, else 0)."
+    )
+    static let specs = [config.spec] + ratchet.specs
 
     var configPath: String?
     var baselinePath: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         configPath = try arguments.value(Self.config)
-        baselinePath = try arguments.value(Self.baseline)
+        baselinePath = try Self.ratchet.value(arguments)
     }
 
     /// The configuration at `--config`, or `.swiftcov.json` in `root` when there is one, or none.
@@ -218,7 +258,7 @@ struct GateOptions {
         return TestJudgement(configuration: try configuration(root: root))
     }
 
-    /// The ratchet's baseline, when `--baseline` is given.
+    /// The ratchet's baseline, when `--ratchet` is given.
     func loadBaseline() throws -> CoverageBaseline? {
         guard let baselinePath else { return nil }
         return try CoverageBaseline.read(path: baselinePath)

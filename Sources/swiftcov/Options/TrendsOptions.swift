@@ -3,12 +3,7 @@ import SwiftCovCore
 
 /// `swiftcov trends`'s options, declared once: `--help` and the command reference come from them.
 extension TrendsCommand {
-    /// What `trends` writes.
-    enum Format: String, CaseIterable, Sendable {
-        case table, markdown, html
-    }
-
-    static let format = ValueOption<Format>(
+    static let format = ValueOption<TrendsReport.Format>(
         ["--format", "-f"], value: "FORMAT",
         help: "table, markdown (a pull-request comment) or html (a page with charts). Default: table.")
     static let since = ValueOption<String>(
@@ -17,7 +12,7 @@ extension TrendsCommand {
 
     struct Options {
         var home: HistoryStore.Home
-        var format: Format
+        var format: TrendsReport.Format
         var output: String?
         var since: String?
 

@@ -1,9 +1,9 @@
 import SwiftCovCommandLine
 import SwiftCovCore
 
-/// The change a command measures or looks things up by (`diff`, `html --baseline`, `impacted`):
+/// The change a command measures or looks things up by (`diff`, `html --base-coverage`, `impacted`):
 /// `--base REF` or `--diff FILE` read into a unified diff checked against the sources, and the
-/// base revision's coverage (`--baseline`) compared with the current one through it.
+/// base revision's coverage (`--base-coverage`) compared with the current one through it.
 enum ChangeInput {
     static let base = ValueOption<String>(
         ["--base"], value: "REF",
@@ -13,8 +13,8 @@ enum ChangeInput {
     static let diff = ValueOption<String>(
         ["--diff"], value: "FILE",
         help: "Read a unified diff (git diff, diff -u) from FILE, '-' for stdin, instead of running git.")
-    static let baseline = ValueOption<String>(
-        ["--baseline"], value: "FILE",
+    static let baseCoverage = RenamedOption(
+        "--base-coverage", formerly: "--baseline", value: "FILE",
         help:
             "Differential coverage: compare with the base revision's coverage (an llvm-cov export, or `swiftcov report --format json --show lines`) and put every line in genhtml's categories (UNC, LBC, GNC, …)."
     )
@@ -98,8 +98,8 @@ enum ChangeInput {
         return text
     }
 
-    /// The baseline at `path` read and compared with `report` through `diff` (`diff --baseline`,
-    /// `html --baseline`); warnings that leave the comparison right are printed.
+    /// The baseline at `path` read and compared with `report` through `diff` (`diff --base-coverage`,
+    /// `html --base-coverage`); warnings that leave the comparison right are printed.
     static func differentialCoverage(
         baseline path: String, report: CoverageReport, diff: UnifiedDiff, pathPrefix: String, root: String,
         terminal: Terminal

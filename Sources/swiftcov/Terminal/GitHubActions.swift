@@ -30,6 +30,13 @@ struct GitHubActions {
         }
     }
 
+    /// Appends `report`'s Markdown to the job summary, when there is one.
+    func addToStepSummary<R: Report>(_ report: R) throws where R.Format == ReportFormat {
+        guard let path = terminal.environment("GITHUB_STEP_SUMMARY"), !path.isEmpty else { return }
+        let markdown = try report.text(.markdown)
+        addToStepSummary(markdown)
+    }
+
     /// Writes `annotations` as workflow commands on stderr (GitHub reads both streams; stdout
     /// may be a report), most important first within GitHub's limits; the rest go to the job
     /// summary. `root` is the package root the annotations' paths are relative to.

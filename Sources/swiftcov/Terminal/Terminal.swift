@@ -126,3 +126,12 @@ struct Terminal {
 
 /// Whether a write to standard error failed (the tool is single-threaded where it writes there).
 nonisolated(unsafe) private var stderrFailed = false
+
+extension AtomicFile.Destination {
+    /// Writes `report` in `format`, streamed (see `Report`), and puts the output in place.
+    func finish<R: Report>(writing report: R, as format: R.Format) throws {
+        var output = streamingBuffer()
+        try report.write(format, to: &output)
+        try finish(output)
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import SwiftCovCore
@@ -77,5 +78,32 @@ struct SampleReportTests {
     @Test("Markdown")
     func markdown() throws {
         try assertGolden(CoverageMarkdownReport.render(report, options: CoverageReportOptions()), "sample-report.md")
+    }
+
+    @Test("each format through the one entry of `Report`, streamed 256 bytes at a time: the same files")
+    func throughReport() throws {
+        let withLines = CoverageAndTestsReport(
+            try report, options: CoverageReportOptions(showFunctions: true, showLines: true))
+        try assertGolden(try streamed(withLines, .json), "sample-report.json")
+        let plain = CoverageAndTestsReport(try report, options: CoverageReportOptions())
+        try assertGolden(try streamed(plain, .markdown), "sample-report.md")
+        try assertGolden(try streamed(plain, .table), "sample-table-name.txt")
+        #expect(try plain.text(.markdown) == (try streamed(plain, .markdown)))
+    }
+
+    /// `report` in `format`, written through a buffer that flushes to a file every 256 bytes, read back.
+    func streamed<R: Report>(_ report: R, _ format: R.Format) throws -> String {
+        let path = NSTemporaryDirectory() + "/swiftcov-report-\(UUID().uuidString)"
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(descriptor >= 0)
+        defer {
+            close(descriptor)
+            unlink(path)
+        }
+        var output = OutputBuffer(flushingTo: descriptor, chunkSize: 256)
+        try report.write(format, to: &output)
+        output.flush()
+        #expect(output.writeError == 0)
+        return try String(contentsOfFile: path, encoding: .utf8)
     }
 }

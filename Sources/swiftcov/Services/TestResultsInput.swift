@@ -9,12 +9,44 @@ import SwiftCovCore
     import Darwin
 #endif
 
-/// Reads `--tests` inputs for `junit` and `report`: files whole, standard input as it arrives
-/// (passed through to standard output when asked, so a piped `swift test` still shows its
-/// progress), and the package files that complete what the logs leave out.
-enum TestLogInput {
+/// The test results a command reads (`junit`, `report --tests`, `html`, `check --tests`, `history
+/// add`): logs, event streams, JUnit XML and result bundles read (standard input as it arrives,
+/// passed through to standard output when asked, so a piped `swift test` still shows its
+/// progress), the readers' warnings shown, and the names the logs leave out found in the package.
+enum TestResultsInput {
+    /// Where the names the logs leave out (a file's folder, an XCTest class's module) are found.
+    enum Sources {
+        /// The files of a coverage report already read, and its package folder's sources.
+        case report(CoverageReport)
+        /// The files of the export at `coverage` (when given), and the sources of the package at
+        /// `root` (else the one around the working folder).
+        case package(coverage: String?, root: String?)
+    }
+
+    /// The test results at `inputs` ("-": standard input, once) as `command` uses them: read, the
+    /// readers' warnings and the tests reported twice shown, names resolved against `sources`.
+    /// Inputs without any test result are an input error, unless `allowingNoResults` (`junit`
+    /// still writes a file, saying why: see `missingResults`).
+    static func read(
+        _ inputs: [String], resolvingWith sources: Sources, command: String, terminal: Terminal,
+        passThrough: Bool = false, allowingNoResults: Bool = false
+    ) throws -> TestRun {
+        var run = try read(inputs, passThrough: passThrough)
+        if !allowingNoResults, let missing = missingResults(run, inputs: inputs) { throw missing }
+        warnAboutDuplicates(in: run, command: command, terminal: terminal)
+        let workingDirectory = terminal.workingDirectory
+        // In place: a copy would hold the whole run twice.
+        switch sources {
+        case .report(let report):
+            run.resolve(with: sourceIndex(report: report, workingDirectory: workingDirectory))
+        case .package(let coverage, let root):
+            run.resolve(with: try sourceIndex(coverage: coverage, root: root, workingDirectory: workingDirectory))
+        }
+        return run
+    }
+
     /// Reads and combines `inputs`; "-" is standard input, which may be given once.
-    static func read(_ inputs: [String], passThrough: Bool) throws -> TestRun {
+    private static func read(_ inputs: [String], passThrough: Bool) throws -> TestRun {
         guard inputs.filter({ $0 == "-" }).count <= 1 else {
             throw UsageError("standard input ('-') can be read only once")
         }
@@ -33,7 +65,7 @@ enum TestLogInput {
     /// `run` with the retries `swiftcov run --retry-failed` left beside each input that is a
     /// run's log (`swift-test-retries.log` beside `swift-test.log`): a run's folder reads as the
     /// run reported it (its `junit.xml`), a test that passed on retry flaky, not failed.
-    static func addingRetries(to run: TestRun, of inputs: [String], utcOffset: Int) throws -> TestRun {
+    private static func addingRetries(to run: TestRun, of inputs: [String], utcOffset: Int) throws -> TestRun {
         var run = run
         for input in inputs where input == RunWorkflow.logName || input.hasSuffix("/" + RunWorkflow.logName) {
             let folder = input == RunWorkflow.logName ? "." : String(input.dropLast(RunWorkflow.logName.count + 1))
@@ -44,7 +76,7 @@ enum TestLogInput {
 
     /// The readers' warnings (an Xcode object skipped), then one warning a test that several
     /// inputs report (shards that overlap, a file given twice), the first ten of them.
-    static func warnAboutDuplicates(in run: TestRun, command: String, terminal: Terminal) {
+    private static func warnAboutDuplicates(in run: TestRun, command: String, terminal: Terminal) {
         for warning in run.warnings.prefix(20) { terminal.emit(warning, command: command) }
         if run.warnings.count > 20 {
             terminal.emit(.warning("… and \(run.warnings.count - 20) more warnings about the inputs"), command: command)
@@ -80,16 +112,11 @@ enum TestLogInput {
         return runs
     }
 
-    /// Reads `inputs` for a report: inputs without any test result are an input error.
-    static func readResults(_ inputs: [String]) throws -> TestRun {
-        let run = try read(inputs, passThrough: false)
-        if let missing = missingResults(run, inputs: inputs) { throw missing }
-        return run
-    }
-
     /// Files named only by their base name are resolved with the export's file list and the
     /// package's files; XCTest classes get their module from the package's test folders.
-    static func sourceIndex(coverage: String?, root: String?, workingDirectory: String) throws -> TestSourceIndex {
+    private static func sourceIndex(coverage: String?, root: String?, workingDirectory: String) throws
+        -> TestSourceIndex
+    {
         var index = TestSourceIndex()
         if let coverage {
             let export = try CoverageInput.readExport(CoverageInput.locateExport(coverage), keepMappings: false)
