@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Reads Swift Testing's JSON event stream (`swift test --experimental-event-stream-output FILE
 /// --experimental-event-stream-version 0`): one JSON object per line, `test` records describing
 /// every suite and test (full IDs, display names, parameterized cases, source locations) and
@@ -408,12 +400,22 @@ package enum SwiftTestingEventStream {
         guard since1970.isFinite, since1970 > -62_135_596_800, since1970 < 253_402_300_800,
             abs(utcOffset) <= 86_400
         else { return nil }
-        var seconds = time_t(since1970.rounded(.down)) + time_t(utcOffset)
-        var parts = tm()
-        guard gmtime_r(&seconds, &parts) != nil else { return nil }
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
+        let seconds = Int(since1970.rounded(.down)) + utcOffset
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let time = seconds - days * 86_400
+        // The proleptic Gregorian date of a day since 1970 (Howard Hinnant's `civil_from_days`).
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day))T"
+            + "\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60))"
     }
 }
 

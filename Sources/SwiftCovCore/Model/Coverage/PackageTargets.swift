@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A package's targets and the folders their sources are in, as its manifest declares them
 /// (`swift package describe --type json`): the modules a report's files belong to. A target
 /// declared with `path: "Sources"` (attaswift/BigInt) owns `Sources/Division.swift`, which the
@@ -190,8 +182,7 @@ package struct PackageDescriber: Sendable {
     /// package's `.build` may be locked by a `swift build` or `swift test` running meanwhile
     /// (swiftcov's own tests run it so), and describing a manifest needs no build folder.
     package static let swiftPM = PackageDescriber { root in
-        let temporary = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        let scratch = temporary + "/swiftcov-describe-\(getpid())"
+        let scratch = CurrentProcess.temporaryFolder + "/swiftcov-describe-\(CurrentProcess.id)"
         defer { TemporaryPaths.removeTree(scratch) }
         guard
             let result = try? Subprocess.capture(
