@@ -26,34 +26,25 @@ struct FaultInjectionTests {
         try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
     }
 
-    /// Writes an output as the command line does (`-o PATH`: a destination, a streaming buffer,
-    /// `finish`) while the disk is full after `afterBytes` bytes; the error.
-    static func writeOnFullDisk(
-        _ path: String, afterBytes: Int = 4096, _ write: (AtomicFile.Destination) throws -> Void
-    ) throws -> SystemCallError? {
-        let plan = FaultPlan(.write, errno: ENOSPC, afterBytes: afterBytes)
-        do {
-            try FaultPlan.$current.withValue(plan) {
-                try write(try AtomicFile.Destination(path))
-            }
-        } catch let error as SystemCallError {
-            #expect(plan.injected == 1)
-            return error
-        }
-        return nil
-    }
-
-    /// Checks what a full disk must leave: one line naming the file, the previous file whole and
-    /// nothing else in its folder.
-    static func expectUntouched(
-        _ error: SystemCallError?, folder: String, path: String, sourceLocation: SourceLocation = #_sourceLocation
+    /// Writes the output `name` as the command line does (`-o PATH`: a destination, maybe a
+    /// streaming buffer, `finish`) over a previous one while the disk is full after `afterBytes`
+    /// bytes; checks what that must leave: one line naming the file, the previous file whole
+    /// and nothing else in its folder.
+    static func expectFullDiskKeepsPrevious(
+        _ name: String, afterBytes: Int = 4096, sourceLocation: SourceLocation = #_sourceLocation,
+        _ write: (AtomicFile.Destination) throws -> Void
     ) throws {
+        let (folder, path) = try previousOutput(name)
+        let plan = FaultPlan(.write, errno: ENOSPC, afterBytes: afterBytes)
+        let error = #expect(throws: SystemCallError.self, sourceLocation: sourceLocation) {
+            try FaultPlan.$current.withValue(plan) { try write(try AtomicFile.Destination(path)) }
+        }
+        #expect(plan.injected == 1, sourceLocation: sourceLocation)
         #expect(
             error?.diagnostic.description == "\(path): error: cannot write: \(diskFull)", sourceLocation: sourceLocation
         )
-        #expect(
-            try String(contentsOfFile: path, encoding: .utf8) == "previous\n", sourceLocation: sourceLocation)
-        #expect(try entries(folder) == [(path as NSString).lastPathComponent], sourceLocation: sourceLocation)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "previous\n", sourceLocation: sourceLocation)
+        #expect(try entries(folder) == [name], sourceLocation: sourceLocation)
     }
 
     static func testRun() throws -> TestRun {
@@ -64,94 +55,88 @@ struct FaultInjectionTests {
 
     @Test("a full disk while writing the coverage JSON report")
     func coverageJSON() throws {
-        let (folder, path) = try Self.previousOutput("coverage.json")
         let report = try Fixture.sample.report()
-        let error = try Self.writeOnFullDisk(path) { destination in
+        try Self.expectFullDiskKeepsPrevious("coverage.json") { destination in
             var json = JSONWriter(destination.streamingBuffer())
             try CoverageJSONReport.write(report, options: CoverageReportOptions(showFunctions: true), to: &json)
             try destination.finish(json.finish())
         }
-        try Self.expectUntouched(error, folder: folder, path: path)
     }
 
-    @Test("a full disk while writing the coverage table")
-    func coverageTable() throws {
-        let (folder, path) = try Self.previousOutput("coverage.txt")
-        let text = CoverageTableReport.render(try Fixture.sample.report(), options: CoverageReportOptions())
-        let error = try Self.writeOnFullDisk(path, afterBytes: text.utf8.count / 2) { destination in
-            try destination.finish(writing: text)
+    @Test("a full disk while writing a report rendered whole: the coverage table, the flaky report")
+    func renderedWhole() throws {
+        let outputs = [
+            ("coverage.txt", CoverageTableReport.render(try Fixture.sample.report(), options: CoverageReportOptions())),
+            ("flaky.json", FlakyReport.json(FlakyVerdicts.analyze(try HistoryReportsTests.history()))),
+        ]
+        for (name, text) in outputs {
+            try Self.expectFullDiskKeepsPrevious(name, afterBytes: text.utf8.count / 2) { try $0.finish(writing: text) }
         }
-        try Self.expectUntouched(error, folder: folder, path: path)
     }
 
     @Test("a full disk while writing JUnit XML")
     func junit() throws {
-        let (folder, path) = try Self.previousOutput("junit.xml")
         let run = try Self.testRun()
-        let error = try Self.writeOnFullDisk(path, afterBytes: 1000) { destination in
+        try Self.expectFullDiskKeepsPrevious("junit.xml", afterBytes: 1000) { destination in
             var xml = destination.streamingBuffer()
             JUnitReport.write(
                 run, options: JUnitReport.Options(hostname: "h", timestamp: "2026-01-01T00:00:00"), to: &xml)
             try destination.finish(xml)
         }
-        try Self.expectUntouched(error, folder: folder, path: path)
     }
 
     @Test("a full disk while writing Cobertura, lcov and SonarQube", arguments: InterchangeFormat.allCases)
     func interchange(format: InterchangeFormat) throws {
-        let (folder, path) = try Self.previousOutput("coverage." + format.rawValue)
         let report = try Fixture.sample.report()
-        let error = try Self.writeOnFullDisk(path) { destination in
+        try Self.expectFullDiskKeepsPrevious("coverage." + format.rawValue) { destination in
             var buffer = destination.streamingBuffer()
             try format.write(report, options: InterchangeOptions(timestamp: 0), to: &buffer)
             try destination.finish(buffer)
         }
-        try Self.expectUntouched(error, folder: folder, path: path)
-    }
-
-    @Test("a full disk while writing the flaky report")
-    func flaky() throws {
-        let (folder, path) = try Self.previousOutput("flaky.json")
-        let json = FlakyReport.json(FlakyVerdicts.analyze(try HistoryReportsTests.history()))
-        let error = try Self.writeOnFullDisk(path, afterBytes: json.utf8.count / 2) { destination in
-            try destination.finish(writing: json)
-        }
-        try Self.expectUntouched(error, folder: folder, path: path)
     }
 
     @Test("a full disk while writing the test summary JSON")
     func testSummary() throws {
-        let (folder, path) = try Self.previousOutput("tests.json")
         let run = try Self.testRun()
-        let error = try Self.writeOnFullDisk(path, afterBytes: 512) { destination in
+        try Self.expectFullDiskKeepsPrevious("tests.json", afterBytes: 512) { destination in
             var json = JSONWriter(destination.streamingBuffer())
             TestSummaryJSONReport.write(run, to: &json)
             try destination.finish(json.finish())
         }
-        try Self.expectUntouched(error, folder: folder, path: path)
     }
 
-    @Test("a full disk while building the HTML site: the previous site stays, no staged folder is left")
-    func htmlSite() throws {
+    /// Writes an HTML site over a previous one under `plan`; checks that the fault happened and
+    /// left the previous site as it was, and nothing beside it; the site and the error.
+    static func expectSiteKept(
+        _ plan: FaultPlan, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (site: String, error: HTMLSite.Failure?) {
         let folder = try temporaryDirectory()
         let site = folder + "/site"
         let report = try Fixture.sample.report()
         try HTMLSite.write(report, to: site, options: HTMLReport.Options(generatedAt: "then"))
         let previous = try String(contentsOfFile: site + "/index.html", encoding: .utf8)
-        // The first file the site writes, the stylesheet, meets the full disk (on this thread).
-        let plan = FaultPlan(.write, errno: ENOSPC, afterBytes: 100)
-        let error = #expect(throws: HTMLSite.Failure.self) {
+        let error = #expect(throws: HTMLSite.Failure.self, sourceLocation: sourceLocation) {
             try FaultPlan.$current.withValue(plan) {
                 try HTMLSite.write(report, to: site, options: HTMLReport.Options(generatedAt: "now"))
             }
         }
-        #expect(plan.injected >= 1)
+        #expect(plan.injected == 1, sourceLocation: sourceLocation)
+        #expect(
+            try String(contentsOfFile: site + "/index.html", encoding: .utf8) == previous,
+            sourceLocation: sourceLocation)
+        #expect(try entries(folder) == ["site"], sourceLocation: sourceLocation)
+        return (site, error)
+    }
+
+    @Test("a full disk while building the HTML site: the previous site stays, no staged folder is left")
+    func htmlSite() throws {
+        // The first file the site writes, the stylesheet, meets the full disk (on this thread;
+        // the page workers on other threads do not see the plan).
+        let (site, error) = try Self.expectSiteKept(FaultPlan(.write, errno: ENOSPC, afterBytes: 100))
         // Named in the output folder, not in the staged folder that is gone.
         #expect(
             error?.diagnostic.description
                 == "\(site)/\(HTMLAssets.stylesheetName): error: cannot write: \(Self.diskFull)")
-        #expect(try String(contentsOfFile: site + "/index.html", encoding: .utf8) == previous)
-        #expect(try Self.entries(folder) == ["site"])
     }
 
     @Test("a full disk while adding to the history: the append is taken back, the file as it was")
@@ -193,22 +178,9 @@ struct FaultInjectionTests {
 
     @Test("a failed swap of the HTML site (the new folder cannot be renamed in) puts the previous site back")
     func failedSiteSwap() throws {
-        let folder = try temporaryDirectory()
-        let site = folder + "/site"
-        let report = try Fixture.sample.report()
-        try HTMLSite.write(report, to: site, options: HTMLReport.Options(generatedAt: "then"))
-        let previous = try String(contentsOfFile: site + "/index.html", encoding: .utf8)
         // The rename of the built folder onto `site`, after the previous one was renamed aside.
-        let plan = FaultPlan(.rename, errno: EIO, pathSuffix: "/site", times: 1)
-        let error = #expect(throws: HTMLSite.Failure.self) {
-            try FaultPlan.$current.withValue(plan) {
-                try HTMLSite.write(report, to: site, options: HTMLReport.Options(generatedAt: "now"))
-            }
-        }
-        #expect(plan.injected == 1)
+        let (site, error) = try Self.expectSiteKept(FaultPlan(.rename, errno: EIO, pathSuffix: "/site", times: 1))
         #expect(error == .cannotWrite(SystemCallError(.write, path: site, errno: EIO)))
-        #expect(try String(contentsOfFile: site + "/index.html", encoding: .utf8) == previous)
-        #expect(try Self.entries(folder) == ["site"])
     }
 
     // MARK: Inputs
