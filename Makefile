@@ -16,4 +16,4 @@ uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/swiftcov"
 
 version:
-	@sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/SwiftCovCore/SwiftCov.swift
+	@sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/SwiftCovModel/SwiftCov.swift

@@ -1,3 +1,4 @@
+import SwiftCovCommandLine
 import SwiftCovCore
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import SwiftCovCommandLine
 import SwiftCovCore
 
 /// The tool's entry point: picks the command, runs it, maps the outcome to an exit code.

@@ -17,7 +17,7 @@ struct DocumentationTests {
 
     /// `SwiftCov.version` and `SwiftCov.repository` (owner/name), read from their one home.
     static func release(in root: String) throws -> (version: String, repository: String) {
-        let source = try String(contentsOfFile: root + "/Sources/SwiftCovCore/SwiftCov.swift", encoding: .utf8)
+        let source = try String(contentsOfFile: root + "/Sources/SwiftCovModel/SwiftCov.swift", encoding: .utf8)
         func value(_ name: String) throws -> String {
             let match = try #require(source.firstMatch(of: try Regex("static let \(name) = \"([^\"]+)\"")))
             return String(try #require(match.output[1].substring))
@@ -122,7 +122,7 @@ struct DocumentationTests {
     func setVersion() throws {
         let copy = try temporaryDirectory()
         let files =
-            try Self.snippetFiles(in: packageRoot) + ["Sources/SwiftCovCore/SwiftCov.swift", "scripts/set-version"]
+            try Self.snippetFiles(in: packageRoot) + ["Sources/SwiftCovModel/SwiftCov.swift", "scripts/set-version"]
         for file in files {
             try FileManager.default.createDirectory(
                 atPath: copy + "/" + (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

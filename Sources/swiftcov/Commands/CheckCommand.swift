@@ -1,3 +1,4 @@
+import SwiftCovCommandLine
 import SwiftCovCore
 
 /// `swiftcov check`: the CI gate. Exit 0 when every rule holds, 1 when one does not, 2 when the

@@ -1,3 +1,4 @@
+import SwiftCovCommandLine
 import SwiftCovCore
 
 /// `swiftcov diff`: how much of what a change adds or modifies ran in the tests; with

@@ -1,3 +1,4 @@
+import SwiftCovCommandLine
 import SwiftCovCore
 
 /// `swiftcov export`: the coverage in the formats CI services and other tools read.

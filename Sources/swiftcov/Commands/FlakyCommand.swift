@@ -1,3 +1,4 @@
+import SwiftCovCommandLine
 import SwiftCovCore
 
 /// `swiftcov flaky`: what the history of runs says about each test that failed — flaky (proven,

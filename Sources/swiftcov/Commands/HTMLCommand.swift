@@ -1,3 +1,4 @@
+import SwiftCovCommandLine
 import SwiftCovCore
 
 /// `swiftcov html`: a static site to browse coverage down to every line's execution count.

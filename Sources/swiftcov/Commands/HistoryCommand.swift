@@ -1,3 +1,4 @@
+import SwiftCovCommandLine
 import SwiftCovCore
 
 /// `swiftcov history`: adds a run's test results (and coverage) to the history of runs that

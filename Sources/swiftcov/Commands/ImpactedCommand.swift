@@ -1,3 +1,4 @@
+import SwiftCovCommandLine
 import SwiftCovCore
 
 /// `swiftcov impacted`: the tests that executed a line a change touches, by the per-test data

@@ -1,3 +1,4 @@
+import SwiftCovCommandLine
 import SwiftCovCore
 
 /// `swiftcov junit`: JUnit XML from `swift test` output, for CI.

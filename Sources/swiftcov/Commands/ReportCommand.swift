@@ -1,3 +1,4 @@
+import SwiftCovCommandLine
 import SwiftCovCore
 
 /// `swiftcov report`: the coverage table, JSON or Markdown for one or more exports.

@@ -1,3 +1,4 @@
+import SwiftCovCommandLine
 import SwiftCovCore
 
 /// `swiftcov trends`: coverage, tests and test time over the history's commits.

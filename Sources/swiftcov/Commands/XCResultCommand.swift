@@ -1,3 +1,4 @@
+import SwiftCovCommandLine
 import SwiftCovCore
 
 /// `swiftcov xcresult`: `xcrun xcresulttool`'s commands that scripts use, on any machine.

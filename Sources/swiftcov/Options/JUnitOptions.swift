@@ -1,3 +1,4 @@
+import SwiftCovCommandLine
 import SwiftCovCore
 
 /// `swiftcov junit`'s options, declared once: `--help` and the command reference come from them.

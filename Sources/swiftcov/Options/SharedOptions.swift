@@ -1,3 +1,4 @@
+import SwiftCovCommandLine
 import SwiftCovCore
 
 /// The report formats `report` and `diff` write to stdout or a file.

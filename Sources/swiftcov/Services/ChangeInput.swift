@@ -1,3 +1,4 @@
+import SwiftCovCommandLine
 import SwiftCovCore
 
 /// The change a command measures or looks things up by (`diff`, `html --baseline`, `impacted`):

@@ -1,3 +1,4 @@
+import SwiftCovCommandLine
 import SwiftCovCore
 
 /// The history of runs as commands use it (`run --history`, `history`, `flaky`): `--history

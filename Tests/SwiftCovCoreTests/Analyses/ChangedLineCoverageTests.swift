@@ -1,6 +1,13 @@
 import Testing
 
+@testable import SwiftCovAnalyses
 @testable import SwiftCovCore
+@testable import SwiftCovFormats
+@testable import SwiftCovInputs
+@testable import SwiftCovModel
+@testable import SwiftCovPlatform
+@testable import SwiftCovProducts
+@testable import SwiftCovWorkflow
 
 /// Coverage of changed lines: the trivia change (Fixtures/diffs/trivia.diff) against the trivia
 /// sample's coverage, whose numbers diff-cover reading swiftcov's Cobertura also gives (33

@@ -1,6 +1,13 @@
 import Testing
 
+@testable import SwiftCovAnalyses
 @testable import SwiftCovCore
+@testable import SwiftCovFormats
+@testable import SwiftCovInputs
+@testable import SwiftCovModel
+@testable import SwiftCovPlatform
+@testable import SwiftCovProducts
+@testable import SwiftCovWorkflow
 
 /// The gate on the trivia sample, whose numbers (checked against llvm-cov elsewhere) are:
 /// total lines 325/352 (92.33%), functions 46/50 (92%), regions 175/192 (91.15%);

@@ -1,7 +1,14 @@
 import Foundation
 import Testing
 
+@testable import SwiftCovAnalyses
 @testable import SwiftCovCore
+@testable import SwiftCovFormats
+@testable import SwiftCovInputs
+@testable import SwiftCovModel
+@testable import SwiftCovPlatform
+@testable import SwiftCovProducts
+@testable import SwiftCovWorkflow
 
 /// The SQLite reader against the reference implementation: databases Python's `sqlite3` wrote
 /// (Fixtures/sqlite, made by `make-databases.py`, with what `sqlite3` reads back from each), row

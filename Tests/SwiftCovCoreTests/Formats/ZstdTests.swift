@@ -1,7 +1,14 @@
 import Foundation
 import Testing
 
+@testable import SwiftCovAnalyses
 @testable import SwiftCovCore
+@testable import SwiftCovFormats
+@testable import SwiftCovInputs
+@testable import SwiftCovModel
+@testable import SwiftCovPlatform
+@testable import SwiftCovProducts
+@testable import SwiftCovWorkflow
 
 /// The zstd decoder against the reference tool: frames `zstd` 1.5 wrote (Fixtures/zstd, made by
 /// `make-frames.sh`, with the size and MD5 of what `zstd -dc` gives), the objects of real Xcode

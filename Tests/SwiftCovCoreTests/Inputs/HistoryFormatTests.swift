@@ -2,7 +2,14 @@ import Foundation
 import SwiftCovTestSupport
 import Testing
 
+@testable import SwiftCovAnalyses
 @testable import SwiftCovCore
+@testable import SwiftCovFormats
+@testable import SwiftCovInputs
+@testable import SwiftCovModel
+@testable import SwiftCovPlatform
+@testable import SwiftCovProducts
+@testable import SwiftCovWorkflow
 
 @Suite("The history of runs: its lines read back, and damage is named or skipped, never guessed")
 struct HistoryFormatTests {

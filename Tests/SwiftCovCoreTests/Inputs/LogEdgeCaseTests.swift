@@ -247,8 +247,8 @@ struct LogEdgeCaseTests {
         #expect(run.suites.first?.timestamp == nil)
         let xml = JUnitReport.render(run, options: JUnitReport.Options(hostname: "h", timestamp: "2026-01-01T00:00:00"))
         #expect(xml.contains("time=\"0.000\""))
-        #expect(SwiftTestingEventStream.timestamp(9.2e18, utcOffset: 14 * 3600) == nil)
-        #expect(SwiftTestingEventStream.timestamp(0, utcOffset: 3600) == "1970-01-01T01:00:00")
+        #expect(Clock.timestamp(9.2e18, utcOffset: 14 * 3600) == nil)
+        #expect(Clock.timestamp(0, utcOffset: 3600) == "1970-01-01T01:00:00")
     }
 
     @Test("an interrupted read, and a log without results, say which")

@@ -1,7 +1,14 @@
 import Foundation
 import Testing
 
+@testable import SwiftCovAnalyses
 @testable import SwiftCovCore
+@testable import SwiftCovFormats
+@testable import SwiftCovInputs
+@testable import SwiftCovModel
+@testable import SwiftCovPlatform
+@testable import SwiftCovProducts
+@testable import SwiftCovWorkflow
 
 @Suite("per-test store: format, queries, impacted tests", .removingTemporaryFolders)
 struct PerTestStoreTests {

@@ -1,7 +1,14 @@
 import Foundation
 import Testing
 
+@testable import SwiftCovAnalyses
 @testable import SwiftCovCore
+@testable import SwiftCovFormats
+@testable import SwiftCovInputs
+@testable import SwiftCovModel
+@testable import SwiftCovPlatform
+@testable import SwiftCovProducts
+@testable import SwiftCovWorkflow
 
 /// The raw-profile reader against llvm-cov on real data: Tests/Fixtures/TinyPackage's test
 /// binary's coverage mapping and each test's own `.profraw`, recorded by

@@ -107,7 +107,7 @@ struct SwiftTestingEventStreamTests {
     @Test("with the console log of the same run: the stream decides; warnings and output carry over")
     func combined() throws {
         let run = try LogFixture("hostile-with-events.log").run(events: "hostile-events.jsonl")
-        #expect(!run.suites.contains { $0.name == TestLogParser.swiftTestingSuiteName })
+        #expect(!run.suites.contains { $0.name == TestRun.swiftTestingSuiteName })
         #expect(run.suites.filter { $0.framework == .xctest }.count == 2)
         let stated = try StatedCounts(log: LogFixture("hostile-with-events.log").text)
         #expect(StatedCounts(run: run) == stated)
@@ -160,8 +160,8 @@ struct SwiftTestingEventStreamTests {
 
     @Test("timestamps in a given time zone")
     func timestamps() {
-        #expect(SwiftTestingEventStream.timestamp(1_795_356_233.57, utcOffset: 0) == "2026-11-22T14:03:53")
-        #expect(SwiftTestingEventStream.timestamp(1_795_356_233.57, utcOffset: 3600) == "2026-11-22T15:03:53")
+        #expect(Clock.timestamp(1_795_356_233.57, utcOffset: 0) == "2026-11-22T14:03:53")
+        #expect(Clock.timestamp(1_795_356_233.57, utcOffset: 3600) == "2026-11-22T15:03:53")
     }
 
     @Test("calendar dates across leap days, centuries, before 1970 and the limits, as `date -u` gives them")
@@ -173,8 +173,8 @@ struct SwiftTestingEventStreamTests {
             (-62_135_596_799, "1-01-01T00:00:01"),
         ]
         for (seconds, text) in expected {
-            #expect(SwiftTestingEventStream.timestamp(seconds, utcOffset: 0) == text, "\(seconds)")
+            #expect(Clock.timestamp(seconds, utcOffset: 0) == text, "\(seconds)")
         }
-        #expect(SwiftTestingEventStream.timestamp(-1, utcOffset: -3600) == "1969-12-31T22:59:59")
+        #expect(Clock.timestamp(-1, utcOffset: -3600) == "1969-12-31T22:59:59")
     }
 }

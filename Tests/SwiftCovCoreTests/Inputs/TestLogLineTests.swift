@@ -1,6 +1,13 @@
 import Testing
 
+@testable import SwiftCovAnalyses
 @testable import SwiftCovCore
+@testable import SwiftCovFormats
+@testable import SwiftCovInputs
+@testable import SwiftCovModel
+@testable import SwiftCovPlatform
+@testable import SwiftCovProducts
+@testable import SwiftCovWorkflow
 
 /// Each line shape `swift test` prints, in every platform's form, and lines that only look alike.
 @Suite("swift test line shapes")

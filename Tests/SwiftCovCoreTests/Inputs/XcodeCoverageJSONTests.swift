@@ -1,7 +1,14 @@
 import Foundation
 import Testing
 
+@testable import SwiftCovAnalyses
 @testable import SwiftCovCore
+@testable import SwiftCovFormats
+@testable import SwiftCovInputs
+@testable import SwiftCovModel
+@testable import SwiftCovPlatform
+@testable import SwiftCovProducts
+@testable import SwiftCovWorkflow
 
 /// xccov's JSON (real outputs: `xccov-report.json` from danger-swift-coverage, `xccov-only-targets.json`
 /// from xccov-parse; `xccov-archive.json` made for these tests) read into reports whose numbers

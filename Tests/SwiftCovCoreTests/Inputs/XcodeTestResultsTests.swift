@@ -1,7 +1,14 @@
 import Foundation
 import Testing
 
+@testable import SwiftCovAnalyses
 @testable import SwiftCovCore
+@testable import SwiftCovFormats
+@testable import SwiftCovInputs
+@testable import SwiftCovModel
+@testable import SwiftCovPlatform
+@testable import SwiftCovProducts
+@testable import SwiftCovWorkflow
 
 /// Xcode's test results: the real result bundles in `Fixtures/xcode/`, compared with the JUnit
 /// xcresultparser wrote for them and with the counts their invocation records state.

@@ -2,7 +2,14 @@ import Foundation
 import SwiftCovTestSupport
 import Testing
 
+@testable import SwiftCovAnalyses
 @testable import SwiftCovCore
+@testable import SwiftCovFormats
+@testable import SwiftCovInputs
+@testable import SwiftCovModel
+@testable import SwiftCovPlatform
+@testable import SwiftCovProducts
+@testable import SwiftCovWorkflow
 
 /// Inputs from pipes and devices are copied into memory, up to a bound; regular files are mapped.
 @Suite("mapped files and streamed inputs", .removingTemporaryFolders)

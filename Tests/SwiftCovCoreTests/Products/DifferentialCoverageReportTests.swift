@@ -1,6 +1,13 @@
 import Testing
 
+@testable import SwiftCovAnalyses
 @testable import SwiftCovCore
+@testable import SwiftCovFormats
+@testable import SwiftCovInputs
+@testable import SwiftCovModel
+@testable import SwiftCovPlatform
+@testable import SwiftCovProducts
+@testable import SwiftCovWorkflow
 
 /// The differential reports of the swift-log fixture (Fixtures/differential), whose categories
 /// DifferentialCoverageTests checks against lcov and git.

@@ -2,7 +2,14 @@ import Foundation
 import SwiftCovTestSupport
 import Testing
 
+@testable import SwiftCovAnalyses
 @testable import SwiftCovCore
+@testable import SwiftCovFormats
+@testable import SwiftCovInputs
+@testable import SwiftCovModel
+@testable import SwiftCovPlatform
+@testable import SwiftCovProducts
+@testable import SwiftCovWorkflow
 
 /// The tests' evidence in the reports: the copies (`EvidenceFiles`), the HTML pages, JUnit's
 /// attachments and Markdown's links, on ChargePoint/xcparse's and kishikawakatsumi's real

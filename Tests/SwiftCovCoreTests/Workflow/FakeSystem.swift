@@ -1,6 +1,13 @@
 import Foundation
 
+@testable import SwiftCovAnalyses
 @testable import SwiftCovCore
+@testable import SwiftCovFormats
+@testable import SwiftCovInputs
+@testable import SwiftCovModel
+@testable import SwiftCovPlatform
+@testable import SwiftCovProducts
+@testable import SwiftCovWorkflow
 
 /// The operating system as the run workflow sees it, with every program it starts — `swift`,
 /// the toolchain's `llvm-profdata` and `llvm-cov`, the package's test executable — answered from

@@ -2,7 +2,14 @@ import Foundation
 import SwiftCovTestSupport
 import Testing
 
+@testable import SwiftCovAnalyses
 @testable import SwiftCovCore
+@testable import SwiftCovFormats
+@testable import SwiftCovInputs
+@testable import SwiftCovModel
+@testable import SwiftCovPlatform
+@testable import SwiftCovProducts
+@testable import SwiftCovWorkflow
 
 @Suite("Where histories live: a file appended to, compacted; git notes; a run's keys", .removingTemporaryFolders)
 struct HistoryStoreTests {

@@ -1,7 +1,14 @@
 import Foundation
 import Testing
 
+@testable import SwiftCovAnalyses
 @testable import SwiftCovCore
+@testable import SwiftCovFormats
+@testable import SwiftCovInputs
+@testable import SwiftCovModel
+@testable import SwiftCovPlatform
+@testable import SwiftCovProducts
+@testable import SwiftCovWorkflow
 
 /// `run --per-test`'s engine on a real package of XCTest and Swift Testing tests
 /// (Tests/Fixtures/TinyPackage, in a temporary git repository), checked against what each test

@@ -1,0 +1,441 @@
+import SwiftCovModel
+
+/// XCTest's part of the console: suites and test cases, one at a time per process.
+extension TestLogParser {
+    static func isRoot(_ name: String) -> Bool {
+        name == "All tests" || name == "Selected tests" || LineText.with(name) { $0.hasSuffix(".xctest") }
+    }
+
+    /// Handles a line while a test case is open; false when the line is for the general
+    /// handling (a new test process started: the open test did not finish).
+    mutating func consumeInOpenCase(_ text: LineText) -> Bool {
+        guard openCase != nil else { return false }
+        // `Test Case 'NAME' passed (…)`: the end of this test, and only of this one. (The name is
+        // taken only for lines that may hold it: most lines are the test's output.)
+        if let rest = text.after("Test Case '"), let name = openCase?.name,
+            let tail = rest.after(name)?.after("' "), let (status, seconds) = TestLogLine.parseCaseEnd(tail)
+        {
+            testCaseFinished(status: status, seconds: seconds)
+            return true
+        }
+        // The rest name the test after a `path:line:` place.
+        if text.contains(UInt8(ascii: ":")), consumeIssueOrSkip(text) { return true }
+        let parsed = TestLogLine.parse(plain: text)
+        if let parsed, startsAProcess(parsed) {
+            closeOpenCaseAsCrash()
+            return false
+        }
+        if case .testCaseFinished(let name, let status, let seconds)? = parsed, openCase?.followsUnsettledEnd == true,
+            let last = lastClosedName, name.printed == last.printed
+        {
+            // The test that "started" was a line the last test printed after a line like its own
+            // end; this is XCTest's end of that last test.
+            openCase = nil
+            lateFinish(name, status: status, seconds: seconds)
+            return true
+        }
+        if case .crash(let location, let message)? = parsed {
+            crashReported(location: location, message: message)
+            return true
+        }
+        unknown()
+        return true
+    }
+
+    /// `path:line: error: NAME : message` or `path:line: NAME : Test skipped - reason` (`: reason`
+    /// for XCTSkipIf and XCTSkipUnless) about the open test: false for any other line.
+    private mutating func consumeIssueOrSkip(_ text: LineText) -> Bool {
+        if let marker = text.find(": error: "), let name = openCase?.name,
+            let message = text.suffix(from: marker + 9).after(name)?.after(" : "),
+            let location = TestLogLine.parseLocation(text.prefix(marker))
+        {
+            testCaseIssue(location: location, message: message.string)
+            return true
+        }
+        guard let marker = text.find(" : Test skipped"), let name = openCase?.name,
+            text.prefix(marker).hasSuffix(name), text.prefix(marker).dropLast(name.printedCount).hasSuffix(": "),
+            let location = TestLogLine.parseLocation(text.prefix(marker - name.printedCount - 2))
+        else { return false }
+        var reason = text.suffix(from: marker + 15)
+        if let rest = reason.after(" - ") {
+            reason = rest
+        } else if let rest = reason.after(": ") {
+            reason = rest
+        }
+        continuation = .none
+        openCase?.value.skipReason = reason.isEmpty ? nil : reason.string
+        openCase?.value.location = location.value
+        return true
+    }
+
+    /// Whether `line` starts a new test process (or is SwiftPM's report that one ended): an
+    /// XCTest root suite or a Swift Testing run starting when nothing runs, or after the run
+    /// before ended or crashed. The same line while a test runs, with no crash, is its output.
+    func startsAProcess(_ line: TestLogLine) -> Bool {
+        let idle = openCase == nil && !inSwiftTesting && currentSuite == nil
+        let ended = crash != nil || (inSwiftTesting && pendingRunEnd != nil)
+        switch line {
+        case .suiteStarted(let name, _):
+            return Self.isTopRoot(name) && (idle && suiteStack.isEmpty || ended)
+        case .swiftTesting(.runStarted):
+            return idle || ended
+        case .crash(_, let message):
+            return message.hasPrefix("Process '") || message.hasPrefix("Exited with")
+        default:
+            return false
+        }
+    }
+
+    mutating func suiteStarted(_ name: String, timestamp: String?) {
+        run.hasTestOutput = true
+        continuation = .none
+        let timestamp = timestamp.flatMap { Self.isoTimestamp($0, sharing: lastTimestamp) }
+        if Self.isRoot(name) {
+            if Self.isTopRoot(name) {
+                guard startsAProcess(.suiteStarted(name: name, timestamp: nil)) else {
+                    unknown()  // printed while a test or run was going on
+                    return
+                }
+                startProcess()
+            } else if inSwiftTesting {
+                unknown()
+                return
+            }
+            lastTimestamp = timestamp ?? lastTimestamp
+            suiteStack.append(name)
+            return
+        }
+        guard currentSuite == nil, !inSwiftTesting else {
+            unknown()  // classes do not nest, nor run inside Swift Testing: printed
+            return
+        }
+        lastTimestamp = timestamp ?? lastTimestamp
+        suiteStack.append(name)
+        var suite = TestRun.Suite(name: name, framework: .xctest, timestamp: timestamp ?? lastTimestamp)
+        // Room for as many cases as the class before had: classes of a run are often alike, so
+        // most suites allocate their cases once.
+        suite.cases.reserveCapacity(lastSuiteCaseCount)
+        xctestSuites.append(consume suite)
+        xctestSuiteOutput.append(PrintedOutput())
+        currentSuite = xctestSuites.count - 1
+    }
+
+    private static func isTopRoot(_ name: String) -> Bool {
+        name == "All tests" || name == "Selected tests"
+    }
+
+    /// A new test process starts: whatever ran in the one before did not finish.
+    mutating func startProcess() {
+        if !suiteStack.isEmpty { run.isComplete = false }
+        closeOpenCaseAsCrash()
+        chargeCrashToUnsettledCase()
+        if inSwiftTesting { endSwiftTestingRun() }
+        suiteStack = []
+        currentSuite = nil
+        crash = nil
+    }
+
+    /// The process crashed after the last test's end line and before XCTest went on: that line
+    /// was the test's own output, and the test crashed.
+    mutating func chargeCrashToUnsettledCase() {
+        guard !lastClosedCaseIsSettled, crash != nil, let last = lastClosedCase, currentSuite == last.suite else {
+            return
+        }
+        xctestSuites[last.suite].cases[last.index].status = .error
+        xctestSuites[last.suite].cases[last.index].issues.append(crashIssue(running: [lastClosedName!.printed]))
+        lastClosedCaseIsSettled = true
+        run.isComplete = false
+    }
+
+    mutating func suiteFinished(_ name: String, timestamp: String?) {
+        guard let top = suiteStack.last, top == name else {
+            unknown()  // not the suite that is open: printed
+            return
+        }
+        continuation = .none
+        lastTimestamp = timestamp.flatMap { Self.isoTimestamp($0, sharing: lastTimestamp) } ?? lastTimestamp
+        suiteStack.removeLast()
+        lastClosedCaseIsSettled = true
+        if Self.isRoot(name) {
+            awaitingSummary = suiteStack.isEmpty ? .root : .none
+        } else {
+            awaitingSummary = currentSuite.map { .suite($0) } ?? .none
+            if let suite = currentSuite {
+                // Not much more room than cases: a run of many small classes stays small. (A few
+                // left over, as a class like the one before leaves, are not worth copying every
+                // case for.)
+                lastSuiteCaseCount = xctestSuites[suite].cases.count
+                if xctestSuites[suite].cases.capacity > lastSuiteCaseCount + max(4, lastSuiteCaseCount / 8) {
+                    xctestSuites[suite].cases = xctestSuites[suite].cases.withUnsafeBufferPointer { Array($0) }
+                }
+            }
+            currentSuite = nil
+        }
+    }
+
+    mutating func executed(tests: Int, skipped: Int, failures: Int, unexpected: Int, seconds: Double) {
+        continuation = .none
+        switch awaitingSummary {
+        case .suite(let index):
+            xctestSuites[index].reportedDuration = (xctestSuites[index].reportedDuration ?? 0) + seconds
+        case .root:
+            run.summaries.append(
+                .xctest(tests: tests, skipped: skipped, failures: failures, unexpected: unexpected, seconds: seconds))
+        case .none:
+            unknown()
+        }
+        awaitingSummary = .none
+    }
+
+    mutating func testCaseStarted(_ name: consuming TestLogLine.XCTestName) {
+        guard !inSwiftTesting else {
+            unknown()  // XCTest does not run inside Swift Testing's run: printed
+            return
+        }
+        let followsUnsettledEnd = !lastClosedCaseIsSettled
+        run.hasTestOutput = true
+        continuation = .none
+        awaitingSummary = .none
+        crash = nil
+        lastClosedCaseIsSettled = true
+        // On Linux the printed name is `Class.method`: the line was read with the open suite's
+        // name, which tells where the class ends.
+        let suite: Int
+        if let current = currentSuite {
+            suite = current
+        } else {
+            // A test without a suite line (a cut log): its class is its suite.
+            xctestSuites.append(TestRun.Suite(name: name.className, framework: .xctest, timestamp: lastTimestamp))
+            xctestSuiteOutput.append(PrintedOutput())
+            suite = xctestSuites.count - 1
+        }
+        if let module = name.module { modulesByClass[name.className, default: [:]][name.method] = module }
+        let value = TestRun.Case(className: name.className, testName: name.method, status: .passed)
+        var open = OpenCase(suite: suite, name: name, value: value)
+        open.followsUnsettledEnd = followsUnsettledEnd
+        openCase = consume open
+    }
+
+    private mutating func testCaseIssue(location: TestLogLine.LocationMatch, message: String) {
+        let issue = Self.xctestIssue(location: location.value, message: message)
+        openCase?.value.issues.append(issue)
+        continuation = .xctestIssue
+    }
+
+    /// XCTest counts thrown errors as "unexpected" failures.
+    private static func xctestIssue(location: TestRun.SourceLocation?, message: String) -> TestRun.Issue {
+        let caught = LineText.with(message) { $0.hasPrefix("threw error") || $0.find("caught error") != nil }
+        let kind: TestRun.Issue.Kind = caught ? .error : .failure
+        return TestRun.Issue(kind: kind, message: message, location: location)
+    }
+
+    /// A failure line for the test that just ended (its tear-down failed): it still fails it.
+    mutating func lateIssue(_ name: TestLogLine.XCTestName, location: TestRun.SourceLocation?, message: String) {
+        guard let last = lastClosedCase, lastClosedName?.printed == name.printed, awaitingSummary.isNone else {
+            unknown()
+            return
+        }
+        let issue = Self.xctestIssue(location: location, message: message)
+        xctestSuites[last.suite].cases[last.index].issues.append(issue)
+        xctestSuites[last.suite].cases[last.index].status = max(
+            xctestSuites[last.suite].cases[last.index].status, issue.kind == .error ? .error : .failed)
+        continuation = .xctestIssue
+    }
+
+    private mutating func testCaseFinished(status: TestRun.Status, seconds: Double) {
+        guard var open = openCase.take() else { return }
+        continuation = .none
+        if !open.output.isEmpty { open.value.output = open.output.text }
+        Self.settle(&open.value, status: status, seconds: seconds)
+        let (suite, name) = (open.suite, open.name)
+        // Moved into the suite, not copied.
+        xctestSuites[suite].cases.append((consume open).value)
+        lastClosedCase = ClosedCase(suite: suite, index: xctestSuites[suite].cases.count - 1, name: name)
+        lastClosedCaseIsSettled = false
+    }
+
+    /// The test's end as its last line states it.
+    private static func settle(_ testCase: inout TestRun.Case, status: TestRun.Status, seconds: Double) {
+        testCase.duration = seconds
+        switch status {
+        case .failed, .error:
+            if testCase.failingIssues.isEmpty {
+                testCase.issues.append(
+                    TestRun.Issue(kind: .failure, message: "The test failed; the log shows no failure message."))
+            }
+            testCase.status = testCase.issues.contains { $0.kind == .error || $0.kind == .crash } ? .error : .failed
+        case .skipped, .passed:
+            testCase.status = status
+        }
+    }
+
+    /// The end of the test that just ended, again, before anything else happened: the first
+    /// one was printed by the test itself, and this one is XCTest's.
+    mutating func lateFinish(_ name: TestLogLine.XCTestName, status: TestRun.Status, seconds: Double) {
+        guard let last = lastClosedCase, lastClosedName?.printed == name.printed, last.suite == currentSuite,
+            awaitingSummary.isNone
+        else {
+            unknown()  // about no open test: printed
+            return
+        }
+        continuation = .none
+        var testCase = xctestSuites[last.suite].cases[last.index]
+        testCase.issues.removeAll { $0.message == "The test failed; the log shows no failure message." }
+        Self.settle(&testCase, status: status, seconds: seconds)
+        xctestSuites[last.suite].cases[last.index] = testCase
+    }
+
+    /// The test that was running did not finish: the process crashed, or the log ends.
+    mutating func closeOpenCaseAsCrash() {
+        guard var open = openCase.take() else { return }
+        open.value.status = .error
+        if !open.output.isEmpty { open.value.output = open.output.text }
+        open.value.issues.append(crashIssue(running: [open.value.testName]))
+        xctestSuites[open.suite].cases.append(open.value)
+        lastClosedCase = ClosedCase(suite: open.suite, index: xctestSuites[open.suite].cases.count - 1, name: open.name)
+        run.isComplete = false
+    }
+
+    mutating func parallelProgress(_ name: TestLogLine.XCTestName, index: Int, total: Int) {
+        run.hasTestOutput = true
+        continuation = .none
+        if let module = name.module { modulesByClass[name.className, default: [:]][name.method] = module }
+        if parallelSeen.insert(name).inserted { parallelTests.append(name) }
+        parallelProgress = (max(parallelProgress.done, index), max(parallelProgress.total, total))
+    }
+
+    /// The XCTest suites: modules added where the log names them, and under `--parallel` (which
+    /// prints only failed tests) the tests its progress lines name added as passed.
+    mutating func finishXCTestSuites() -> [TestRun.Suite] {
+        var suites = xctestSuites
+        xctestSuites = []  // the run owns them now: changes below copy nothing
+        for index in suites.indices where !xctestSuiteOutput[index].isEmpty {
+            suites[index].output = xctestSuiteOutput[index].text
+        }
+        guard parallelTests.isEmpty else { return mergeParallelSuites(suites) }
+        guard !modulesByClass.isEmpty else { return suites }
+        for index in suites.indices {
+            // The macOS form names the module; all of a class's tests are in the same one.
+            var modules = ModuleLookup(modulesByClass)
+            let found = Set(suites[index].cases.compactMap { modules.module(of: $0.className, $0.testName) })
+            if found.count == 1, let module = found.first {
+                suites[index].rename("\(module).\(suites[index].name)")
+            }
+        }
+        return suites
+    }
+
+    /// `--parallel`: one suite per class (each failed test printed its own), named with the module
+    /// the progress lines give; then the tests the progress lines name that printed nothing (they
+    /// passed), each class's tests in order of name, the classes in order of name.
+    private func mergeParallelSuites(_ suites: [TestRun.Suite]) -> [TestRun.Suite] {
+        var merged: [TestRun.Suite] = []
+        var indexByName: [SuiteKey: Int] = [:]
+        var modules = ModuleLookup(modulesByClass)
+        // The cases of one class follow each other: the suite of the case before is looked up once.
+        var last: (key: SuiteKey, index: Int)?
+        for suite in suites {
+            for testCase in suite.cases {
+                let key = SuiteKey(
+                    module: modules.module(of: testCase.className, testCase.testName), className: testCase.className)
+                let index: Int
+                if let last, last.key == key {
+                    index = last.index
+                } else if let known = indexByName[key] {
+                    index = known
+                } else {
+                    var fresh = TestRun.Suite(
+                        name: key.module.map { "\($0).\(key.className)" } ?? key.className, framework: .xctest,
+                        timestamp: suite.timestamp)
+                    fresh.output = suite.output
+                    merged.append(fresh)
+                    index = merged.count - 1
+                    indexByName[key] = index
+                }
+                last = (key, index)
+                var renamed = testCase
+                renamed.className = merged[index].name
+                merged[index].cases.append(renamed)
+            }
+        }
+        // The tests of a suite that printed their end: the names of its cases so far, made only for
+        // the suites the progress lines name.
+        let printed = merged.map(\.cases.count)
+        var printedNames: [Int: Set<String>] = [:]
+        for name in parallelTests {
+            let key = SuiteKey(module: name.module, className: name.className)
+            if let index = indexByName[key], index < printed.count {
+                let names = printedNames[index] ?? Set(merged[index].cases[..<printed[index]].lazy.map(\.testName))
+                printedNames[index] = names
+                if names.contains(name.method) { continue }
+            }
+            let index: Int
+            if let known = indexByName[key] {
+                index = known
+            } else {
+                merged.append(
+                    TestRun.Suite(
+                        name: name.module.map { "\($0).\(name.className)" } ?? name.className, framework: .xctest,
+                        timestamp: lastTimestamp))
+                index = merged.count - 1
+                indexByName[key] = index
+            }
+            merged[index].cases.append(
+                TestRun.Case(className: merged[index].name, testName: name.method, status: .passed))
+        }
+        for index in merged.indices { merged[index].cases.sort { $0.testName < $1.testName } }
+        merged.sort { $0.name < $1.name }
+        return merged
+    }
+
+    /// A class of a module (nil: the log names none), the suite its tests merge into.
+    private struct SuiteKey: Hashable {
+        var module: String?
+        var className: String
+    }
+
+    /// The module of a test by its class and method (`modulesByClass`), the class's table looked
+    /// up once for the tests of one class in a row.
+    private struct ModuleLookup {
+        let modulesByClass: [String: [String: String]]
+        var lastClass: String?
+        var lastMethods: [String: String]?
+
+        init(_ modulesByClass: [String: [String: String]]) { self.modulesByClass = modulesByClass }
+
+        mutating func module(of className: String, _ method: String) -> String? {
+            if className != lastClass {
+                lastClass = className
+                lastMethods = modulesByClass[className]
+            }
+            return lastMethods?[method]
+        }
+    }
+
+    /// "2026-11-22 14:03:53.085" → "2026-11-22T14:03:53"; nil for anything else. When that is
+    /// `last`, `last` itself: suites started in the same second share one string.
+    static func isoTimestamp(_ text: String, sharing last: String? = nil) -> String? {
+        LineText.with(text) { text in
+            guard text.count >= 19, text[4] == 0x2D, text[7] == 0x2D, text[10] == 0x20, text[13] == 0x3A,
+                text[16] == 0x3A, (0..<19).allSatisfy({ text[$0] >= 0x20 && text[$0] < 0x7F })
+            else { return nil }
+            func byte(_ index: Int) -> UInt8 { index == 10 ? UInt8(ascii: "T") : text[index] }
+            if var last, last.utf8.count == 19,
+                last.withUTF8({ stored in (0..<19).allSatisfy { stored[$0] == byte($0) } })
+            {
+                return last
+            }
+            return String(unsafeUninitializedCapacity: 19) { result in
+                for index in 0..<19 { result[index] = byte(index) }
+                return 19
+            }
+        }
+    }
+}
+
+extension TestLogParser.AwaitingSummary {
+    var isNone: Bool {
+        if case .none = self { return true }
+        return false
+    }
+}
