@@ -2,7 +2,6 @@ import SwiftCovFormats
 import SwiftCovModel
 import SwiftCovPlatform
 
-
 /// Finds and reads the llvm-cov exports a report is built from.
 package enum CoverageInput {
     /// The export file for `path` (see `locate`).

@@ -360,4 +360,3 @@ extension CoverageMapping.Function {
         return memo[Int(counter >> 2)]
     }
 }
-
