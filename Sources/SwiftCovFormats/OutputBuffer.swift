@@ -278,9 +278,9 @@ extension AtomicFile.Destination {
     }
 
     /// Writes what `buffer` still holds and puts the output in place.
-    package func finish(_ buffer: consuming OutputBuffer) throws(AtomicFile.WriteError) {
+    package func finish(_ buffer: consuming OutputBuffer) throws(SystemCallError) {
         buffer.flush()
-        guard buffer.writeError == 0 else { throw AtomicFile.WriteError(path: path, errno: buffer.writeError) }
+        guard buffer.writeError == 0 else { throw SystemCallError(.write, path: path, errno: buffer.writeError) }
         try finish()
     }
 }

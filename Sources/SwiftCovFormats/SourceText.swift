@@ -1,13 +1,5 @@
 import SwiftCovPlatform
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A source file's lines, as bytes, for rendering it beside its coverage.
 ///
 /// Only regular files of at most `maximumSize` bytes are read: never a device (`/dev/zero`
@@ -48,10 +40,11 @@ package struct SourceText: Sendable {
     /// Reads the regular file at `path` (symlinks followed) of at most `maximumSize` bytes.
     package static func read(_ path: String) -> Result<SourceText, Problem> {
         // Look before opening: opening a FIFO blocks, opening a device may act.
-        var info = stat()
-        guard stat(path, &info) == 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
-        guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.notARegularFile) }
-        guard Int(info.st_size) <= maximumSize else { return .failure(.tooLarge(bytes: Int(info.st_size))) }
+        let found: (kind: FileKind, size: Int)
+        do { found = try FileSystem.status(of: path) } catch { return .failure(.unreadable(error.reason)) }
+        guard found.kind == .file else { return .failure(.notARegularFile) }
+        let size = found.size
+        guard size <= maximumSize else { return .failure(.tooLarge(bytes: size)) }
         do {
             return .success(SourceText(file: try MappedFile(path: path, regularFileOfAtMost: maximumSize)))
         } catch {
@@ -111,9 +104,8 @@ package struct SourceFiles: Sendable {
     package func read(_ path: String) -> Result<SourceText, SourceText.Problem> {
         guard let root else { return SourceText.read(path) }
         let absolute = path.hasPrefix("/") ? path : root + "/" + path
-        guard let real = FileSystem.realPath(absolute) else {
-            return .failure(.unreadable(String(cString: strerror(errno))))
-        }
+        let real: String
+        do { real = try FileSystem.resolvedPath(absolute) } catch { return .failure(.unreadable(error.reason)) }
         guard let realRoot, real == realRoot || real.hasPrefix(realRoot == "/" ? "/" : realRoot + "/") else {
             return .failure(.outsideRoot)
         }

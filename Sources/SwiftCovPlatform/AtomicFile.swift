@@ -10,24 +10,6 @@
 /// target when complete, so that CI never reads a half-written report. Only regular files are
 /// replaced so; devices, FIFOs and sockets are written straight through (see `Destination`).
 package enum AtomicFile {
-    /// Why a file could not be written.
-    package struct WriteError: DiagnosticConvertible, Equatable {
-        package var path: String
-        package var reason: String
-
-        package init(path: String, reason: String) {
-            self.path = path
-            self.reason = reason
-        }
-
-        /// The error `errno` names.
-        package init(path: String, errno code: Int32) {
-            self.init(path: path, reason: String(cString: strerror(code)))
-        }
-
-        package var diagnostic: Diagnostic { Diagnostic(file: path, "cannot write: \(reason)") }
-    }
-
     /// The process's umask, which new files and folders get their permissions through, as a
     /// shell's `>` and `mkdir` give them (`mkstemp` and `mkdtemp` make them private). Read once:
     /// the umask can only be read by setting it, which other threads must not see.
@@ -38,29 +20,29 @@ package enum AtomicFile {
     }()
 
     /// Creates the folder at `path` and the folders above it, as `mkdir -p` does.
-    package static func makeDirectory(_ path: String) throws(WriteError) {
+    package static func makeDirectory(_ path: String) throws(SystemCallError) {
         var built = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             built += "/" + component
-            if mkdir(built, 0o755) != 0 && errno != EEXIST {
-                throw WriteError(path: path, reason: "cannot create folder: " + String(cString: strerror(errno)))
+            if SystemCalls.makeDirectory(built, 0o755) != 0 && errno != EEXIST {
+                throw SystemCallError(.createFolder, path: path, errno: errno)
             }
         }
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw WriteError(path: path, reason: "cannot create folder: not a folder")
+            throw SystemCallError(.createFolder, path: path, errno: ENOTDIR)
         }
     }
 
     /// Replaces the file at `path` with `contents`.
-    package static func write(_ contents: String, to path: String) throws(WriteError) {
+    package static func write(_ contents: String, to path: String) throws(SystemCallError) {
         try Destination(path).finish(writing: contents)
     }
 
     /// Replaces the file at `path` with `bytes`. `durable` also flushes it to the disk before
     /// the rename (for files CI reads; a report of hundreds of pages can skip it).
     package static func write(bytes: UnsafeBufferPointer<UInt8>, to path: String, durable: Bool = true)
-        throws(WriteError)
+        throws(SystemCallError)
     {
         try Destination(path, durable: durable).finish(writing: bytes)
     }
@@ -104,21 +86,18 @@ package enum AtomicFile {
 
         /// Opens `path` for writing as described above. Opening a FIFO waits for a reader, as
         /// a shell's `>` does.
-        package init(_ path: String, durable: Bool = true) throws(WriteError) {
+        package init(_ path: String, durable: Bool = true) throws(SystemCallError) {
             self.path = path
             self.durable = durable
             switch try Self.resolve(path) {
             case .inherited(let descriptor):
-                guard fcntl(descriptor, F_GETFD) >= 0 else { throw WriteError(path: path, errno: EBADF) }
+                guard fcntl(descriptor, F_GETFD) >= 0 else { throw SystemCallError(.write, path: path, errno: EBADF) }
                 self.descriptor = descriptor
                 replacement = nil
                 closesDescriptor = false
             case .straightThrough:
-                var descriptor: Int32
-                repeat {
-                    descriptor = open(path, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC)
-                } while descriptor < 0 && errno == EINTR
-                guard descriptor >= 0 else { throw WriteError(path: path, errno: errno) }
+                let descriptor = SystemCalls.open(path, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC)
+                guard descriptor >= 0 else { throw SystemCallError(.write, path: path, errno: errno) }
                 self.descriptor = descriptor
                 replacement = nil
                 closesDescriptor = true
@@ -126,10 +105,10 @@ package enum AtomicFile {
                 let slash = target.lastIndex(of: "/")
                 let folder = slash.map { target[..<$0].isEmpty ? "/" : String(target[..<$0]) } ?? "."
                 let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
-                let (descriptor, temporary) = try TemporaryPaths.withCleanupHeld { () throws(WriteError) in
+                let (descriptor, temporary) = try TemporaryPaths.withCleanupHeld { () throws(SystemCallError) in
                     var template = Array("\(folder)/.\(name).XXXXXX".utf8CString)
                     let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-                    guard descriptor >= 0 else { throw WriteError(path: path, errno: errno) }
+                    guard descriptor >= 0 else { throw SystemCallError(.write, path: path, errno: errno) }
                     let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
                     TemporaryPaths.register(temporary)
                     return (descriptor, temporary)
@@ -157,37 +136,37 @@ package enum AtomicFile {
         }
 
         /// Writes `text` and puts the output in place.
-        package func finish(writing text: String) throws(WriteError) {
+        package func finish(writing text: String) throws(SystemCallError) {
             var text = text
-            let result: Result<Void, WriteError> = text.withUTF8 { bytes in
-                Result { () throws(WriteError) in try finish(writing: bytes) }
+            let result: Result<Void, SystemCallError> = text.withUTF8 { bytes in
+                Result { () throws(SystemCallError) in try finish(writing: bytes) }
             }
             try result.get()
         }
 
         /// Writes `bytes` and puts the output in place.
-        package func finish(writing bytes: UnsafeBufferPointer<UInt8>) throws(WriteError) {
+        package func finish(writing bytes: UnsafeBufferPointer<UInt8>) throws(SystemCallError) {
             let failure = FileDescriptor.write(bytes, to: descriptor)
-            guard failure == 0 else { throw WriteError(path: path, errno: failure) }
+            guard failure == 0 else { throw SystemCallError(.write, path: path, errno: failure) }
             try finish()
         }
 
         /// Puts the output in place: the rename of an atomic write, the close of another.
-        package func finish() throws(WriteError) {
+        package func finish() throws(SystemCallError) {
             guard isOpen else { return }
             isOpen = false
             guard let replacement else {
                 if closesDescriptor && close(descriptor) != 0 && errno != EINTR {
-                    throw WriteError(path: path, errno: errno)
+                    throw SystemCallError(.write, path: path, errno: errno)
                 }
                 return
             }
             var failure: Int32 = 0
-            if durable && fsync(descriptor) != 0 { failure = errno }
+            if durable && SystemCalls.sync(descriptor) != 0 { failure = errno }
             if close(descriptor) != 0 && failure == 0 && errno != EINTR { failure = errno }
             if failure == 0 {
                 failure = TemporaryPaths.withCleanupHeld {
-                    guard rename(replacement.temporary, replacement.target) == 0 else { return errno }
+                    guard SystemCalls.rename(replacement.temporary, replacement.target) == 0 else { return errno }
                     TemporaryPaths.unregister(replacement.temporary)
                     return 0
                 }
@@ -195,7 +174,7 @@ package enum AtomicFile {
             if failure != 0 {
                 unlink(replacement.temporary)
                 TemporaryPaths.unregister(replacement.temporary)
-                throw WriteError(path: path, errno: failure)
+                throw SystemCallError(.write, path: path, errno: failure)
             }
         }
 
@@ -209,22 +188,22 @@ package enum AtomicFile {
             case replace(target: String, existing: stat?)
         }
 
-        private static func resolve(_ path: String) throws(WriteError) -> Resolution {
+        private static func resolve(_ path: String) throws(SystemCallError) -> Resolution {
             if let descriptor = inheritedDescriptor(path) { return .inherited(descriptor) }
             var current = path
             for _ in 0..<40 {
                 var info = stat()
                 guard lstat(current, &info) == 0 else {
-                    guard errno == ENOENT else { throw WriteError(path: path, errno: errno) }
+                    guard errno == ENOENT else { throw SystemCallError(.write, path: path, errno: errno) }
                     return .replace(target: current, existing: nil)
                 }
                 switch info.st_mode & S_IFMT {
                 case S_IFREG:
                     return .replace(target: current, existing: info)
                 case S_IFDIR:
-                    throw WriteError(path: path, errno: EISDIR)
+                    throw SystemCallError(.write, path: path, errno: EISDIR)
                 case S_IFLNK:
-                    guard let link = readLink(current) else { throw WriteError(path: path, errno: errno) }
+                    guard let link = readLink(current) else { throw SystemCallError(.write, path: path, errno: errno) }
                     // `/dev/stdout` and the like lead into /proc, whose links name no real path.
                     if link.hasPrefix("/proc/") { return .straightThrough }
                     if link.hasPrefix("/") {
@@ -238,7 +217,7 @@ package enum AtomicFile {
                     return .straightThrough
                 }
             }
-            throw WriteError(path: path, errno: ELOOP)
+            throw SystemCallError(.write, path: path, errno: ELOOP)
         }
 
         /// The descriptor a path names (`/dev/stdout`, `/dev/fd/3`), if it names one.
@@ -261,28 +240,4 @@ package enum AtomicFile {
             return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
     }
-}
-
-/// Writing to an open file descriptor.
-package enum FileDescriptor {
-    /// Writes all of `bytes`, going on after partial writes and interruptions: 0, or the
-    /// `errno` of the write that failed (ENOSPC, EPIPE, EIO…).
-    package static func write(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Int32 {
-        guard let base = bytes.baseAddress else { return 0 }
-        var written = 0
-        while written < bytes.count {
-            let result = systemWrite(descriptor, base + written, bytes.count - written)
-            if result < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            written += result
-        }
-        return 0
-    }
-}
-
-@inline(__always)
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
-    write(descriptor, bytes, count)
 }

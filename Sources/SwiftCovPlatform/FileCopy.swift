@@ -14,7 +14,7 @@ package enum FileCopy {
     /// Why the file could not be copied: reading `source`, or writing `destination`.
     package enum Failure: Error, Equatable {
         case cannotRead(String)
-        case cannotWrite(AtomicFile.WriteError)
+        case cannotWrite(SystemCallError)
     }
 
     /// The bytes moved at a time.
@@ -30,15 +30,15 @@ package enum FileCopy {
     /// not exist; gives the bytes copied. What was written is removed when the copy fails.
     @discardableResult
     package static func copy(from source: String, to destination: String) throws(Failure) -> Int {
-        let input = open(source, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard input >= 0 else { throw .cannotRead(String(cString: strerror(errno))) }
+        let input = SystemCalls.open(source, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard input >= 0 else { throw .cannotRead(SystemCallError.message(errno)) }
         defer { close(input) }
         var info = stat()
-        guard fstat(input, &info) == 0 else { throw .cannotRead(String(cString: strerror(errno))) }
+        guard fstat(input, &info) == 0 else { throw .cannotRead(SystemCallError.message(errno)) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw .cannotRead("not a regular file") }
         let size = Int(info.st_size)
-        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
-        guard output >= 0 else { throw .cannotWrite(AtomicFile.WriteError(path: destination, errno: errno)) }
+        let output = SystemCalls.open(destination, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+        guard output >= 0 else { throw .cannotWrite(SystemCallError(.write, path: destination, errno: errno)) }
         var closed = false
         defer { if !closed { close(output) } }
         func fail(_ failure: Failure) -> Failure {
@@ -66,26 +66,23 @@ package enum FileCopy {
             #endif
             var position = start
             while position < end {
-                let count = pread(input, buffer.baseAddress, min(chunk, end - position), off_t(position))
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw fail(.cannotRead(String(cString: strerror(errno))))
-                }
+                let count = SystemCalls.read(input, buffer.baseAddress!, min(chunk, end - position), at: position)
+                if count < 0 { throw fail(.cannotRead(SystemCallError.message(errno))) }
                 if count == 0 { throw fail(.cannotRead("the file shrank while it was copied")) }
                 let bytes = UnsafeBufferPointer(
                     start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)
                 if lseek(output, off_t(position), SEEK_SET) < 0 {
-                    throw fail(.cannotWrite(AtomicFile.WriteError(path: destination, errno: errno)))
+                    throw fail(.cannotWrite(SystemCallError(.write, path: destination, errno: errno)))
                 }
                 let code = FileDescriptor.write(bytes, to: output)
-                if code != 0 { throw fail(.cannotWrite(AtomicFile.WriteError(path: destination, errno: code))) }
+                if code != 0 { throw fail(.cannotWrite(SystemCallError(.write, path: destination, errno: code))) }
                 position += count
             }
             offset = end
         }
         // The holes at the end, and the size.
         if ftruncate(output, off_t(size)) != 0 {
-            throw fail(.cannotWrite(AtomicFile.WriteError(path: destination, errno: errno)))
+            throw fail(.cannotWrite(SystemCallError(.write, path: destination, errno: errno)))
         }
         return size
     }

@@ -40,6 +40,20 @@ package enum FileSystem {
         guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else {
             return errno == ELOOP ? .loop : nil
         }
+        return kind(info)
+    }
+
+    /// What is at `path` (links followed) and its size (0 for all but a regular file); never
+    /// opens it.
+    package static func status(of path: String) throws(SystemCallError) -> (kind: FileKind, size: Int) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw SystemCallError(.read, path: path, errno: errno) }
+        let kind = kind(info)
+        return (kind, kind == .file ? Int(info.st_size) : 0)
+    }
+
+    /// What `stat` says is there.
+    static func kind(_ info: stat) -> FileKind {
         switch info.st_mode & S_IFMT {
         case S_IFDIR: return .directory
         case S_IFREG: return .file
@@ -52,7 +66,12 @@ package enum FileSystem {
 
     /// `path` with every link followed and no `.` or `..` left; nil when it leads nowhere.
     package static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
+        try? resolvedPath(path)
+    }
+
+    /// `path` with every link followed and no `.` or `..` left, or why it leads nowhere.
+    package static func resolvedPath(_ path: String) throws(SystemCallError) -> String {
+        guard let resolved = realpath(path, nil) else { throw SystemCallError(.read, path: path, errno: errno) }
         defer { free(resolved) }
         return String(cString: resolved)
     }
@@ -94,4 +113,59 @@ package enum FileSystem {
         }
         return names
     }
+
+    /// Removes the file (not a folder) at `path`; whether there was one.
+    @discardableResult
+    package static func remove(_ path: String) -> Bool {
+        unlink(path) == 0
+    }
+
+    /// The first `count` bytes of the file at `path` (fewer when it is shorter); opening never
+    /// waits (a FIFO).
+    package static func prefix(_ count: Int, of path: String) throws(SystemCallError) -> [UInt8] {
+        let descriptor = SystemCalls.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw SystemCallError(.read, path: path, errno: errno) }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = bytes.withUnsafeMutableBytes { SystemCalls.read(descriptor, $0.baseAddress!, count) }
+        guard read >= 0 else { throw SystemCallError(.read, path: path, errno: errno) }
+        return Array(bytes[..<read])
+    }
+
+    /// Makes a new folder named `prefix` followed by six unique characters, removed if a signal
+    /// ends swiftcov before it is unregistered (`TemporaryPaths`); its path.
+    package static func makeTemporaryFolder(_ prefix: String) throws(SystemCallError) -> String {
+        try TemporaryPaths.withCleanupHeld { () throws(SystemCallError) -> String in
+            var template = Array((prefix + "XXXXXX").utf8CString)
+            guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+                throw SystemCallError(.createFolder, path: prefix + "XXXXXX", errno: errno)
+            }
+            let folder = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            TemporaryPaths.register(folder)
+            return folder
+        }
+    }
+
+    /// The paths `pattern` (a shell wildcard pattern: `*`, `?`, `[…]`) matches, sorted; none
+    /// when it matches nothing or cannot be read.
+    package static func glob(_ pattern: String) -> [String] {
+        var result = glob_t()
+        defer { globfree(&result) }
+        #if canImport(Darwin)
+            let status = Darwin.glob(pattern, 0, nil, &result)
+        #else
+            let status = Glibc.glob(pattern, 0, nil, &result)
+        #endif
+        guard status == 0 else { return [] }
+        return (0..<Int(result.gl_pathc)).compactMap { result.gl_pathv[$0].map { String(cString: $0) } }
+    }
+
+    /// Makes `path` a new name of the file at `existing` (a hard link); whether it could.
+    package static func link(_ existing: String, as path: String) -> Bool {
+        systemLink(existing, path) == 0
+    }
+}
+
+private func systemLink(_ existing: String, _ path: String) -> Int32 {
+    link(existing, path)
 }

@@ -51,7 +51,7 @@ package final class MappedFile: @unchecked Sendable {
             self.init(copied: bytes, count: count)
             return
         }
-        let descriptor = open(path, limit == nil ? O_RDONLY | O_CLOEXEC : O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = SystemCalls.open(path, limit == nil ? O_RDONLY | O_CLOEXEC : O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw ReadError(message: MappedFile.systemError()) }
         defer { close(descriptor) }
         try self.init(descriptor: descriptor, regularFileOfAtMost: limit, reading: reading)
@@ -207,9 +207,7 @@ package final class MappedFile: @unchecked Sendable {
                 // One byte past the limit tells an input of exactly `limit` bytes from a longer one.
                 guard capacity < limit else {
                     var probe: UInt8 = 0
-                    var got = read(descriptor, &probe, 1)
-                    while got < 0 && errno == EINTR { got = read(descriptor, &probe, 1) }
-                    if got == 0 { break }
+                    if SystemCalls.read(descriptor, &probe, 1) == 0 { break }
                     memory.deallocate()
                     throw ReadError(
                         message: "more than \(limit >> 20) MiB from a pipe or device; give it as a file, which is "
@@ -222,10 +220,9 @@ package final class MappedFile: @unchecked Sendable {
                 memory = grown
                 capacity = grownCapacity
             }
-            let got = read(descriptor, memory + used, capacity - used)
+            let got = SystemCalls.read(descriptor, memory + used, capacity - used)
             if got == 0 { break }
             if got < 0 {
-                if errno == EINTR { continue }
                 memory.deallocate()
                 throw ReadError(message: systemError())
             }
@@ -235,6 +232,6 @@ package final class MappedFile: @unchecked Sendable {
     }
 
     private static func systemError() -> String {
-        String(cString: strerror(errno))
+        SystemCallError.message(errno)
     }
 }

@@ -17,7 +17,7 @@ package enum OutputLock {
     /// holds it; returns when this process holds it, with the descriptor that holds it (kept
     /// open until the process ends, or given to `release`).
     @discardableResult
-    package static func acquire(_ folder: String, waiting: () -> Void) throws(AtomicFile.WriteError) -> Int32 {
+    package static func acquire(_ folder: String, waiting: () -> Void) throws(SystemCallError) -> Int32 {
         try acquire(folder: folder, fileName: fileName, waiting: waiting)
     }
 
@@ -25,24 +25,24 @@ package enum OutputLock {
     /// `acquire(_:waiting:)` does: the history's writers share one this way.
     package static func acquire(
         folder: String, fileName: String, waiting: () -> Void
-    ) throws(AtomicFile.WriteError) -> Int32 {
+    ) throws(SystemCallError) -> Int32 {
         try AtomicFile.makeDirectory(folder)
         let path = folder + "/" + fileName
         // Close-on-exec: a program swiftcov starts must not keep the lock after swiftcov ends.
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw AtomicFile.WriteError(path: path, errno: errno) }
+        let descriptor = SystemCalls.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw SystemCallError(.lock, path: path, errno: errno) }
         if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return descriptor }
         guard errno == EWOULDBLOCK else {
             let code = errno
             close(descriptor)
-            throw AtomicFile.WriteError(path: path, errno: code)
+            throw SystemCallError(.lock, path: path, errno: code)
         }
         waiting()
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else {
                 let code = errno
                 close(descriptor)
-                throw AtomicFile.WriteError(path: path, errno: code)
+                throw SystemCallError(.lock, path: path, errno: code)
             }
         }
         return descriptor

@@ -14,7 +14,7 @@
 package final class StagedFolder {
     /// Why the folder could not be written.
     package enum Failure: Error, Equatable {
-        case cannotWrite(AtomicFile.WriteError)
+        case cannotWrite(SystemCallError)
         /// The output folder exists and `mayReplace` refused it.
         case refused(String)
     }
@@ -36,7 +36,7 @@ package final class StagedFolder {
         var info = stat()
         if stat(directory, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFDIR, let real = FileSystem.realPath(directory) else {
-                throw .cannotWrite(AtomicFile.WriteError(path: directory, errno: ENOTDIR))
+                throw .cannotWrite(SystemCallError(.write, path: directory, errno: ENOTDIR))
             }
             guard mayReplace(real) else { throw .refused(directory) }
             target = real
@@ -54,7 +54,7 @@ package final class StagedFolder {
                 }
             }
         } else {
-            throw .cannotWrite(AtomicFile.WriteError(path: directory, errno: errno))
+            throw .cannotWrite(SystemCallError(.write, path: directory, errno: errno))
         }
         path = try Self.makeTemporaryFolder(beside: target, reportingAs: directory)
         chmod(path, replacesFolder ? info.st_mode & 0o7777 : 0o777 & ~AtomicFile.creationMask)
@@ -66,26 +66,35 @@ package final class StagedFolder {
         TemporaryPaths.unregister(path)
     }
 
+    /// `error` naming the output folder where it names the folder built in, which is gone by
+    /// the time the message is read (".site.Ab3dE/files/a.html" → "site/files/a.html").
+    package func naming(_ error: SystemCallError) -> SystemCallError {
+        guard error.path == path || error.path.hasPrefix(path + "/") else { return error }
+        var named = error
+        named.path = directory + error.path.dropFirst(path.count)
+        return named
+    }
+
     /// Renames the built folder into place, and the folder it replaces aside and away.
     package func swapIn() throws(Failure) {
         isOpen = false
         let aside: String? = try TemporaryPaths.withCleanupHeld { () throws(Failure) -> String? in
             guard replacesFolder else {
-                if rename(path, target) != 0 { throw failure(errno) }
+                if SystemCalls.rename(path, target) != 0 { throw failure(errno) }
                 TemporaryPaths.unregister(path)
                 return nil
             }
             // Renamed over an empty folder of a unique name: a rename cannot make one.
             let aside = try Self.makeTemporaryFolder(beside: target, reportingAs: directory)
-            if rename(target, aside) != 0 {
+            if SystemCalls.rename(target, aside) != 0 {
                 let code = errno
                 rmdir(aside)
                 TemporaryPaths.unregister(aside)
                 throw failure(code)
             }
-            if rename(path, target) != 0 {
+            if SystemCalls.rename(path, target) != 0 {
                 let code = errno
-                rename(aside, target)
+                _ = SystemCalls.rename(aside, target)
                 TemporaryPaths.unregister(aside)
                 throw failure(code)
             }
@@ -100,7 +109,7 @@ package final class StagedFolder {
 
     private func failure(_ code: Int32) -> Failure {
         isOpen = true  // the deinit removes the folder built
-        return .cannotWrite(AtomicFile.WriteError(path: directory, errno: code))
+        return .cannotWrite(SystemCallError(.write, path: directory, errno: code))
     }
 
     /// The folder `path` is in, if it names one ("a/b" → "a", "/b" → "/", "b" → nil).
@@ -111,14 +120,10 @@ package final class StagedFolder {
 
     private static func makeTemporaryFolder(beside path: String, reportingAs name: String) throws(Failure) -> String {
         let base = path.split(separator: "/").last.map(String.init) ?? "site"
-        return try TemporaryPaths.withCleanupHeld { () throws(Failure) -> String in
-            var template = Array(((parent(of: path) ?? ".") + "/." + base + ".XXXXXX").utf8CString)
-            guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-                throw .cannotWrite(AtomicFile.WriteError(path: name, errno: errno))
-            }
-            let folder = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            TemporaryPaths.register(folder)
-            return folder
+        do {
+            return try FileSystem.makeTemporaryFolder((parent(of: path) ?? ".") + "/." + base + ".")
+        } catch {
+            throw .cannotWrite(SystemCallError(.write, path: name, errno: error.errno))
         }
     }
 }

@@ -42,6 +42,9 @@ package enum Subprocess {
         package var errorText: String { String(decoding: error, as: UTF8.self) }
     }
 
+    /// The signal a program is killed with (past its time limit, or when swiftcov ends).
+    package static let killSignal = SIGKILL
+
     /// How long the output of a program that has ended is still read (what a process it left
     /// behind writes) before that process is killed: the program ending is the end.
     package static let exitGrace: Double = 1
@@ -334,7 +337,7 @@ package enum Subprocess {
         let reads = [outputPipe[0], errorPipe[0]].filter { $0 >= 0 }
         guard spawned == 0 else {
             reads.forEach { close($0) }
-            throw LaunchError(program: program, reason: String(cString: strerror(spawned)))
+            throw LaunchError(program: program, reason: SystemCallError.message(spawned))
         }
         return (pid, reads)
     }
@@ -471,7 +474,7 @@ package enum Subprocess {
         return String(cString: path)
     }
 
-    private static func systemError() -> String { String(cString: strerror(errno)) }
+    private static func systemError() -> String { SystemCallError.message(errno) }
 }
 
 extension Optional where Wrapped == [UnsafeMutablePointer<CChar>?] {

@@ -109,7 +109,7 @@ package struct LiveSystem: System {
 
     @discardableResult
     package func remove(_ path: String) -> Bool {
-        unlink(path) == 0
+        FileSystem.remove(path)
     }
 
     package func entries(of folder: String) -> [String]? {

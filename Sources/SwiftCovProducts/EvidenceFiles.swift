@@ -255,12 +255,12 @@ package struct EvidenceFiles: Sendable {
                     continue
                 }
                 let name = digest + "." + fileExtension
-                do throws(AtomicFile.WriteError) {
+                do throws(SystemCallError) {
                     if !madeFolder {
                         try AtomicFile.makeDirectory(directory)
                         madeFolder = true
                     }
-                    try bytes.withUnsafeBufferPointer { (buffer) throws(AtomicFile.WriteError) in
+                    try bytes.withUnsafeBufferPointer { (buffer) throws(SystemCallError) in
                         try AtomicFile.write(bytes: buffer, to: directory + "/" + name, durable: false)
                     }
                 } catch {

@@ -3,14 +3,6 @@ import SwiftCovInputs
 import SwiftCovModel
 import SwiftCovPlatform
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// What `xcrun xcresulttool export attachments --path BUNDLE --output-path DIR` writes, on any
 /// machine: each attachment's file and `manifest.json`, a list of the tests with attachments
 /// (`testIdentifier`, `testIdentifierURL`, `attachments`: `exportedFileName`,
@@ -186,7 +178,7 @@ package enum XcodeAttachmentExport {
                         + "names no payload")
             }
             if let first = written[payload.id] {
-                if link(first, path) == 0 { continue }
+                if FileSystem.link(first, as: path) { continue }
             }
             // Stored as they are: copied through a bounded buffer, holes kept; a zstd frame:
             // decoded within the bundle's ceiling.
@@ -213,8 +205,8 @@ package enum XcodeAttachmentExport {
                 } catch {
                     throw error.diagnostic
                 }
-                do throws(AtomicFile.WriteError) {
-                    try bytes.withUnsafeBufferPointer { (buffer) throws(AtomicFile.WriteError) in
+                do throws(SystemCallError) {
+                    try bytes.withUnsafeBufferPointer { (buffer) throws(SystemCallError) in
                         try AtomicFile.write(bytes: buffer, to: path, durable: false)
                     }
                 } catch {
@@ -223,7 +215,7 @@ package enum XcodeAttachmentExport {
             }
             if written[payload.id] == nil { written[payload.id] = path }
         }
-        do throws(AtomicFile.WriteError) {
+        do throws(SystemCallError) {
             try AtomicFile.write(manifest(items), to: folder.path + "/manifest.json")
         } catch {
             throw error.diagnostic

@@ -1,6 +1,7 @@
 import SwiftCovPlatform
 
-/// Runs git, for the diff of a change: the one program swiftcov starts besides the toolchain's.
+/// Runs git (the diff of a change, the history's notes, the commit a run tested): the one program
+/// swiftcov starts besides the toolchain's, always through `run`.
 package enum Git {
     /// What a run of git printed and how it ended.
     package struct Result: Sendable {
@@ -32,15 +33,18 @@ package enum Git {
     }
 
     /// Runs `git -C directory arguments…` with no input, capturing stdout and stderr; `environment`
-    /// is added to swiftcov's.
+    /// is added to swiftcov's. Every git command swiftcov runs goes through here, and so through
+    /// `system` (a test's fake answers instead of git).
     package static func run(
-        _ arguments: [String], in directory: String, environment: [String: String] = [:]
+        _ arguments: [String], in directory: String, environment: [String: String] = [:],
+        system: any System = LiveSystem()
     ) throws(Failure) -> Result {
         let result: Subprocess.Result
         do {
-            result = try Subprocess.capture("git", ["-C", directory] + arguments, environment: environment)
+            result = try system.capture(Command("git", ["-C", directory] + arguments, environment: environment))
         } catch {
-            throw Failure(message: "cannot run git: \(error.reason); give the diff with --diff FILE")
+            let reason = (error as? Subprocess.LaunchError)?.reason ?? "\(error)"
+            throw Failure(message: "cannot run git: \(reason); give the diff with --diff FILE")
         }
         return Result(status: result.status, output: result.outputText, error: result.errorText)
     }
@@ -112,11 +116,9 @@ extension Git {
     /// built from, in the order they were made, whatever order they were tested in. Nil outside
     /// git, and before the first commit.
     package static func firstParentCommits(root: String, system: any System = LiveSystem()) -> [String]? {
-        guard
-            let result = try? system.capture(
-                Command("git", ["-C", root, "log", "--first-parent", "--format=%H", "HEAD", "--"])),
+        guard let result = try? run(["log", "--first-parent", "--format=%H", "HEAD", "--"], in: root, system: system),
             result.status == 0
         else { return nil }
-        return result.outputText.split(separator: "\n").map(String.init)
+        return result.output.split(separator: "\n").map(String.init)
     }
 }

@@ -1,14 +1,6 @@
 import SwiftCovModel
 import SwiftCovPlatform
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// What identifies a run in the history: which repository, commit, code, branch, CI run and
 /// environment, found from git and the CI's variables (GitHub Actions, GitLab CI), each of which
 /// the user can give instead.
@@ -79,7 +71,7 @@ package enum HistoryKeys {
             given.branch ?? variables["GITHUB_HEAD_REF"].flatMap { $0.isEmpty ? nil : $0 }
             ?? variables["GITHUB_REF_NAME"] ?? variables["CI_MERGE_REQUEST_SOURCE_BRANCH_NAME"]
             ?? variables["CI_COMMIT_REF_NAME"] ?? git(["symbolic-ref", "--short", "-q", "HEAD"]) ?? ""
-        run.id = given.runID ?? ciRunID(variables) ?? "local-\(time)-\(getpid())"
+        run.id = given.runID ?? ciRunID(variables) ?? "local-\(time)-\(CurrentProcess.id)"
         run.shard = given.shard ?? ""
         run.environment = environment(configuration: given.configuration, toolchain: given.toolchain)
         run.environmentName = given.environment ?? variables[environmentVariable] ?? ""
@@ -120,10 +112,10 @@ package enum HistoryKeys {
     /// history file or an output folder in the package, tracked or not, never changes the tree.
     static func workingTree(root: String, excluding ownFiles: [String] = []) -> String? {
         guard let top = try? Git.run(["rev-parse", "--absolute-git-dir"], in: root), top.status == 0 else { return nil }
-        let index = top.trimmedOutput + "/swiftcov-index-\(getpid())"
+        let index = top.trimmedOutput + "/swiftcov-index-\(CurrentProcess.id)"
         TemporaryPaths.register(index)
         defer {
-            unlink(index)
+            FileSystem.remove(index)
             TemporaryPaths.unregister(index)
         }
         let private_ = ["GIT_INDEX_FILE": index]
@@ -139,15 +131,9 @@ package enum HistoryKeys {
     /// `Linux x86_64 swift-6.3.1 debug`: the system, the machine, the toolchain's version and
     /// the build configuration.
     package static func environment(configuration: String, toolchain: String?) -> String {
-        var names = utsname()
-        uname(&names)
-        func field<T>(_ value: inout T) -> String {
-            withUnsafeBytes(of: &value) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
-        }
+        let system = CurrentProcess.system
         let version = toolchain.flatMap(swiftVersion) ?? "swift"
-        return [field(&names.sysname), field(&names.machine), version, configuration].joined(separator: " ")
+        return [system.name, system.machine, version, configuration].joined(separator: " ")
     }
 
     /// `swift-6.3.1` from `swift --version`'s output (`… Swift version 6.3.1 (swift-6.3.1-RELEASE)`).

@@ -2,14 +2,6 @@ import SwiftCovInputs
 import SwiftCovModel
 import SwiftCovPlatform
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Where a history is kept, and how runs are added to it: a file (which CI keeps as a cache or an
 /// artifact), or git notes (`refs/notes/swiftcov`, pushed and fetched with the repository).
 /// Both hold `HistoryFormat`'s lines.
@@ -158,11 +150,11 @@ package enum HistoryStore {
     ) throws {
         switch home {
         case .file(let path):
-            try withFileLock(path) {
+            try AppendOnlyFile.withLock(of: path) {
                 // The names the file holds now: a compaction since `history` was read may have
                 // dropped some of `known`'s.
                 var known = Set(try read(home, root: root, latestTime: .max).history.names)
-                try appendToFile(HistoryFormat.lines(of: runs, in: history, skippingNames: &known), path: path)
+                try AppendOnlyFile.append(HistoryFormat.lines(of: runs, in: history, skippingNames: &known), to: path)
             }
         case .gitNotes(let ref):
             for run in runs {
@@ -172,35 +164,6 @@ package enum HistoryStore {
                 try appendToNote(run, of: history, ref: ref, root: root)
             }
         }
-    }
-
-    /// Runs `body` holding the lock of the history file at `path` (`flock` on `PATH.lock` beside
-    /// it: the file itself is replaced when compacted), so that adding and compacting take turns:
-    /// a compaction never writes over a run added after it read the file.
-    static func withFileLock<R>(_ path: String, _ body: () throws -> R) throws -> R {
-        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let descriptor = try OutputLock.acquire(
-            folder: folder.isEmpty ? "." : folder,
-            fileName: String(path.split(separator: "/").last ?? "history") + ".lock", waiting: {})
-        defer { OutputLock.release(descriptor) }
-        return try body()
-    }
-
-    private static func appendToFile(_ text: String, path: String) throws {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Failure(file: path, message: String(cString: strerror(errno))) }
-        defer { close(descriptor) }
-        var text = text
-        // After a line cut short, the new lines start on a line of their own.
-        var info = stat()
-        if fstat(descriptor, &info) == 0, info.st_size > 0 {
-            var last: UInt8 = 0
-            if pread(descriptor, &last, 1, off_t(info.st_size - 1)) == 1, last != UInt8(ascii: "\n") {
-                text = "\n" + text
-            }
-        }
-        let failure = text.withUTF8 { FileDescriptor.write($0, to: descriptor) }
-        guard failure == 0 else { throw Failure(file: path, message: String(cString: strerror(failure))) }
     }
 
     /// Git's identity for the notes' commits (a CI machine often has none configured).
@@ -240,12 +203,12 @@ package enum HistoryStore {
         _ change: (_ scratch: String, _ write: (_ commit: String, _ note: String) throws -> Void) throws -> Void
     ) throws {
         // Private to this call, even among threads of one process.
-        let unique = "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let unique = "\(CurrentProcess.id)-\(UInt64.random(in: 0...UInt64.max))"
         let scratch = "refs/notes/swiftcov-changing-" + unique
-        let noteFile = (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/swiftcov-note-" + unique
+        let noteFile = CurrentProcess.temporaryFolder + "/swiftcov-note-" + unique
         TemporaryPaths.register(noteFile)
         defer {
-            unlink(noteFile)
+            FileSystem.remove(noteFile)
             TemporaryPaths.unregister(noteFile)
             _ = try? Git.run(["update-ref", "-d", scratch], in: root)
         }
@@ -281,7 +244,7 @@ package enum HistoryStore {
                 in: root)
             if moved.status == 0 { return }
             // Another process changed the notes meanwhile: again, from its notes.
-            usleep(UInt32(10_000 + (attempt * 7919 + Int(getpid())) % 40_000))
+            CurrentProcess.sleep(microseconds: 10_000 + (attempt * 7919 + Int(CurrentProcess.id)) % 40_000)
         }
         throw Failure(file: ref, message: "the notes kept changing while \(what); try again")
     }
@@ -312,7 +275,7 @@ package enum HistoryStore {
         case .file(let path):
             // Under the lock, from the file as it is now: runs added since `history` was read are
             // kept (they are the newest).
-            return try withFileLock(path) {
+            return try AppendOnlyFile.withLock(of: path) {
                 let current = try read(home, root: root, latestTime: .max).history
                 let keep = kept(current, runs: runs, days: days, now: now)
                 try AtomicFile.write(HistoryFormat.encode(current.filter { keep.contains($0.id) }), to: path)

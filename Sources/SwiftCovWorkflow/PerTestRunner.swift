@@ -4,14 +4,6 @@ import SwiftCovInputs
 import SwiftCovModel
 import SwiftCovPlatform
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Runs each test alone, on every core, so that its coverage is its own: the package's test
 /// executable started once per test (XCTest's `Module.Class/method` selector, Swift Testing's
 /// `--filter`) with its own `LLVM_PROFILE_FILE`, the way `swift test` starts it, without SwiftPM's
@@ -83,9 +75,6 @@ package struct PerTestRunner: Sendable {
         /// Why its lines are unknown or incomplete, if they are.
         package var problem: String?
     }
-
-    /// The number of cores.
-    package static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     /// Runs `tests`, `jobs` at a time; `finished` hears of each as it ends (one at a time).
     /// Returns the results in the order of `tests`.
@@ -173,7 +162,7 @@ package struct PerTestRunner: Sendable {
             // SwiftPM's own line for a test process that ended by a signal: the log readers
             // report the test that was running as an error with this message.
             if result.output.last.map({ $0 != 0x0A }) ?? false { result.output.append(0x0A) }
-            let code = process.timedOut ? Int32(SIGKILL) : signal
+            let code = process.timedOut ? Subprocess.killSignal : signal
             result.output += Array(
                 "error: Process '\(test.id)' exited with unexpected signal code \(code): \(problem)\n".utf8)
         }

@@ -3,14 +3,6 @@ import SwiftCovInputs
 import SwiftCovModel
 import SwiftCovPlatform
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The strategy of `run --per-test`: each test alone (`PerTestRunner`), then what a whole-suite
 /// run leaves — the log (every test's output, in list order), Swift Testing's event stream, the
 /// merged profile and its export — and the per-test store beside them.
@@ -154,16 +146,8 @@ extension RunWorkflow {
     }
 
     /// A new folder `per-test-profiles.XXXXXX` in `output`, removed if a signal ends swiftcov.
-    static func makeScratchFolder(in output: String) throws(AtomicFile.WriteError) -> String {
-        try TemporaryPaths.withCleanupHeld { () throws(AtomicFile.WriteError) -> String in
-            var template = Array((output + "/per-test-profiles.XXXXXX").utf8CString)
-            guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-                throw AtomicFile.WriteError(path: output + "/per-test-profiles.XXXXXX", errno: errno)
-            }
-            let path = String(cString: made)
-            TemporaryPaths.register(path)
-            return path
-        }
+    static func makeScratchFolder(in output: String) throws(SystemCallError) -> String {
+        try FileSystem.makeTemporaryFolder(output + "/per-test-profiles.")
     }
 
     /// The absolute paths of the package's own files the test executable has coverage mapping for
@@ -193,13 +177,11 @@ extension RunWorkflow {
     /// (swiftcov's own files aside, ignored or not: the build folder, the output folder, the
     /// history file, the CI recipes' folders).
     package func recording(date: String) -> PerTestCoverage.Recording {
-        let head = try? system.capture(Command("git", ["-C", root, "rev-parse", "HEAD"]))
-        let commit = head.flatMap { $0.status == 0 ? $0.outputText.split(separator: "\n").first.map(String.init) : nil }
-        let status = try? system.capture(
-            Command(
-                "git",
-                ["-C", root, "status", "--porcelain", "--", "."]
-                    + Git.excludingOwnFiles([output] + ownFiles, root: root)))
+        let head = try? Git.run(["rev-parse", "HEAD"], in: root, system: system)
+        let commit = head.flatMap { $0.status == 0 ? $0.output.split(separator: "\n").first.map(String.init) : nil }
+        let status = try? Git.run(
+            ["status", "--porcelain", "--", "."] + Git.excludingOwnFiles([output] + ownFiles, root: root), in: root,
+            system: system)
         let dirty = status.map { $0.status != 0 || !$0.output.isEmpty } ?? false
         return PerTestCoverage.Recording(commit: commit ?? "", dirty: commit != nil && dirty, date: date)
     }

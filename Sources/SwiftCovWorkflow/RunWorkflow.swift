@@ -42,7 +42,7 @@ package struct RunWorkflow: Sendable {
     /// The tests' times from an earlier run, to balance the shards.
     package var timings: TestTimings?
     /// How many tests run at once when each runs alone.
-    package var jobs = PerTestRunner.cores
+    package var jobs = CurrentProcess.cores
     /// How many tests' profiles are merged into one while the tests run alone.
     package var mergeBatch = 128
     /// How many times a failed test runs again, alone, until it passes (`--retry-failed`).
@@ -327,7 +327,7 @@ package struct RunWorkflow: Sendable {
             }
             sink.output(chunk)
         }
-        guard failure == 0 else { throw AtomicFile.WriteError(path: logPath, errno: failure) }
+        guard failure == 0 else { throw SystemCallError(.write, path: logPath, errno: failure) }
         try log.finish(writing: "")
         if let unreadable { throw unreadable }
 

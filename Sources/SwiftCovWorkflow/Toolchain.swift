@@ -1,13 +1,5 @@
 import SwiftCovPlatform
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The toolchain's own programs that turn raw profiles into an export: `llvm-profdata` and
 /// `llvm-cov`, found next to `swift` (Linux, a swift.org toolchain) or through `xcrun` (macOS).
 package struct Toolchain: Sendable {
@@ -57,7 +49,7 @@ package struct Toolchain: Sendable {
 
     /// `program`'s full path from PATH.
     package static func which(_ program: String) -> String? {
-        guard let path = getenv("PATH").map({ String(cString: $0) }) else { return nil }
+        guard let path = CurrentProcess.environment("PATH") else { return nil }
         for folder in path.split(separator: ":") where !folder.isEmpty {
             let candidate = "\(folder)/\(program)"
             if FileSystem.isExecutable(candidate) { return candidate }

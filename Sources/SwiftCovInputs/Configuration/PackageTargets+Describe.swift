@@ -2,14 +2,6 @@ import SwiftCovFormats
 import SwiftCovModel
 import SwiftCovPlatform
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension PackageTargets {
     /// The targets in the output of `swift package describe --type json`: `targets[].name`,
     /// `path`, `type`, `target_dependencies` and `product_memberships`, read in one pass that
@@ -143,8 +135,7 @@ package struct PackageDescriber: Sendable {
     /// package's `.build` may be locked by a `swift build` or `swift test` running meanwhile
     /// (swiftcov's own tests run it so), and describing a manifest needs no build folder.
     package static let swiftPM = PackageDescriber { root in
-        let temporary = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        let scratch = temporary + "/swiftcov-describe-\(getpid())"
+        let scratch = CurrentProcess.temporaryFolder + "/swiftcov-describe-\(CurrentProcess.id)"
         defer { TemporaryPaths.removeTree(scratch) }
         guard
             let result = try? Subprocess.capture(

@@ -2,14 +2,6 @@ import SwiftCovFormats
 import SwiftCovModel
 import SwiftCovPlatform
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Finds and reads the llvm-cov exports a report is built from.
 package enum CoverageInput {
     /// The export file for `path` (see `locate`).
@@ -47,7 +39,7 @@ package enum CoverageInput {
         for pattern in patterns {
             // "*.json" only counts inside a codecov folder: a package root has other JSON files.
             if pattern == "*.json" && !path.split(separator: "/").last.map({ $0 == "codecov" }).isTrue { continue }
-            for match in glob(path + "/" + pattern) {
+            for match in FileSystem.glob(path + "/" + pattern) {
                 guard let real = FileSystem.realPath(match), seen.insert(real).inserted,
                     FileSystem.kind(of: match) == .file
                 else {
@@ -79,7 +71,7 @@ package enum CoverageInput {
                 "*.profraw", "codecov/*.profraw", "*/*/codecov/*.profraw", ".build/*/*/codecov/*.profraw",
                 ".build/*/codecov/*.profraw",
             ]
-            .flatMap { glob(path + "/" + $0) }
+            .flatMap { FileSystem.glob(path + "/" + $0) }
             // A folder inside a package that holds no export stands for its package.
             if let folder = FileSystem.realPath(path), FileSystem.kind(of: folder + "/Package.swift") != .file,
                 let package = PackageManifest.root(around: folder)
@@ -185,18 +177,6 @@ package enum CoverageInput {
         guard !absolutePaths.isEmpty else { return (cwd, false) }
         if let inferred = CoverageScope.inferredRoot(from: absolutePaths) { return (inferred, inferred != cwd) }
         return (cwd, false)
-    }
-
-    private static func glob(_ pattern: String) -> [String] {
-        var result = glob_t()
-        defer { globfree(&result) }
-        #if canImport(Darwin)
-            let status = Darwin.glob(pattern, 0, nil, &result)
-        #else
-            let status = Glibc.glob(pattern, 0, nil, &result)
-        #endif
-        guard status == 0 else { return [] }
-        return (0..<Int(result.gl_pathc)).compactMap { result.gl_pathv[$0].map { String(cString: $0) } }
     }
 }
 

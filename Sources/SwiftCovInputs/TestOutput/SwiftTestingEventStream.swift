@@ -2,14 +2,6 @@ import SwiftCovFormats
 import SwiftCovModel
 import SwiftCovPlatform
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Reads Swift Testing's JSON event stream (`swift test --experimental-event-stream-output FILE
 /// --experimental-event-stream-version 0`): one JSON object per line, `test` records describing
 /// every suite and test (full IDs, display names, parameterized cases, source locations) and

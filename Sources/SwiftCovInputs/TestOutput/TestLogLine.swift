@@ -1,13 +1,5 @@
 import SwiftCovModel
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// One line of `swift test` console output, by shape: XCTest's lines (Linux and macOS forms),
 /// `--parallel` progress, Swift Testing's symbol-prefixed messages (text, SF Symbols and Windows
 /// symbols), and runtime crash messages. `parse` returns nil for any other line: output of the

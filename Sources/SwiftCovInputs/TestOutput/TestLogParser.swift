@@ -1,13 +1,5 @@
 import SwiftCovModel
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Reads `swift test` console output into a `TestRun`, line by line as it arrives, so a piped
 /// run is parsed while it runs: XCTest (Linux and macOS forms, `--parallel`), then Swift
 /// Testing, with build output and the tests' own output mixed in.

@@ -2,14 +2,6 @@ import SwiftCovFormats
 import SwiftCovModel
 import SwiftCovPlatform
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Reads test results from what `swift test` leaves behind — console logs, Swift Testing event
 /// streams and JUnit XML — and Xcode's (`xcresulttool`'s JSON, an object of a result bundle),
 /// told apart by their content, and combines them into one `TestRun`.
@@ -39,16 +31,18 @@ package enum TestResultsReader {
     package static func read(path: String, utcOffset: Int) throws(TestResultsError) -> Input {
         // An Xcode result bundle is a folder of objects.
         if path != "-", XCResultBundle.isBundle(path) { return .xcode(try XCResultBundle.testRun(path: path)) }
-        let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
-        defer { if descriptor != 0 { close(descriptor) } }
-        var info = stat()
-        if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-            throw .unreadable(path: path, reason: "is a folder")
+        let descriptor: Int32
+        do {
+            descriptor = path == "-" ? FileDescriptor.standardInput : try FileDescriptor.openForReading(path)
+        } catch {
+            throw .unreadable(path: path, reason: error.reason)
         }
+        defer { if path != "-" { FileDescriptor.close(descriptor) } }
+        let opened = FileDescriptor.status(of: descriptor)
+        if opened?.kind == .directory { throw .unreadable(path: path, reason: "is a folder") }
         // A file is mapped and read a window at a time (no copy); standard input, pipes and files
         // that state no size (as in /proc) are read as they come.
-        if path != "-", (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 {
+        if path != "-", let opened, opened.kind == .file, opened.size > 0 {
             let file: MappedFile
             do { file = try MappedFile(descriptor: descriptor, reading: .inOrder) } catch {
                 throw .unreadable(path: path, reason: error.message)
@@ -74,13 +68,15 @@ package enum TestResultsReader {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let count = systemRead(descriptor, buffer, capacity)
-            if count < 0 {
-                if errno == EINTR {
-                    if stop() { return }
-                    continue
-                }
-                throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+            let read: Int?
+            do {
+                read = try FileDescriptor.read(descriptor, into: buffer, count: capacity, path: path)
+            } catch {
+                throw .unreadable(path: path, reason: error.reason)
+            }
+            guard let count = read else {
+                if stop() { return }
+                continue
             }
             if count == 0 { return }
             let bytes = UnsafeRawBufferPointer(start: buffer, count: count)
@@ -482,9 +478,4 @@ extension TestResultsStream {
         if bytes >= 1 << 10 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
         return "\(bytes) bytes"
     }
-}
-
-@inline(__always)
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
 }

@@ -2,14 +2,6 @@ import SwiftCovFormats
 import SwiftCovModel
 import SwiftCovPlatform
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The bundle's object graph: its root (an `ActionsInvocationRecord`), the objects it refers to,
 /// and what coverage and tests are read from them.
 extension XCResultBundle {
@@ -166,14 +158,13 @@ extension XCResultBundle {
         let relative = "Data/data." + payload.id
         let file = try Self.fileInside(
             realPath, path: path, relative, missing: "the object \(payload.id) is missing (\(relative))")
-        let descriptor = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw XcodeInputError(path: file, "cannot read: \(String(cString: strerror(errno)))")
+        let magic: [UInt8]
+        do {
+            magic = try FileSystem.prefix(4, of: file)
+        } catch {
+            throw XcodeInputError(path: file, "cannot read: \(error.reason)")
         }
-        defer { close(descriptor) }
-        var magic = [UInt8](repeating: 0, count: 4)
-        let count = magic.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 4) }
-        return count == 4 && magic == [0x28, 0xB5, 0x2F, 0xFD] ? nil : file
+        return magic == [0x28, 0xB5, 0x2F, 0xFD] ? nil : file
     }
 }
 

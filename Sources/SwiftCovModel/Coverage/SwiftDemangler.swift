@@ -1,4 +1,5 @@
 import Dispatch
+import SwiftCovPlatform
 
 #if canImport(Glibc)
     import Glibc
@@ -45,7 +46,7 @@ package enum SwiftDemangler {
     /// Every name's demangled and display names, on all cores: demangling is most of the work of
     /// a function list. Only `FunctionNameTable` calls it, once per report.
     static func names(of mangledNames: [String]) -> [FunctionName] {
-        let workers = max(1, min(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 16))
+        let workers = min(CurrentProcess.cores, 16)
         guard workers > 1, mangledNames.count >= 512 else { return mangledNames.map(FunctionName.init(mangledName:)) }
         var results = [FunctionName](repeating: FunctionName(demangled: "", display: ""), count: mangledNames.count)
         results.withUnsafeMutableBufferPointer { buffer in

@@ -4,14 +4,6 @@ import SwiftCovInputs
 import SwiftCovModel
 import SwiftCovPlatform
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Writes the HTML report into a folder: `index.html`, one page per file under `files/`, the
 /// stylesheet and script, and `.swiftcov-site`, the mark of a folder swiftcov may replace.
 ///
@@ -23,7 +15,7 @@ import SwiftCovPlatform
 package final class HTMLSite {
     /// Why the site could not be written.
     package enum Failure: DiagnosticConvertible, Equatable {
-        case cannotWrite(AtomicFile.WriteError)
+        case cannotWrite(SystemCallError)
         case malformedSegments(CoverageInputError)
         /// A test's attachment could not be read from its result bundle.
         case badEvidence(Diagnostic)
@@ -132,9 +124,15 @@ package final class HTMLSite {
         _ report: CoverageReport, tests: TestRun? = nil, extraFiles: [FileCoverage] = [],
         annotations: HTMLReport.SiteAnnotations = HTMLReport.SiteAnnotations(), options: HTMLReport.Options
     ) throws(Failure) -> Written {
-        let written = try Self.build(
-            report, tests: tests, extraFiles: extraFiles, annotations: annotations, in: folder.path, options: options)
-        try Self.write(Self.markerText, to: folder.path + "/" + Self.markerName)
+        let written: Written
+        do throws(Failure) {
+            written = try Self.build(
+                report, tests: tests, extraFiles: extraFiles, annotations: annotations, in: folder.path,
+                options: options)
+            try Self.write(Self.markerText, to: folder.path + "/" + Self.markerName)
+        } catch .cannotWrite(let error) {
+            throw .cannotWrite(folder.naming(error))
+        }
         do throws(StagedFolder.Failure) {
             try folder.swapIn()
         } catch {
@@ -186,7 +184,7 @@ package final class HTMLSite {
         let sources = SourceFiles(root: report.scope.root)
         let missing = PageList<(path: String, problem: SourceText.Problem)>()
         let mismatched = PageList<String>()
-        let workers = max(1, min(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 8))
+        let workers = min(CurrentProcess.cores, 8)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var index = worker
             while index < pageFiles.count && !failures.hasFailed {
@@ -285,8 +283,8 @@ package final class HTMLSite {
     }
 
     private static func write(_ buffer: borrowing OutputBuffer, to path: String, durable: Bool) throws(Failure) {
-        let result: Result<Void, AtomicFile.WriteError> = buffer.withBytes { bytes in
-            Result { () throws(AtomicFile.WriteError) in try AtomicFile.write(bytes: bytes, to: path, durable: durable)
+        let result: Result<Void, SystemCallError> = buffer.withBytes { bytes in
+            Result { () throws(SystemCallError) in try AtomicFile.write(bytes: bytes, to: path, durable: durable)
             }
         }
         do {
@@ -306,42 +304,26 @@ package final class HTMLSite {
 
     /// What the workers found about some pages (sources they could not read), by page index.
     private final class PageList<Element>: @unchecked Sendable {
-        private let lock = NSLockLike()
-        private var found: [(index: Int, element: Element)] = []
+        private let found = Locked<[(index: Int, element: Element)]>([])
 
         func record(_ index: Int, _ element: Element) {
-            lock.withLock { found.append((index, element)) }
+            found.withLock { $0.append((index, element)) }
         }
 
         var inPageOrder: [Element] {
-            lock.withLock { found.sorted { $0.index < $1.index }.map(\.element) }
+            found.withLock { $0.sorted { $0.index < $1.index }.map(\.element) }
         }
     }
 
     /// The first failure among the workers.
-    private final class FailureBox: @unchecked Sendable {
-        private let lock = NSLockLike()
-        private var failure: Failure?
+    private final class FailureBox: Sendable {
+        private let failure = Locked<Failure?>(nil)
 
-        var hasFailed: Bool { lock.withLock { failure != nil } }
-        var first: Failure? { lock.withLock { failure } }
+        var hasFailed: Bool { failure.withLock { $0 != nil } }
+        var first: Failure? { failure.withLock { $0 } }
 
         func record(_ error: Failure) {
-            lock.withLock { if failure == nil { failure = error } }
+            failure.withLock { if $0 == nil { $0 = error } }
         }
-    }
-}
-
-/// A pthread mutex, to avoid pulling Foundation into the engine for one lock.
-private final class NSLockLike: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-
-    init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
-
-    func withLock<R>(_ body: () -> R) -> R {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return body()
     }
 }

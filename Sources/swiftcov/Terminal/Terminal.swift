@@ -23,7 +23,7 @@ struct Terminal {
 
     /// Writes `text` to standard output; a failed write (a full disk, a closed pipe when
     /// SIGPIPE is ignored) is an error, so that truncated output never passes for complete.
-    func out(_ text: String) throws(AtomicFile.WriteError) {
+    func out(_ text: String) throws(SystemCallError) {
         try AtomicFile.Destination.standardOutput().finish(writing: text)
     }
 
@@ -41,7 +41,7 @@ struct Terminal {
     /// Where a command's output goes: `-o FILE` (see `AtomicFile.Destination`), or standard
     /// output. Commands open it before they read their inputs, as a shell opens `> FILE`
     /// before the command runs: an unwritable destination fails at once.
-    func output(_ path: String?) throws(AtomicFile.WriteError) -> AtomicFile.Destination {
+    func output(_ path: String?) throws(SystemCallError) -> AtomicFile.Destination {
         guard let path else { return .standardOutput() }
         return try AtomicFile.Destination(path)
     }

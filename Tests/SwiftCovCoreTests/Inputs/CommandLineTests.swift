@@ -10,6 +10,12 @@ import Testing
 @testable import SwiftCovProducts
 @testable import SwiftCovWorkflow
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The command-line boundary's pieces: typed options, diagnostics, annotations, table widths.
 @Suite("Command line: typed options and diagnostics")
 struct CommandLineTests {
@@ -84,7 +90,7 @@ struct CommandLineTests {
         let errors: [any Error] = [
             CoverageInputError.malformed(path: "e.json", offset: 7, keyPath: "data", message: "expected '['"),
             TestResultsError.malformedEventStream(path: "s.jsonl", line: 4, message: "not JSON"),
-            AtomicFile.WriteError(path: "out.xml", reason: "No space left on device"),
+            SystemCallError(.write, path: "out.xml", errno: ENOSPC),
             CoverageMergeError(filename: "/p/a.swift"),
             Git.Failure(directory: "/repo", message: "git diff failed"),
         ]

@@ -163,4 +163,18 @@ struct SwiftTestingEventStreamTests {
         #expect(Clock.timestamp(1_795_356_233.57, utcOffset: 0) == "2026-11-22T14:03:53")
         #expect(Clock.timestamp(1_795_356_233.57, utcOffset: 3600) == "2026-11-22T15:03:53")
     }
+
+    @Test("calendar dates across leap days, centuries, before 1970 and the limits, as `date -u` gives them")
+    func calendarDates() {
+        let expected: [(Double, String)] = [
+            (951_782_400, "2000-02-29T00:00:00"), (4_107_456_000, "2100-02-28T00:00:00"),
+            (4_107_542_400, "2100-03-01T00:00:00"), (-1, "1969-12-31T23:59:59"), (-0.5, "1969-12-31T23:59:59"),
+            (-2_208_988_800, "1900-01-01T00:00:00"), (253_402_300_799, "9999-12-31T23:59:59"),
+            (-62_135_596_799, "1-01-01T00:00:01"),
+        ]
+        for (seconds, text) in expected {
+            #expect(Clock.timestamp(seconds, utcOffset: 0) == text, "\(seconds)")
+        }
+        #expect(Clock.timestamp(-1, utcOffset: -3600) == "1969-12-31T22:59:59")
+    }
 }

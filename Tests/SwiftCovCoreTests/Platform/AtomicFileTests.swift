@@ -78,13 +78,13 @@ struct AtomicFileTests {
         let directory = try folder()
         try FileManager.default.createSymbolicLink(atPath: directory + "/a", withDestinationPath: "b")
         try FileManager.default.createSymbolicLink(atPath: directory + "/b", withDestinationPath: "a")
-        #expect(throws: AtomicFile.WriteError(path: directory + "/a", errno: ELOOP)) {
+        #expect(throws: SystemCallError(.write, path: directory + "/a", errno: ELOOP)) {
             try AtomicFile.write("x", to: directory + "/a")
         }
-        #expect(throws: AtomicFile.WriteError(path: directory, errno: EISDIR)) {
+        #expect(throws: SystemCallError(.write, path: directory, errno: EISDIR)) {
             try AtomicFile.write("x", to: directory)
         }
-        #expect(throws: AtomicFile.WriteError(path: directory + "/no/file", errno: ENOENT)) {
+        #expect(throws: SystemCallError(.write, path: directory + "/no/file", errno: ENOENT)) {
             try AtomicFile.write("x", to: directory + "/no/file")
         }
         #expect(try entries(directory) == ["a", "b"])
@@ -113,7 +113,7 @@ struct AtomicFileTests {
 
     @Test("/dev/full: the write fails with ENOSPC", .enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
     func devFull() throws {
-        #expect(throws: AtomicFile.WriteError(path: "/dev/full", errno: ENOSPC)) {
+        #expect(throws: SystemCallError(.write, path: "/dev/full", errno: ENOSPC)) {
             try AtomicFile.write("lost", to: "/dev/full")
         }
         let destination = try AtomicFile.Destination("/dev/full")
@@ -123,7 +123,7 @@ struct AtomicFileTests {
             try destination.finish(buffer)
             Issue.record("no error writing to /dev/full")
         } catch {
-            #expect(error == AtomicFile.WriteError(path: "/dev/full", errno: ENOSPC))
+            #expect(error == SystemCallError(.write, path: "/dev/full", errno: ENOSPC))
         }
         #expect(type("/dev/full") == S_IFCHR)
     }
@@ -177,7 +177,7 @@ struct AtomicFileTests {
         try AtomicFile.write("second\n", to: "/dev/fd/\(descriptor)")
         #expect(try String(contentsOfFile: directory + "/log", encoding: .utf8) == "first\nsecond\n")
         #expect(fcntl(descriptor, F_GETFD) >= 0)
-        #expect(throws: AtomicFile.WriteError(path: "/dev/fd/987", errno: EBADF)) {
+        #expect(throws: SystemCallError(.write, path: "/dev/fd/987", errno: EBADF)) {
             try AtomicFile.write("x", to: "/dev/fd/987")
         }
     }

@@ -78,7 +78,7 @@ final class FakeSystem: System, @unchecked Sendable {
 
     func write(_ bytes: UnsafeBufferPointer<UInt8>, to path: String) throws {
         if failingWrites.contains(where: { path.hasSuffix($0) }) {
-            throw AtomicFile.WriteError(path: path, errno: ENOSPC)
+            throw SystemCallError(.write, path: path, errno: ENOSPC)
         }
         try live.write(bytes, to: path)
     }
