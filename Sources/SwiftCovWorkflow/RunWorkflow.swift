@@ -449,7 +449,7 @@ extension RunWorkflow {
         let attached = tests.evidence
         let site = try HTMLSite.write(
             report, tests: tests,
-            extraFiles: results.request.failureFiles(of: tests, report: report, export: results.export),
+            extraFiles: results.request.failureFiles(of: tests, report: report, coverage: .llvmCov(results.export)),
             to: output + "/html",
             annotations: HTMLReport.SiteAnnotations(
                 perTest: perTest,
