@@ -3,7 +3,7 @@ extension Array {
     /// of a large export. `removeAll(keepingCapacity: true)` goes through `replaceSubrange`, a
     /// call that costs more than the few elements such a buffer mostly holds; those are removed
     /// one by one instead.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func removeAllKeepingStorage() {
         if count > 8 {
             removeAll(keepingCapacity: true)

@@ -4,12 +4,14 @@
 ///
 /// Errors are the reader's own type, made by `failure(offset, message)`, so each format keeps its
 /// error type and the byte offset where the bad value starts.
-package struct ByteCursor<Failure: Error> {
-    package let bytes: UnsafeRawBufferPointer
-    package var offset: Int
+/// Public, its members package: Swift serializes the `@inlinable` members of public types only,
+/// and the stages above need them inlined.
+public struct ByteCursor<Failure: Error> {
+    @usableFromInline package let bytes: UnsafeRawBufferPointer
+    @usableFromInline package var offset: Int
     /// What running out of bytes is called in this format ("the store ends early").
-    private let endOfInput: String
-    private let failure: (_ offset: Int, _ message: String) -> Failure
+    @usableFromInline let endOfInput: String
+    @usableFromInline let failure: (_ offset: Int, _ message: String) -> Failure
 
     package init(
         _ bytes: UnsafeRawBufferPointer, offset: Int = 0, endOfInput: String,
@@ -22,7 +24,7 @@ package struct ByteCursor<Failure: Error> {
     }
 
     /// The bytes not read yet.
-    package var remaining: Int { bytes.count - offset }
+    @usableFromInline package var remaining: Int { bytes.count - offset }
 
     /// An error at `offset` (the current one by default), in this format's type.
     package func error(_ message: String, at offset: Int? = nil) -> Failure {
@@ -44,6 +46,7 @@ package struct ByteCursor<Failure: Error> {
     }
 
     /// A fixed-width little-endian integer.
+    @inlinable
     package mutating func integer<T: FixedWidthInteger>(_: T.Type) throws(Failure) -> T {
         guard remaining >= MemoryLayout<T>.size else { throw failure(offset, endOfInput) }
         defer { offset += MemoryLayout<T>.size }

@@ -1,29 +1,38 @@
 /// A syntax or shape error in a JSON document, at a byte offset.
-package struct JSONError: Error, Equatable, CustomStringConvertible {
+/// Public, its members package, for `JSONScanner`'s inlinable members.
+public struct JSONError: Error, Equatable, CustomStringConvertible {
     /// Byte offset (0-based) of the first byte that could not be accepted.
     package var offset: Int
     /// What was wrong there, e.g. "expected ',' or ']'".
     package var message: String
 
-    package init(offset: Int, message: String) {
+    @usableFromInline package init(offset: Int, message: String) {
         self.offset = offset
         self.message = message
     }
 
-    package var description: String { "\(message) at byte offset \(offset)" }
+    public var description: String { "\(message) at byte offset \(offset)" }
 }
 
 /// The bytes of an object key or a string, still inside the document.
-package struct JSONRawString {
+/// Public, its members package: Swift serializes the `@inlinable` members of public types only,
+/// and the stages above need them inlined.
+public struct JSONRawString {
     /// First byte after the opening quote.
-    package var start: UnsafePointer<UInt8>
+    @usableFromInline package var start: UnsafePointer<UInt8>
     /// Number of bytes before the closing quote, escapes not decoded.
-    package var count: Int
+    @usableFromInline package var count: Int
     /// Whether the bytes contain a backslash escape.
-    package var hasEscapes: Bool
+    @usableFromInline package var hasEscapes: Bool
+
+    @usableFromInline init(start: UnsafePointer<UInt8>, count: Int, hasEscapes: Bool) {
+        self.start = start
+        self.count = count
+        self.hasEscapes = hasEscapes
+    }
 
     /// Whether the raw bytes spell `literal` exactly (escaped strings never match).
-    @inline(__always)
+    @inlinable @inline(__always)
     package func equals(_ literal: StaticString) -> Bool {
         guard !hasEscapes, count == literal.utf8CodeUnitCount else { return false }
         return memcmp(start, literal.utf8Start, count) == 0
@@ -112,11 +121,13 @@ package struct JSONRawString {
 /// speed, and `JSONValue` builds small documents (configuration, baselines) on top of it.
 /// Containers are walked with `nextMember`/`nextElement` and a `Bool` state the caller keeps,
 /// so no stack is allocated; `skipValue` validates what it skips.
-package struct JSONScanner {
-    private let base: UnsafePointer<UInt8>
-    private let end: Int
+/// Public, its members package: Swift serializes the `@inlinable` members of public types only,
+/// and the stages above need them inlined.
+public struct JSONScanner {
+    @usableFromInline let base: UnsafePointer<UInt8>
+    @usableFromInline let end: Int
     /// Byte offset of the next unread byte.
-    package private(set) var offset: Int
+    @usableFromInline package internal(set) var offset: Int
 
     /// Deepest nesting `skipValue` accepts, so hostile input cannot exhaust the stack.
     package static let maximumDepth = 512
@@ -152,12 +163,12 @@ package struct JSONScanner {
     }
 
     /// An error at the current position.
-    package func error(_ message: String) -> JSONError {
+    @usableFromInline package func error(_ message: String) -> JSONError {
         JSONError(offset: offset, message: message)
     }
 
-    @inline(__always)
-    private mutating func skipWhitespace() {
+    @inlinable @inline(__always)
+    mutating func skipWhitespace() {
         while offset < end {
             let byte = base[offset]
             guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
@@ -165,7 +176,7 @@ package struct JSONScanner {
         }
     }
 
-    private func describeCurrent() -> String {
+    @usableFromInline func describeCurrent() -> String {
         guard offset < end else { return "end of input" }
         let byte = base[offset]
         if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
@@ -173,7 +184,7 @@ package struct JSONScanner {
     }
 
     /// Consumes `byte` (after whitespace) or throws.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func expect(_ byte: UInt8) throws(JSONError) {
         skipWhitespace()
         guard offset < end, base[offset] == byte else {
@@ -185,7 +196,7 @@ package struct JSONScanner {
     // MARK: Containers
 
     /// Consumes the opening `{` of an object.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func beginObject() throws(JSONError) {
         skipWhitespace()
         guard offset < end, base[offset] == UInt8(ascii: "{") else {
@@ -195,7 +206,7 @@ package struct JSONScanner {
     }
 
     /// Consumes the opening `[` of an array.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func beginArray() throws(JSONError) {
         skipWhitespace()
         guard offset < end, base[offset] == UInt8(ascii: "[") else {
@@ -206,7 +217,7 @@ package struct JSONScanner {
 
     /// The next key of the object being read (its `:` consumed), or nil after its closing `}`.
     /// `started` starts false and is kept by the caller for this object.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func nextMember(_ started: inout Bool) throws(JSONError) -> JSONRawString? {
         // As llvm-cov writes them: `"key":` first, then `,"key":`, with no whitespace.
         let quote = started ? offset + 1 : offset
@@ -242,7 +253,7 @@ package struct JSONScanner {
     }
 
     /// Whether the array being read has another element (its `,` consumed); false after its `]`.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func nextElement(_ started: inout Bool) throws(JSONError) -> Bool {
         skipWhitespace()
         guard offset < end else { throw error("unexpected end of input inside an array") }
@@ -262,7 +273,7 @@ package struct JSONScanner {
     // MARK: Scalars
 
     /// Reads a string without decoding it.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func readRawString() throws(JSONError) -> JSONRawString {
         if offset >= end || base[offset] != UInt8(ascii: "\"") {
             skipWhitespace()
@@ -295,7 +306,7 @@ package struct JSONScanner {
         throw JSONError(offset: end, message: "unterminated string")
     }
 
-    private mutating func readEscape() throws(JSONError) {
+    @usableFromInline mutating func readEscape() throws(JSONError) {
         guard offset + 1 < end else { throw JSONError(offset: end, message: "unterminated string") }
         switch base[offset + 1] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
@@ -316,7 +327,7 @@ package struct JSONScanner {
     /// read before), reporting whether it did; reads nothing otherwise. A repeated string is
     /// recognized by one comparison instead of a scan for its end; the quote after the bytes
     /// closes it, as `raw` ends with no unpaired backslash.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func skipString(equalTo raw: UnsafeBufferPointer<UInt8>) -> Bool {
         skipWhitespace()
         let count = raw.count
@@ -328,13 +339,24 @@ package struct JSONScanner {
         return true
     }
 
+    /// Lets `read` take what follows straight from the bytes, for a shape its caller knows to be
+    /// common and reads faster than value by value: `read` gets the bytes from the current offset
+    /// to the end and returns how many it read, or nil to read nothing (the caller then reads the
+    /// same bytes value by value, which says what is wrong with them).
+    @inlinable @inline(__always)
+    package mutating func readDirectly(_ read: (UnsafeBufferPointer<UInt8>) -> Int?) -> Bool {
+        guard let count = read(UnsafeBufferPointer(start: base + offset, count: end - offset)) else { return false }
+        offset += count
+        return true
+    }
+
     /// Reads and decodes a string.
     package mutating func readString() throws(JSONError) -> String {
         try readRawString().decoded()
     }
 
     /// Reads an integer; values beyond Int64 are clamped to Int64.max / Int64.min, as llvm-cov clamps counts.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func readInt() throws(JSONError) -> Int64 {
         // Most numbers in an export: a few digits right here, which cannot overflow.
         var index = offset
@@ -357,7 +379,7 @@ package struct JSONScanner {
     /// Anything else (whitespace, a sign, a long number, the wrong length, an error) reads
     /// nothing and returns false, for the caller to read the array value by value. The bounds
     /// are checked once for the longest array that can pass, not at every byte.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func readCompactUnsignedArray(into values: UnsafeMutableBufferPointer<UInt64>) -> Bool {
         let longestDigits = 18
         guard offset + values.count * (longestDigits + 1) + 1 <= end, base[offset] == UInt8(ascii: "[") else {
@@ -383,7 +405,7 @@ package struct JSONScanner {
     }
 
     /// `readInt` for what its fast path leaves: whitespace, a sign, long numbers, errors.
-    private mutating func readIntInFull() throws(JSONError) -> Int64 {
+    @usableFromInline mutating func readIntInFull() throws(JSONError) -> Int64 {
         skipWhitespace()
         var negative = false
         if offset < end, base[offset] == UInt8(ascii: "-") {
@@ -420,7 +442,7 @@ package struct JSONScanner {
     }
 
     /// Reads `true` or `false` (llvm-cov writes booleans; 0 and 1 are accepted too).
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func readBool() throws(JSONError) -> Bool {
         skipWhitespace()
         guard offset < end else { throw error("expected a boolean, found end of input") }
@@ -438,7 +460,7 @@ package struct JSONScanner {
         }
     }
 
-    private mutating func readLiteral(_ literal: StaticString) throws(JSONError) {
+    @usableFromInline mutating func readLiteral(_ literal: StaticString) throws(JSONError) {
         let count = literal.utf8CodeUnitCount
         guard offset + count <= end, memcmp(base + offset, literal.utf8Start, count) == 0 else {
             throw error("invalid literal, found \(describeCurrent())")
@@ -590,31 +612,31 @@ package struct JSONScanner {
 /// test gives a word with the high bit of each matching byte set; bytes above the first match
 /// may be flagged wrongly (a borrow carries into them), so only the lowest flag is meaningful,
 /// and `skip` reads only it.
-private enum SWAR {
-    private static let ones: UInt64 = 0x0101_0101_0101_0101
-    private static let highs: UInt64 = 0x8080_8080_8080_8080
+@usableFromInline enum SWAR {
+    @inlinable static var ones: UInt64 { 0x0101_0101_0101_0101 }
+    @inlinable static var highs: UInt64 { 0x8080_8080_8080_8080 }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func load(_ pointer: UnsafePointer<UInt8>) -> UInt64 {
         UInt64(littleEndian: UnsafeRawPointer(pointer).loadUnaligned(as: UInt64.self))
     }
 
     /// The bytes of `word` equal to `byte`.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {
         let x = word ^ (ones &* UInt64(byte))
         return (x &- ones) & ~x & highs
     }
 
     /// The bytes of `word` below `limit` (limit ≤ 128).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func less(_ word: UInt64, _ limit: UInt8) -> UInt64 {
         (word &- ones &* UInt64(limit)) & ~word & highs
     }
 
     /// The offset of the first byte from `index` that `test` flags, eight bytes at a time; or
     /// where the last whole word before `end` ends, for the caller to read the rest byte by byte.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func skip(
         from index: Int, to end: Int, in base: UnsafePointer<UInt8>, until test: (UInt64) -> UInt64
     ) -> Int {
@@ -628,12 +650,12 @@ private enum SWAR {
         return index
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func quoteBackslashOrControl(_ word: UInt64) -> UInt64 {
         equal(word, UInt8(ascii: "\"")) | equal(word, UInt8(ascii: "\\")) | less(word, 0x20)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func structuralBytes(_ word: UInt64) -> UInt64 {
         equal(word, UInt8(ascii: "[")) | equal(word, UInt8(ascii: "]")) | equal(word, UInt8(ascii: "\""))
             | equal(word, UInt8(ascii: "{"))
@@ -641,16 +663,16 @@ private enum SWAR {
 }
 
 extension UInt8 {
-    @inline(__always)
-    fileprivate var isDigit: Bool { self &- UInt8(ascii: "0") < 10 }
+    @inlinable @inline(__always)
+    var isDigit: Bool { self &- UInt8(ascii: "0") < 10 }
 
     /// Whether the byte after a run of digits would make them part of a longer or fractional number.
-    @inline(__always)
-    fileprivate var continuesNumber: Bool {
+    @inlinable @inline(__always)
+    var continuesNumber: Bool {
         isDigit || self == UInt8(ascii: ".") || self == UInt8(ascii: "e") || self == UInt8(ascii: "E")
     }
 
-    fileprivate var isHexDigit: Bool {
+    @inlinable var isHexDigit: Bool {
         isDigit || (self | 0x20) &- UInt8(ascii: "a") < 6
     }
 }

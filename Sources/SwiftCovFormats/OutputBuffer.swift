@@ -8,10 +8,12 @@ import SwiftCovPlatform
 /// the file descriptor and starts over, so a report of gigabytes needs a megabyte of memory.
 /// Appends never fail; the first write error is kept (`writeError`) and later output dropped,
 /// and whoever finishes the output (`AtomicFile.Destination.finish`) reports it.
-package struct OutputBuffer: ~Copyable {
-    private var start: UnsafeMutablePointer<UInt8>
-    private var count = 0
-    private var capacity: Int
+/// Public, its members package: Swift serializes the `@inlinable` members of public types only,
+/// and the stages above need them inlined.
+public struct OutputBuffer: ~Copyable {
+    @usableFromInline var start: UnsafeMutablePointer<UInt8>
+    @usableFromInline var count = 0
+    @usableFromInline var capacity: Int
     /// Where full chunks go; -1 keeps everything in memory.
     private let descriptor: Int32
     /// The `errno` of the first write to `descriptor` that failed, 0 while none has.
@@ -53,9 +55,14 @@ package struct OutputBuffer: ~Copyable {
         count = 0
     }
 
-    @inline(__always)
-    private mutating func reserve(_ extra: Int) {
-        guard count + extra > capacity else { return }
+    /// Makes room for `extra` more bytes: inlined into every append, its slow path is not.
+    @inlinable @inline(__always)
+    mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(extra) }
+    }
+
+    /// Flushes a streaming buffer, or moves the bytes into a larger allocation.
+    @usableFromInline mutating func grow(_ extra: Int) {
         if descriptor >= 0 {
             flush()
             if extra <= capacity { return }
@@ -70,7 +77,7 @@ package struct OutputBuffer: ~Copyable {
     }
 
     /// Appends literal text.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func append(_ text: StaticString) {
         append(bytes: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
@@ -88,7 +95,7 @@ package struct OutputBuffer: ~Copyable {
     }
 
     /// Appends one byte.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func append(byte: UInt8) {
         reserve(1)
         start[count] = byte
@@ -96,7 +103,7 @@ package struct OutputBuffer: ~Copyable {
     }
 
     /// Appends bytes unchanged.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func append(bytes other: UnsafeBufferPointer<UInt8>) {
         guard let source = other.baseAddress, other.count > 0 else { return }
         reserve(other.count)
@@ -105,6 +112,7 @@ package struct OutputBuffer: ~Copyable {
     }
 
     /// Appends an unsigned integer in decimal.
+    @inlinable
     package mutating func append(decimal value: UInt64) {
         var length = 1
         var rest = value
@@ -272,9 +280,10 @@ package struct OutputBuffer: ~Copyable {
 }
 
 extension AtomicFile.Destination {
-    /// A buffer that streams into this destination; give it back to `finish`.
-    package func streamingBuffer() -> OutputBuffer {
-        OutputBuffer(flushingTo: descriptor)
+    /// A buffer that streams into this destination, `chunkSize` bytes at a time; give it back
+    /// to `finish`.
+    package func streamingBuffer(chunkSize: Int = 1 << 20) -> OutputBuffer {
+        OutputBuffer(flushingTo: descriptor, chunkSize: chunkSize)
     }
 
     /// Writes what `buffer` still holds and puts the output in place.

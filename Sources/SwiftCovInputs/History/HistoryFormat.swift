@@ -2,6 +2,14 @@ import SwiftCovFormats
 import SwiftCovModel
 import SwiftCovPlatform
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// How a `TestHistory` is kept: JSON Lines, one record a line, so that appending a run is
 /// appending lines, a cut write loses at most its last line, and git can merge two histories
 /// line by line (`git notes merge -s cat_sort_uniq`): no line depends on another's position.
@@ -277,16 +285,19 @@ package enum HistoryFormat {
     /// The most salts a reader tries: more names than this sharing one hash is damage.
     static let maximumSalt = 16
 
+    /// A digit of a reference: 0-9, then a-z.
+    @inline(__always)
+    private static func digit(_ byte: UInt8) -> UInt64? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt64(byte &- UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): UInt64(byte &- UInt8(ascii: "a")) &+ 10
+        default: nil
+        }
+    }
+
     /// A reference read back as its number; nil when it is not base 36 within 64 bits.
     private static func number(ofReference raw: JSONRawString) -> UInt64? {
         guard raw.count > 0, raw.count <= 13, !raw.hasEscapes else { return nil }
-        func digit(_ byte: UInt8) -> UInt64? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt64(byte &- UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): UInt64(byte &- UInt8(ascii: "a")) &+ 10
-            default: nil
-            }
-        }
         // Twelve digits stay below 36^12 < 2^63: only a thirteenth can overflow.
         var value: UInt64 = 0
         for index in 0..<min(raw.count, 12) {
@@ -490,8 +501,13 @@ package enum HistoryFormat {
     private static func line(
         startingAt start: Int, in bytes: UnsafeRawBufferPointer
     ) -> (line: Range<Int>, next: Int) {
-        var end = start
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+        // memchr: the scan of every byte of the history, the first pass's main work.
+        var end = bytes.count
+        if start < bytes.count, let base = bytes.baseAddress,
+            let newline = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start)
+        {
+            end = base.distance(to: UnsafeRawPointer(newline))
+        }
         var last = end
         if last > start, bytes[last - 1] == UInt8(ascii: "\r") { last -= 1 }
         return (start..<last, end + 1)
@@ -553,6 +569,8 @@ package enum HistoryFormat {
                 run.totals.skipped = values[3]
                 run.totals.errors = values[4]
                 run.totals.flaky = values[5]
+                // Room for the tests named (as many as the line could hold, for a damaged count).
+                run.executions.reserveCapacity(min(values[0], line.count / 13))
             } else if key.equals("coverage") {
                 run.coverage = try readCoverage(&scanner, pool: &pool)
             } else if key.equals("tests") {
@@ -560,6 +578,11 @@ package enum HistoryFormat {
                 try scanner.beginArray()
                 var more = false
                 while try scanner.nextElement(&more) {
+                    var compact: TestHistory.Execution?
+                    if scanner.readDirectly({ compactExecution($0, names: names, into: &compact) }), let compact {
+                        run.executions.append(compact)
+                        continue
+                    }
                     try scanner.beginArray()
                     let test = try readReference(&scanner, names: names)
                     try scanner.expect(UInt8(ascii: ","))
@@ -631,6 +654,59 @@ package enum HistoryFormat {
             throw scanner.error("a run record needs \"run\", \"time\" and \"tests\"")
         }
         return run
+    }
+
+    /// An execution as writers write it, `["1x2y3z","p",0,12]`: no whitespace, a reference of at
+    /// most 13 digits within 64 bits that a name line gave, a known outcome, an attempt of at most 3 digits and
+    /// milliseconds of at most 9; the bytes it took, nil for anything else (read value by value,
+    /// which tells what is wrong). Every test of every run is one of these: a run of a thousand
+    /// tests is read in one pass over its bytes, not as seven JSON values each.
+    @inline(__always)
+    private static func compactExecution(
+        _ bytes: UnsafeBufferPointer<UInt8>, names: ReferenceTable, into execution: inout TestHistory.Execution?
+    ) -> Int? {
+        // The longest such execution is 35 bytes: with 36 left, no index below passes the end.
+        guard bytes.count >= 36, bytes[0] == UInt8(ascii: "["), bytes[1] == UInt8(ascii: "\"") else { return nil }
+        var index = 2
+        var reference: UInt64 = 0
+        while index < 14, let value = digit(bytes[index]) {
+            reference = reference &* 36 &+ value
+            index += 1
+        }
+        // A thirteenth digit (most references have one) is the only one that can overflow.
+        if index == 14, let value = digit(bytes[index]) {
+            let (times, overflow) = reference.multipliedReportingOverflow(by: 36)
+            let (sum, overflow2) = times.addingReportingOverflow(value)
+            guard !overflow, !overflow2 else { return nil }
+            reference = sum
+            index += 1
+        }
+        guard index > 2, bytes[index] == UInt8(ascii: "\""), bytes[index + 1] == UInt8(ascii: ","),
+            bytes[index + 2] == UInt8(ascii: "\""), let status = status(code: bytes[index + 3]),
+            bytes[index + 4] == UInt8(ascii: "\""), bytes[index + 5] == UInt8(ascii: ","),
+            let test = names[reference]
+        else { return nil }
+        index += 6
+        /// Digits up to `separator`, at most `longest` of them.
+        func number(longest: Int, then separator: UInt8) -> UInt64? {
+            let start = index
+            var value: UInt64 = 0
+            while index - start < longest {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                value = value &* 10 &+ UInt64(digit)
+                index += 1
+            }
+            guard index > start, bytes[index] == separator else { return nil }
+            index += 1
+            return value
+        }
+        guard let attempt = number(longest: 3, then: UInt8(ascii: ",")), attempt <= UInt64(UInt8.max),
+            let milliseconds = number(longest: 9, then: UInt8(ascii: "]"))
+        else { return nil }
+        execution = TestHistory.Execution(
+            test: test, status: status, attempt: UInt8(attempt), milliseconds: UInt32(milliseconds))
+        return index
     }
 
     /// `text` as `pool` holds it when a run had it before (a key, a module, a file): a million

@@ -122,6 +122,8 @@ package enum CoverageInput {
         do {
             var export = try result.get()
             export.path = path
+            // What the report needs is read; a file's segments are read again when asked for.
+            document.drop(0..<document.count)
             return export
         } catch {
             throw malformed(error, in: document, path: path)

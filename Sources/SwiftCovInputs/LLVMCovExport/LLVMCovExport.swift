@@ -54,9 +54,11 @@ package struct LLVMCovExport: Sendable {
         package var document: MappedFile
         package var path: String
 
-        /// The segments array at `range` of the document.
+        /// The segments array at `range` of the document; its pages are dropped from memory
+        /// again after (a site of every file holds the pages of the files being written only).
         package func segments(in range: Range<Int>) throws(CoverageInputError) -> [CoverageSegment] {
-            try document.withUnsafeBytes { buffer throws(CoverageInputError) -> [CoverageSegment] in
+            defer { document.drop(range) }
+            let segments = try document.withUnsafeBytes { buffer throws(CoverageInputError) -> [CoverageSegment] in
                 let slice = UnsafeRawBufferPointer(rebasing: buffer[range])
                 do throws(JSONError) {
                     return try LLVMCovExportReader.readSegments(slice)
@@ -67,6 +69,9 @@ package struct LLVMCovExport: Sendable {
                         message: error.message)
                 }
             }
+            // Zeros past a new end read as segments: they are not the file's.
+            guard !document.shrankWhileRead else { throw .unreadable(path: path, reason: MappedFile.shrankMessage) }
+            return segments
         }
     }
 

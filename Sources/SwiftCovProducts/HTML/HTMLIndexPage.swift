@@ -22,6 +22,16 @@ extension HTMLReport {
         annotations: SiteAnnotations = SiteAnnotations(), options: Options
     ) -> OutputBuffer {
         var html = OutputBuffer(reservingCapacity: 8192 + report.files.count * 1800)
+        writeIndexPage(report, tests: tests, linking: linking, annotations: annotations, options: options, into: &html)
+        return html
+    }
+
+    /// The index page, appended to `html`: a streaming buffer writes it as it is made (the
+    /// index of thousands of files is megabytes).
+    package static func writeIndexPage(
+        _ report: CoverageReport, tests: TestRun? = nil, linking: Set<String>? = nil,
+        annotations: SiteAnnotations = SiteAnnotations(), options: Options, into html: inout OutputBuffer
+    ) {
         let title = options.packageName.map { "Coverage of " + $0 } ?? "Coverage report"
         header(&html, title: title, assetPrefix: "")
         html.append(
@@ -118,7 +128,6 @@ extension HTMLReport {
         }
         html.append("</main>\n")
         footer(&html, options: options, assetPrefix: "")
-        return html
     }
 
     /// A folder of the tree: a `<details>` whose summary is the folder with its totals, open

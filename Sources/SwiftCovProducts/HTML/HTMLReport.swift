@@ -72,9 +72,21 @@ package enum HTMLReport {
         notes: [LineNote] = [], listedInIndex: Bool = true, annotations: Annotations = Annotations(),
         options: Options
     ) -> OutputBuffer {
+        var html = OutputBuffer(reservingCapacity: 8192 + file.summary.lines.count * 160)
+        writeFilePage(
+            file, segments: segments, source: source, notes: notes, listedInIndex: listedInIndex,
+            annotations: annotations, options: options, into: &html)
+        return html
+    }
+
+    /// A source file's page, appended to `html` (a streaming buffer writes it as it is made).
+    package static func writeFilePage(
+        _ file: FileCoverage, segments: [CoverageSegment], source: Source,
+        notes: [LineNote] = [], listedInIndex: Bool = true, annotations: Annotations = Annotations(),
+        options: Options, into html: inout OutputBuffer
+    ) {
         let lineCounts = LineCoverage.lineCounts(of: segments)
         let partial = LineCoverage.unexecutedColumns(in: segments)
-        var html = OutputBuffer(reservingCapacity: 8192 + lineCounts.count * 160)
         header(&html, title: file.displayPath, assetPrefix: "../")
         html.append(
             "<nav aria-label=\"Breadcrumb\"><ol class=\"crumbs\"><li><a href=\"../index.html\">All files</a></li>")
@@ -293,7 +305,6 @@ package enum HTMLReport {
         if let lineTests { testTable(&html, lineTests) }
         html.append("</main>\n")
         footer(&html, options: options, assetPrefix: "../")
-        return html
     }
 
     /// How many blocks of a file never ran: runs of consecutive lines that never ran or ran

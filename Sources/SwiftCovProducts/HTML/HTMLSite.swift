@@ -213,12 +213,12 @@ package final class HTMLSite {
                     {
                         mismatched.record(index, file.displayPath)
                     }
-                    let page = HTMLReport.filePageBuffer(
-                        file, segments: segments, source: source,
-                        notes: notes[file.displayPath] ?? [], listedInIndex: index < listed.count,
-                        annotations: fileAnnotations,
-                        options: options)
-                    try write(page, to: directory + "/" + HTMLReport.pageName(for: file.displayPath), durable: false)
+                    try write(to: directory + "/" + HTMLReport.pageName(for: file.displayPath), durable: false) {
+                        HTMLReport.writeFilePage(
+                            file, segments: segments, source: source,
+                            notes: notes[file.displayPath] ?? [], listedInIndex: index < listed.count,
+                            annotations: fileAnnotations, options: options, into: &$0)
+                    }
                 } catch {
                     failures.record(error)
                 }
@@ -247,11 +247,10 @@ package final class HTMLSite {
         } else {
             annotations.evidence = nil
         }
-        try write(
-            HTMLReport.indexPageBuffer(
-                report, tests: tests, linking: linking, annotations: annotations, options: options),
-            to: directory + "/index.html",
-            durable: true)
+        try write(to: directory + "/index.html", durable: true) { html in
+            HTMLReport.writeIndexPage(
+                report, tests: tests, linking: linking, annotations: annotations, options: options, into: &html)
+        }
         return Written(
             missingSources: missing.inPageOrder, mismatchedTests: mismatched.inPageOrder,
             withoutLineData: report.files.filter { !$0.hasLineData }.map(\.displayPath),
@@ -289,6 +288,18 @@ package final class HTMLSite {
         }
         do {
             try result.get()
+        } catch {
+            throw .cannotWrite(error)
+        }
+    }
+
+    /// Writes the page `page` appends to a buffer that streams into the file, 64 KiB at a time.
+    private static func write(to path: String, durable: Bool, _ page: (inout OutputBuffer) -> Void) throws(Failure) {
+        do {
+            let destination = try AtomicFile.Destination(path, durable: durable)
+            var buffer = destination.streamingBuffer(chunkSize: 64 << 10)
+            page(&buffer)
+            try destination.finish(buffer)
         } catch {
             throw .cannotWrite(error)
         }

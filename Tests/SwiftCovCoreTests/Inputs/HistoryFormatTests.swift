@@ -256,6 +256,54 @@ struct HistoryFormatTests {
         #expect(error?.diagnostic.formatted().hasPrefix("h.jsonl:1: error: ") == true)
     }
 
+    /// A history of the tests `A/first` and `A/second` and one run of `tests` (their executions).
+    static func run(_ tests: (_ first: String, _ second: String) -> String) -> String {
+        let names = ["A/first", "A/second"]
+        let references = names.map(HistoryFormat.reference(of:))
+        return zip(references, names).map { "{\"v\":1,\"name\":\"\($0)\",\"id\":\"\($1)\"}\n" }.joined()
+            + "{\"v\":1,\"run\":\"x\",\"time\":5,\"tests\":[\(tests(references[0], references[1]))],"
+            + "\"totals\":[3,1,1,1,0,0]}\n"
+    }
+
+    @Test("executions as writers write them are read in one pass, to what reading them value by value gives")
+    func compactExecutions() throws {
+        let compact = Self.run { first, second in
+            "[\"\(first)\",\"p\",0,12],[\"\(second)\",\"f\",1,4294967295],[\"\(first)\",\"s\",255,0]"
+        }
+        // Spaces after the commas: no execution has the shape read in one pass.
+        let spaced = compact.replacingOccurrences(of: "],[", with: "], [").replacingOccurrences(of: "\",", with: "\", ")
+        let fast = try Self.read(compact).history
+        let slow = try Self.read(spaced).history
+        let read = fast.runs.first?.executions.map {
+            "\(fast.names[Int($0.test)]) \($0.status) \($0.attempt) \($0.milliseconds)"
+        }
+        #expect(read == ["A/first passed 0 12", "A/second failed 1 4294967295", "A/first skipped 255 0"])
+        #expect(fast.runs == slow.runs && fast.names == slow.names)
+    }
+
+    @Test(
+        "damage in an execution is named as when it is read value by value",
+        arguments: [
+            ("[\"zz\",\"p\",0,1]", "test \"zz\" has no name line"),
+            ("[\"FIRST\",\"p\",256,1]", "attempt out of range"),
+            ("[\"FIRST\",\"x\",0,1]", "an outcome is \"p\", \"f\", \"e\" or \"s\""),
+            ("[\"FIRST\",\"p\",0,4294967296]", "milliseconds out of range"),
+            ("[\"FIRST\",\"p\",0,-1]", "milliseconds out of range"),
+            ("[\"FIRST\",\"p\",0,1,2]", "expected ']', found ','"),
+            ("[\"0000000000000FIRST\",\"p\",0,1]", "test \"0000000000000"),
+            // Thirteen digits beyond 64 bits.
+            ("[\"zzzzzzzzzzzzz\",\"p\",0,1]", "test \"zzzzzzzzzzzzz\" has no name line"),
+        ])
+    func damagedExecution(execution: String, message: String) throws {
+        let text = Self.run { first, second in
+            // Enough bytes after the damaged execution that it would be read in one pass.
+            execution.replacingOccurrences(of: "FIRST", with: first) + ",[\"\(second)\",\"p\",0,1]"
+        }
+        let error = #expect(throws: HistoryFormat.ReadError.self) { try Self.read(text) }
+        #expect(error?.line == 3)
+        #expect(error?.message.hasPrefix(message) == true, "\(error?.message ?? "")")
+    }
+
     @Test("runs of two repositories in one history are an error")
     func twoRepositories() throws {
         let text =
