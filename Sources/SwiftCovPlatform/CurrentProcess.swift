@@ -6,8 +6,8 @@
     import Darwin
 #endif
 
-/// What the engine asks of the process it runs in: its environment, its id, the machine's cores,
-/// the folder for temporary files, a pause.
+/// What the engine asks of the process it runs in: its environment, its id, its working folder,
+/// the machine's cores, the folder for temporary files, a pause.
 package enum CurrentProcess {
     /// The value of the environment variable `name`; nil when it is not set.
     package static func environment(_ name: String) -> String? {
@@ -16,6 +16,11 @@ package enum CurrentProcess {
 
     /// This process's id.
     package static var id: Int32 { getpid() }
+
+    /// Makes `path` the working folder; false when it cannot be entered.
+    package static func changeDirectory(to path: String) -> Bool {
+        chdir(path) == 0
+    }
 
     /// The cores online (at least 1).
     package static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }

@@ -7,9 +7,17 @@ package enum ChangedLineCoverageJSONReport {
     /// Bumped when a field changes meaning or disappears.
     package static let schemaVersion = 1
 
-    /// Renders `coverage` as JSON.
+    /// `coverage` as JSON text.
     package static func render(_ coverage: ChangedLineCoverage, options: ChangedLineCoverageReportOptions) -> String {
         var json = JSONWriter(reservingCapacity: 1024 + coverage.files.count * 256)
+        write(coverage, options: options, to: &json)
+        return json.output
+    }
+
+    /// Writes `coverage` as JSON to `json`.
+    package static func write(
+        _ coverage: ChangedLineCoverage, options: ChangedLineCoverageReportOptions, to json: inout JSONWriter
+    ) {
         json.beginObject(.block)
         json.member("schemaVersion", schemaVersion)
         json.member("base", options.base)
@@ -52,7 +60,6 @@ package enum ChangedLineCoverageJSONReport {
         json.endArray()
         ChangedLineCoverageJSONReport.writeIgnored(coverage.ignored, to: &json)
         json.endObject()
-        return json.output
     }
 
     /// Writes the `"ignored"` member: the changed files no report line counts (tests, generated

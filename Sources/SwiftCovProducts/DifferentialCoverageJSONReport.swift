@@ -9,9 +9,17 @@ package enum DifferentialCoverageJSONReport {
     /// Bumped when a field changes meaning or disappears.
     package static let schemaVersion = 1
 
-    /// Renders `coverage` as JSON: every file of either side with its lines by category.
+    /// `coverage` as JSON text.
     package static func render(_ coverage: DifferentialCoverage, options: DifferentialCoverageReportOptions) -> String {
         var json = JSONWriter(reservingCapacity: 1024 + coverage.files.count * 256)
+        write(coverage, options: options, to: &json)
+        return json.output
+    }
+
+    /// Writes `coverage` as JSON to `json`: every file of either side with its lines by category.
+    package static func write(
+        _ coverage: DifferentialCoverage, options: DifferentialCoverageReportOptions, to json: inout JSONWriter
+    ) {
         json.beginObject(.block)
         json.member("schemaVersion", schemaVersion)
         json.member("baseline", options.baseline)
@@ -72,7 +80,6 @@ package enum DifferentialCoverageJSONReport {
         json.endArray()
         ChangedLineCoverageJSONReport.writeIgnored(coverage.ignored, to: &json)
         json.endObject()
-        return json.output
     }
 
     /// `"before": metric, "after": metric, "delta": points|null`, on a line of their own when

@@ -31,41 +31,70 @@ package enum ReportFormat: String, CaseIterable, Sendable {
     case table, json, markdown
 }
 
-/// Changed-line coverage (`swiftcov diff`).
-package struct ChangedLineCoverageReport: Report {
-    package var coverage: ChangedLineCoverage
-    package var options: ChangedLineCoverageReportOptions
+/// The coverage of a change (`swiftcov diff`), written in each of `ReportFormat`'s formats by
+/// its renderers.
+package protocol ChangeCoverage {
+    /// What the renderers are told besides the coverage: the change's name, the verdict's rule.
+    associatedtype ReportOptions
 
-    package init(_ coverage: ChangedLineCoverage, options: ChangedLineCoverageReportOptions) {
+    func writeJSON(options: ReportOptions, to json: inout JSONWriter)
+    func markdown(options: ReportOptions) -> String
+    func table(options: ReportOptions) -> String
+}
+
+/// A change's coverage in the format asked for (`swiftcov diff`).
+package struct ChangeCoverageReport<Coverage: ChangeCoverage>: Report {
+    package var coverage: Coverage
+    package var options: Coverage.ReportOptions
+
+    package init(_ coverage: Coverage, options: Coverage.ReportOptions) {
         self.coverage = coverage
         self.options = options
     }
 
     package func write(_ format: ReportFormat, to output: inout OutputBuffer) {
         switch format {
-        case .json: output += ChangedLineCoverageJSONReport.render(coverage, options: options)
-        case .markdown: output += ChangedLineCoverageMarkdownReport.render(coverage, options: options)
-        case .table: output += ChangedLineCoverageTableReport.render(coverage, options: options)
+        case .json:
+            var json = JSONWriter(output)
+            coverage.writeJSON(options: options, to: &json)
+            output = json.finish()
+        case .markdown: output += coverage.markdown(options: options)
+        case .table: output += coverage.table(options: options)
         }
     }
 }
 
-/// Differential coverage against the base revision's (`swiftcov diff --base-coverage`).
-package struct DifferentialCoverageReport: Report {
-    package var coverage: DifferentialCoverage
-    package var options: DifferentialCoverageReportOptions
+/// Changed-line coverage (`swiftcov diff`).
+package typealias ChangedLineCoverageReport = ChangeCoverageReport<ChangedLineCoverage>
 
-    package init(_ coverage: DifferentialCoverage, options: DifferentialCoverageReportOptions) {
-        self.coverage = coverage
-        self.options = options
+extension ChangedLineCoverage: ChangeCoverage {
+    package func writeJSON(options: ChangedLineCoverageReportOptions, to json: inout JSONWriter) {
+        ChangedLineCoverageJSONReport.write(self, options: options, to: &json)
     }
 
-    package func write(_ format: ReportFormat, to output: inout OutputBuffer) {
-        switch format {
-        case .json: output += DifferentialCoverageJSONReport.render(coverage, options: options)
-        case .markdown: output += DifferentialCoverageMarkdownReport.render(coverage, options: options)
-        case .table: output += DifferentialCoverageTableReport.render(coverage, options: options)
-        }
+    package func markdown(options: ChangedLineCoverageReportOptions) -> String {
+        ChangedLineCoverageMarkdownReport.render(self, options: options)
+    }
+
+    package func table(options: ChangedLineCoverageReportOptions) -> String {
+        ChangedLineCoverageTableReport.render(self, options: options)
+    }
+}
+
+/// Differential coverage against the base revision's (`swiftcov diff --base-coverage`).
+package typealias DifferentialCoverageReport = ChangeCoverageReport<DifferentialCoverage>
+
+extension DifferentialCoverage: ChangeCoverage {
+    package func writeJSON(options: DifferentialCoverageReportOptions, to json: inout JSONWriter) {
+        DifferentialCoverageJSONReport.write(self, options: options, to: &json)
+    }
+
+    package func markdown(options: DifferentialCoverageReportOptions) -> String {
+        DifferentialCoverageMarkdownReport.render(self, options: options)
+    }
+
+    package func table(options: DifferentialCoverageReportOptions) -> String {
+        DifferentialCoverageTableReport.render(self, options: options)
     }
 }
 

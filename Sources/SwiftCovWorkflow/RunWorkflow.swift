@@ -435,20 +435,21 @@ package struct RunWorkflow: Sendable {
 
 extension RunWorkflow {
     /// Writes what CI keeps: the HTML site, `junit.xml` and `coverage.json` (the coverage with
-    /// every function, and the test summary). Returns the paths written and what to warn about.
-    /// With `perTest`, the site's pages show the tests that ran each line; `judgement` marks in
-    /// `coverage.json` the failures that do not fail the gate. `export`, the export the report
-    /// was made from, gives the files failures point at without reading it again. The files
-    /// tests attached (Swift Testing's `Attachment.record`) are copied into the site as
+    /// every function, and the test summary) of `results`. Returns the paths written and what to
+    /// warn about. With `perTest`, the site's pages show the tests that ran each line;
+    /// `judgement` marks in `coverage.json` the failures that do not fail the gate. The files
+    /// failures point at are made from the export the coverage was made from, not read again.
+    /// The files tests attached (Swift Testing's `Attachment.record`) are copied into the site as
     /// `evidence` says, each failing test with a page of them.
     package func writeOutputs(
-        report: CoverageReport, tests: TestRun, request: CoverageRequest, clock: Clock, hostname: String,
-        perTest: PerTestCoverage? = nil, judgement: TestJudgement = TestJudgement(), export: LLVMCovExport? = nil,
-        evidence: EvidencePolicy = EvidencePolicy()
+        _ results: Results, clock: Clock, hostname: String, perTest: PerTestCoverage? = nil,
+        judgement: TestJudgement = TestJudgement(), evidence: EvidencePolicy = EvidencePolicy()
     ) throws -> (paths: [String], warnings: [Diagnostic]) {
+        let (report, tests) = (results.coverage, results.tests)
         let attached = tests.evidence
         let site = try HTMLSite.write(
-            report, tests: tests, extraFiles: request.failureFiles(of: tests, report: report, export: export),
+            report, tests: tests,
+            extraFiles: results.request.failureFiles(of: tests, report: report, coverage: .llvmCov(results.export)),
             to: output + "/html",
             annotations: HTMLReport.SiteAnnotations(
                 perTest: perTest,

@@ -3,11 +3,9 @@ import SwiftCovModel
 
 extension CoverageRequest {
     /// The files the tests' failures point at that `report` leaves out (test sources, usually),
-    /// so that the HTML report can link failures to their lines: from `export`, the export the
-    /// report was built from (`makeReportKeepingExport`), when it is at hand; else read again
-    /// from this request's exports.
-    package func failureFiles(of tests: TestRun, report: CoverageReport, export: LLVMCovExport? = nil) -> [FileCoverage]
-    {
+    /// so that the HTML report can link failures to their lines: built from `coverage`, what the
+    /// report was built from (`makeReportKeepingCoverage`), without reading the inputs again.
+    package func failureFiles(of tests: TestRun, report: CoverageReport, coverage: ReadCoverage) -> [FileCoverage] {
         let shown = Set(report.files.map(\.displayPath))
         var wanted = Set<String>()
         for test in tests.failingCases {
@@ -15,18 +13,18 @@ extension CoverageRequest {
             if let file = test.location?.file { wanted.insert(file) }
         }
         wanted.subtract(shown)
-        guard !wanted.isEmpty, !inputs.contains("-") else { return [] }
-        let includes = wanted.sorted().map(Glob.init)
-        if let export {
-            var scope = CoverageScope(root: report.scope.root, includes: includes, excludes: [], allFiles: true)
-            scope.targets = report.scope.targets
-            return (try? CoverageReport.build(export: export, scope: scope, includeFunctions: includeFunctions))?.files
-                ?? []
+        guard !wanted.isEmpty else { return [] }
+        var scope = CoverageScope(
+            root: report.scope.root, includes: wanted.sorted().map(Glob.init), excludes: [], allFiles: true)
+        scope.targets = report.scope.targets
+        let extra: CoverageReport?
+        switch coverage {
+        case .llvmCov(let export):
+            extra = try? CoverageReport.build(export: export, scope: scope, includeFunctions: includeFunctions)
+        case .xcode(let xcode, let input):
+            extra = try? CoverageReport.build(
+                xcode: xcode, scope: scope, includeFunctions: includeFunctions, input: input)
         }
-        var extra = self
-        extra.includes = includes
-        extra.allFiles = true
-        extra.root = report.scope.root
-        return (try? extra.makeReport(workingDirectory: report.scope.root ?? "."))?.files ?? []
+        return extra?.files ?? []
     }
 }

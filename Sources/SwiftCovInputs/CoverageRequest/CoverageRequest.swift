@@ -33,22 +33,29 @@ package struct CoverageRequest: Sendable {
     package func makeReport(
         workingDirectory: String, read: LLVMCovExport? = nil
     ) throws(CoverageInputError) -> CoverageReport {
-        try makeReportKeepingExport(workingDirectory: workingDirectory, read: read).report
+        try makeReportKeepingCoverage(workingDirectory: workingDirectory, read: read).report
     }
 
-    /// `makeReport`, with the export the report was built from (the exports merged, when there
-    /// were several; nil for Xcode's inputs): what `failureFiles` builds its files from without
-    /// reading the exports again.
-    package func makeReportKeepingExport(
+    /// The coverage a report was built from, kept so that another report of it (the files the
+    /// tests' failures point at, `failureFiles`) is built without reading the inputs again.
+    package enum ReadCoverage: Sendable {
+        /// llvm-cov's export (the exports merged, when there were several).
+        case llvmCov(LLVMCovExport)
+        /// Xcode's coverage, with the input its messages name.
+        case xcode(XcodeCoverage, input: String)
+    }
+
+    /// `makeReport`, with the coverage the report was built from.
+    package func makeReportKeepingCoverage(
         workingDirectory: String, read: LLVMCovExport? = nil
-    ) throws(CoverageInputError) -> (report: CoverageReport, export: LLVMCovExport?) {
+    ) throws(CoverageInputError) -> (report: CoverageReport, coverage: ReadCoverage) {
         var exports: [LocatedExport] = []
         for input in inputs { exports.append(try CoverageInput.locate(input)) }
         let located = exports.map(\.path)
         let xcodeInputs = located.map(XcodeCoverageInput.recognize)
         if let xcode = xcodeInputs.firstIndex(where: { $0 != nil }) {
             guard let llvm = xcodeInputs.firstIndex(where: { $0 == nil }) else {
-                return (try makeXcodeReport(xcodeInputs.map { $0! }, workingDirectory: workingDirectory), nil)
+                return try makeXcodeReport(xcodeInputs.map { $0! }, workingDirectory: workingDirectory)
             }
             throw .xcode(
                 XcodeInputError(
@@ -97,13 +104,13 @@ package struct CoverageRequest: Sendable {
         let built = single ?? merger.merged()
         var report = try CoverageReport.build(export: built, scope: scope, includeFunctions: includeFunctions)
         report.inputs = exports
-        return (report, built)
+        return (report, .llvmCov(built))
     }
 
     /// The report of Xcode's coverage inputs: a bundle or xccov's report, with any archives.
     private func makeXcodeReport(
         _ inputs: [XcodeCoverageInput.Input], workingDirectory: String
-    ) throws(CoverageInputError) -> CoverageReport {
+    ) throws(CoverageInputError) -> (report: CoverageReport, coverage: ReadCoverage) {
         let (coverage, workspace, warnings) = try XcodeCoverageInput.read(inputs)
         let resolvedRoot =
             root.map { CoverageScope.normalized($0.hasPrefix("/") ? $0 : workingDirectory + "/" + $0) }
@@ -111,15 +118,15 @@ package struct CoverageRequest: Sendable {
             ?? CoverageScope.normalized(workingDirectory)
         var scope = CoverageScope(root: resolvedRoot, includes: includes, excludes: excludes, allFiles: allFiles)
         scope.rootWasGuessed = root == nil && workspace == nil && coverage.targets.contains { !$0.files.isEmpty }
-        let input = inputs.first(where: \.isReport)
+        let input = inputs.first(where: \.isReport)?.path ?? inputs[0].path
         var report: CoverageReport
         do throws(XcodeInputError) {
             report = try CoverageReport.build(
-                xcode: coverage, scope: scope, includeFunctions: includeFunctions, input: input?.path ?? inputs[0].path)
+                xcode: coverage, scope: scope, includeFunctions: includeFunctions, input: input)
         } catch {
             throw .xcode(error)
         }
         report.warnings = warnings
-        return report
+        return (report, .xcode(coverage, input: input))
     }
 }

@@ -4,9 +4,9 @@ import SwiftCovPlatform
 
 /// swiftcov's own JSON report, read back: what `report --format json` writes and `run` keeps as
 /// `coverage.json`. The one reader of it, for every input that takes one: the ratchet's baseline
-/// (`check --baseline`, `CoverageBaseline`), the differential baseline (`DifferentialBaseline`),
-/// the tests' times (`--timings`, `TestTimings`), and finding the export `run` keeps beside it
-/// (`CoverageInput.locateExport`).
+/// (`check --ratchet`, `CoverageBaseline`), the base revision's coverage (`diff --base-coverage`,
+/// `DifferentialBaseline`), the tests' times (`--timings`, `TestTimings`), and finding the export
+/// `run` keeps beside it (`CoverageInput.locateExport`).
 ///
 /// Recognized by its content, whatever its formatting: a JSON object with a top-level
 /// `schemaVersion` number (`recognizes`). Read in one pass over the mapped bytes that reads the

@@ -69,7 +69,7 @@ package struct GateConfiguration: Equatable, Sendable {
     package var allFiles = false
     /// How many percentage points the total or a module may drop below the baseline.
     package var ratchetTolerance: Double?
-    /// The differential categories no line may fall into (`swiftcov diff --baseline`):
+    /// The differential categories no line may fall into (`swiftcov diff --base-coverage`):
     /// `"failOn": ["UNC", "LBC", "UIC"]` is genhtml's "UNC + LBC + UIC == 0".
     package var failOn: Set<DifferentialCategory> = []
     /// What the gate makes of tests that failed only in some runs (`"tests"`).

@@ -57,6 +57,14 @@ package struct TestSourceIndex: Sendable, Equatable {
         return index
     }
 
+    /// The index for tests run beside a coverage report already read: `report`'s files, and the
+    /// sources of its package folder (`workingDirectory` when it has none), where the test files
+    /// the report leaves out are.
+    package init(report: CoverageReport, workingDirectory: String) {
+        self = TestSourceIndex(paths: report.files.map(\.path)).merging(
+            .scanning(root: report.scope.root ?? workingDirectory, targets: report.scope.targets))
+    }
+
     /// This index with the paths and classes of `other` added.
     package func merging(_ other: TestSourceIndex) -> TestSourceIndex {
         var result = self

@@ -25,7 +25,7 @@ enum HTMLCommand {
         let options = try Options(arguments)
         // Before reading: a folder that may not be replaced fails at once.
         let site = try HTMLSite(directory: options.output)
-        let (report, request, export) = try options.coverage.makeReportKeepingExport(terminal)
+        let (report, request, coverage) = try options.coverage.makeReportKeepingCoverage(terminal)
         var htmlOptions = HTMLReport.Options()
         if options.timestamp {
             htmlOptions.generatedAt =
@@ -39,7 +39,7 @@ enum HTMLCommand {
             tests = try TestResultsInput.read(
                 testLogs, resolvingWith: .report(report), command: "html", terminal: terminal)
         }
-        let extra = tests.map { request.failureFiles(of: $0, report: report, export: export) } ?? []
+        let extra = tests.map { request.failureFiles(of: $0, report: report, coverage: coverage) } ?? []
         var annotations = HTMLReport.SiteAnnotations()
         if let differential = options.differential {
             let root = report.scope.root ?? terminal.workingDirectory

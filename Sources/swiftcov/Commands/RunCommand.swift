@@ -1,14 +1,6 @@
 import SwiftCovCommandLine
 import SwiftCovCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `swiftcov run`: the whole workflow in one command, from a package root. Runs the tests with
 /// coverage, keeps their log, makes the coverage even when tests failed (SwiftPM writes none
 /// then), prints the coverage table and the test summary, writes HTML, JUnit and JSON, and
@@ -36,20 +28,12 @@ enum RunCommand {
 
     static func run(_ arguments: ParsedArguments, _ terminal: inout Terminal) throws -> ExitCode {
         // From any folder of a package: `run` works in its root, as SwiftPM does.
-        let start = terminal.workingDirectory
-        guard let root = PackageManifest.root(around: start) else {
-            throw UsageError("no Package.swift in \(start) or any folder above it: run it in a package")
-        }
-        let options = try Options(arguments, folder: root == start ? "" : String(start.dropFirst(root.count + 1)))
-        if root != start {
-            guard chdir(root) == 0 else { throw UsageError("cannot work in the package root \(root)") }
-            terminal.emit(.note("working in the package root \(root)"))
-        }
+        let package = try PackageRoot(around: terminal.workingDirectory)
+        let options = try Options(arguments, folder: package.startFolder)
+        try package.enter(terminal)
+        let root = package.path
         let gate = try GateService(options.gate, root: root)
-        var workflow = try options.workflow(root: root)
-        let toolchain = try Toolchain.locate()
-        let swiftVersion = Toolchain.swiftVersion(system: toolchain.system)
-        workflow.takesAttachmentsPath = RunWorkflow.takesAttachmentsPath(swiftVersion: swiftVersion)
+        let (workflow, toolchain, swiftVersion) = try options.workflow(root: root)
         // One run at a time in an output folder: a second waits for the first.
         try OutputLock.acquire(options.output) {
             terminal.emit(.note("waiting for another swiftcov run writing to \(options.output) to end"))
@@ -71,46 +55,26 @@ enum RunCommand {
             try record(TestRun(), nil, [])
             throw error
         }
-
-        // Coverage: the run's export, in the scope and with the rules of the package.
-        var request = options.scope.request(inputs: [outcome.exportPath], root: root)
-        request.adopt(gate.configuration)
-        // The export, read once: the report and the files failures point at are made from it.
-        let export =
-            try outcome.export
-            ?? CoverageInput.readExport(
-                CoverageInput.locateExport(outcome.exportPath), keepMappings: false, names: request.includeFunctions)
-        let report = try request.makeReport(workingDirectory: root, read: export)
-        let tests = outcome.results.resolving(
-            with: TestResultsInput.sourceIndex(report: report, workingDirectory: root))
-        let judgement = gate.judgement(of: tests, orderDependent: outcome.orderDependent, terminal: terminal)
-
+        // The coverage, in the scope and with the rules of the package; the tests, with their files.
+        let run = try workflow.results(
+            of: outcome, scope: options.scope.request(inputs: [], root: root), configuration: gate.configuration)
+        let judgement = gate.judgement(of: run.tests, orderDependent: outcome.orderDependent, terminal: terminal)
         // What a person reads: the coverage table and the test summary.
         var reportOptions = CoverageReportOptions()
         reportOptions.colors = options.color.usesColor(terminal)
         reportOptions.width = terminal.columns
         try terminal.out(
-            CoverageAndTestsReport(report, options: reportOptions, tests: tests, judgement: judgement).text(.table))
-
+            CoverageAndTestsReport(run.coverage, options: reportOptions, tests: run.tests, judgement: judgement)
+                .text(.table))
         // The files CI keeps; with --per-test, the site shows which tests ran each line.
         let written = try workflow.writeOutputs(
-            report: report, tests: tests, request: request, clock: clock, hostname: Clock.hostname,
-            perTest: outcome.perTest, judgement: judgement, export: export, evidence: options.evidence)
+            run, clock: clock, hostname: Clock.hostname, perTest: outcome.perTest, judgement: judgement,
+            evidence: options.evidence)
         for warning in written.warnings { terminal.emit(warning) }
         terminal.status(wrote: written.paths)
-        try record(tests, report, outcome.orderDependent)
-
-        // The gate: failed tests always count; thresholds when configured, but a part of the
-        // tests (a shard, a filtered run) has a share of the coverage.
-        let skipped = gate.coverageRulesSkipped(
-            partial: outcome.record.isPartial, shard: options.shard, configurationGiven: options.gate.configPath != nil)
-        if skipped == nil && gate.configuration.hasCoverageRules || gate.baseline != nil {
-            try CoverageInputOptions.requireMeasured(report, inputs: [outcome.exportPath])
-        }
-        let passed = try gate.evaluate(
-            report, tests: tests, judgement: judgement, coverageRulesSkipped: skipped, separated: true,
-            terminal: terminal)
+        try record(run.tests, run.coverage, outcome.orderDependent)
         // The gate judges the failed cases; a failure no case records fails the run all the same.
+        let passed = try gate.evaluate(run, record: outcome.record, judgement: judgement, terminal: terminal)
         return passed && (outcome.testsPassed || outcome.failuresRecorded) ? .success : .gateFailed
     }
 }

@@ -95,8 +95,9 @@ extension RunCommand {
             guard history != nil || environment == nil else { throw UsageError("--environment goes with --history") }
         }
 
-        /// The workflow these options describe, for the package at `root`.
-        func workflow(root: String) throws -> RunWorkflow {
+        /// The workflow these options describe, for the package at `root`, with the toolchain it
+        /// uses and what `swift --version` prints.
+        func workflow(root: String) throws -> (RunWorkflow, Toolchain, swiftVersion: String?) {
             var workflow = RunWorkflow(
                 root: root, output: output, testArguments: testArguments, scratchPath: scratchPath,
                 strategy: perTest
@@ -105,7 +106,10 @@ extension RunCommand {
             workflow.retries = retryFailed
             // The history file in the package is swiftcov's: never a change to the code the run tests.
             if case .file(let path) = history { workflow.ownFiles = [path] }
-            return workflow
+            let toolchain = try Toolchain.locate()
+            let swiftVersion = Toolchain.swiftVersion(system: toolchain.system)
+            workflow.takesAttachmentsPath = RunWorkflow.takesAttachmentsPath(swiftVersion: swiftVersion)
+            return (workflow, toolchain, swiftVersion)
         }
 
         /// What the history knows of the run before it looks at git and the CI; `arguments`, the

@@ -272,22 +272,22 @@ extension CoverageInputOptions {
     func makeReport(
         _ terminal: Terminal, includeFunctions: Bool = true, configuration: GateConfiguration? = nil
     ) throws -> (report: CoverageReport, request: CoverageRequest) {
-        let made = try makeReportKeepingExport(
+        let made = try makeReportKeepingCoverage(
             terminal, includeFunctions: includeFunctions, configuration: configuration)
         return (made.report, made.request)
     }
 
-    /// `makeReport`, with the export the report was built from (nil for Xcode's inputs), for
-    /// another report of the same coverage without reading it again (`failureFiles`).
-    func makeReportKeepingExport(
+    /// `makeReport`, with the coverage the report was built from, for another report of the same
+    /// coverage without reading the inputs again (`failureFiles`).
+    func makeReportKeepingCoverage(
         _ terminal: Terminal, includeFunctions: Bool = true, configuration: GateConfiguration? = nil
-    ) throws -> (report: CoverageReport, request: CoverageRequest, export: LLVMCovExport?) {
+    ) throws -> (report: CoverageReport, request: CoverageRequest, coverage: CoverageRequest.ReadCoverage) {
         var request = self.request
         request.includeFunctions = includeFunctions
         if let configuration { request.adopt(configuration) }
         let progress = Progress(terminal: terminal, inputs: request.inputs)
         defer { progress.finish() }
-        let (report, export) = try request.makeReportKeepingExport(workingDirectory: terminal.workingDirectory)
+        let (report, coverage) = try request.makeReportKeepingCoverage(workingDirectory: terminal.workingDirectory)
         KeptUntilExit.keep(report)
         for warning in report.warnings { terminal.emit(warning) }
         Self.tellWhatWasRead(report, terminal)
@@ -299,7 +299,7 @@ extension CoverageInputOptions {
                         : "package root \(terminal.displayPath(root)) inferred from the export's paths; ")
                         + "give --root DIR to choose another"))
         }
-        return (report, request, export)
+        return (report, request, coverage)
     }
 }
 

@@ -8,6 +8,8 @@ struct GateService {
     private(set) var configuration: GateConfiguration
     /// The ratchet's baseline, when given.
     let baseline: CoverageBaseline?
+    /// Whether the configuration was given (`--config`) rather than found in the package.
+    let configurationGiven: Bool
 
     /// Reads the configuration (`--config`, else `.swiftcov.json` in `root`, if any) and the
     /// baseline; `minimums` override the configuration's totals. A baseline given is ratcheted
@@ -17,6 +19,7 @@ struct GateService {
         minimums: [(WritableKeyPath<GateConfiguration.Minimums, Double?>, Double)] = []
     ) throws {
         configuration = try options.loadConfiguration(root: root)
+        configurationGiven = options.configPath != nil
         for (keyPath, percent) in minimums { configuration.totals[keyPath: keyPath] = percent }
         baseline = try options.loadBaseline()
         if baseline != nil && configuration.ratchetTolerance == nil { configuration.ratchetTolerance = 0 }
@@ -31,18 +34,32 @@ struct GateService {
         return TestJudgement(configuration: configuration, orderDependent: orderDependent)
     }
 
-    /// Why a part of the tests (`partial`: a shard, or a filtered run, `-- --filter …`) gates its
-    /// tests only, nil when it gates the coverage too: its coverage is a share of the package's,
-    /// so the package's rules are checked where the shards are merged, unless `--config` names
-    /// rules for the part (`configurationGiven`).
-    func coverageRulesSkipped(partial: Bool, shard: Shard?, configurationGiven: Bool) -> String? {
-        guard partial && !configurationGiven && configuration.hasCoverageRules else { return nil }
-        guard let shard else {
-            return "A filtered run gates its tests only: the coverage rules of .swiftcov.json need the whole suite "
-                + "(swiftcov run without --filter or --skip)."
+    /// Evaluates the rules on a run's coverage and tests (`run`), as `evaluate` does, after a
+    /// blank line. A part of the tests (`record`: a shard, or a filtered run, `-- --filter …`)
+    /// gates its tests only: its coverage is a share of the package's, so the package's rules are
+    /// checked where the shards are merged, unless `--config` names rules for the part. Coverage
+    /// rules checked need the package's code in the run's coverage.
+    func evaluate(
+        _ run: RunWorkflow.Results, record: RunRecord, judgement: TestJudgement, terminal: Terminal
+    ) throws -> Bool {
+        var skipped: String?
+        if record.isPartial && !configurationGiven && configuration.hasCoverageRules {
+            if case .shard(let shard) = record.scope {
+                skipped =
+                    "Shard \(shard) gates its tests only: the coverage rules of .swiftcov.json are checked where the "
+                    + "shards are merged (swiftcov check -c SHARD-1-OUTPUT -c SHARD-2-OUTPUT …)."
+            } else {
+                skipped =
+                    "A filtered run gates its tests only: the coverage rules of .swiftcov.json need the whole suite "
+                    + "(swiftcov run without --filter or --skip)."
+            }
         }
-        return "Shard \(shard) gates its tests only: the coverage rules of .swiftcov.json are checked where the "
-            + "shards are merged (swiftcov check -c SHARD-1-OUTPUT -c SHARD-2-OUTPUT …)."
+        if skipped == nil && configuration.hasCoverageRules || baseline != nil {
+            try CoverageInputOptions.requireMeasured(run.coverage, inputs: run.request.inputs)
+        }
+        return try evaluate(
+            run.coverage, tests: run.tests, judgement: judgement, coverageRulesSkipped: skipped, separated: true,
+            terminal: terminal)
     }
 
     /// Evaluates the rules on `report` and the failures of `tests` (as `judgement` counts them),

@@ -38,7 +38,7 @@ enum TestResultsInput {
         // In place: a copy would hold the whole run twice.
         switch sources {
         case .report(let report):
-            run.resolve(with: sourceIndex(report: report, workingDirectory: workingDirectory))
+            run.resolve(with: TestSourceIndex(report: report, workingDirectory: workingDirectory))
         case .package(let coverage, let root):
             run.resolve(with: try sourceIndex(coverage: coverage, root: root, workingDirectory: workingDirectory))
         }
@@ -131,13 +131,6 @@ enum TestResultsInput {
                     root: absolute, targets: PackageDescriber.swiftPM.targets(ofPackageAt: absolute)))
         }
         return index
-    }
-
-    /// The index for a run next to a coverage report already read: its files, and the package
-    /// folder's sources (the test files the report leaves out).
-    static func sourceIndex(report: CoverageReport, workingDirectory: String) -> TestSourceIndex {
-        TestSourceIndex(paths: report.files.map(\.path)).merging(
-            TestSourceIndex.scanning(root: report.scope.root ?? workingDirectory, targets: report.scope.targets))
     }
 
     static func displayName(_ input: String) -> String {

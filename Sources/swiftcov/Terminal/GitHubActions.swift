@@ -1,13 +1,5 @@
 import SwiftCovCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// What swiftcov does when it runs in a GitHub Actions job: annotations that attach problems to
 /// the lines of the pull request, and Markdown in the job summary. Nothing outside GitHub.
 struct GitHubActions {
@@ -17,16 +9,12 @@ struct GitHubActions {
     var isActive: Bool { terminal.environment("GITHUB_ACTIONS") == "true" }
 
     /// Appends `markdown` to the job summary (`GITHUB_STEP_SUMMARY`), when there is one; the
-    /// Markdown is only rendered then.
+    /// Markdown is only rendered then. Other steps append to it too: it is added on a line of its
+    /// own, and taken back whole when it cannot be written (a full disk), with a warning.
     func addToStepSummary(_ markdown: @autoclosure () -> String) {
         guard let path = terminal.environment("GITHUB_STEP_SUMMARY"), !path.isEmpty else { return }
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
-        var text = markdown()
-        let failure =
-            descriptor < 0 ? errno : text.withUTF8 { FileDescriptor.write($0, to: descriptor) }
-        if descriptor >= 0 { close(descriptor) }
-        if failure != 0 {
-            terminal.emit(.warning(file: path, "cannot write the job summary: \(String(cString: strerror(failure)))"))
+        do throws(SystemCallError) { try AppendOnlyFile.append(markdown(), to: path) } catch {
+            terminal.emit(.warning(file: path, "cannot write the job summary: \(error.reason)"))
         }
     }
 

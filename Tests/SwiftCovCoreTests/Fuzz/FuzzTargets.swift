@@ -624,7 +624,7 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
             }
         }
         try requireWellFormedJSON(
-            DifferentialCoverageJSONReport.render(coverage, options: options), "diff --baseline --format json")
+            DifferentialCoverageJSONReport.render(coverage, options: options), "diff --base-coverage --format json")
     }
 
     /// A glob (the input's first line) matched against paths (each further line, up to 8), as

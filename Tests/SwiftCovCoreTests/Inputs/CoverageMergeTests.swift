@@ -7,6 +7,20 @@ struct CoverageMergeTests {
     let fixture = Fixture(name: "yams")
     let scope = CoverageScope(root: "/package", allFiles: true)
 
+    /// A run whose one test failed in `Tests/ATests/aTests.swift`, a file the reports leave out.
+    static var failingInTests: TestRun {
+        var failing = TestRun.Case(className: "ATests", testName: "testA", status: .failed)
+        failing.issues = [
+            TestRun.Issue(
+                kind: .failure, message: "no",
+                location: TestRun.SourceLocation(file: "Tests/ATests/aTests.swift", line: 1))
+        ]
+        var tests = TestRun()
+        tests.suites = [TestRun.Suite(name: "ATests", framework: .xctest, timestamp: nil)]
+        tests.suites[0].cases = [failing]
+        return tests
+    }
+
     @Test("the files failures point at come from the export the report was made from, not from reading it again")
     func failureFilesFromTheExportRead() throws {
         let file = #"{"filename":"/package/PATH","summary":{"lines":{"count":2,"covered":1}}}"#
@@ -19,22 +33,39 @@ struct CoverageMergeTests {
         let export = try CoverageInput.readExport(path, keepMappings: false)
         let report = try request.makeReport(workingDirectory: "/package", read: export)
         #expect(report.files.map(\.displayPath) == ["Sources/A/a.swift"])
-        var failing = TestRun.Case(className: "ATests", testName: "testA", status: .failed)
-        failing.issues = [
-            TestRun.Issue(
-                kind: .failure, message: "no",
-                location: TestRun.SourceLocation(file: "Tests/ATests/aTests.swift", line: 1))
-        ]
-        var tests = TestRun()
-        tests.suites = [TestRun.Suite(name: "ATests", framework: .xctest, timestamp: nil)]
-        tests.suites[0].cases = [failing]
         // The file on disk is no export any more: only the export already read can give the test file.
         try "not an export".write(toFile: path, atomically: true, encoding: .utf8)
         #expect(
-            request.failureFiles(of: tests, report: report, export: export).map(\.displayPath) == [
-                "Tests/ATests/aTests.swift"
-            ])
-        #expect(request.failureFiles(of: tests, report: report).isEmpty)
+            request.failureFiles(of: Self.failingInTests, report: report, coverage: .llvmCov(export)).map(\.displayPath)
+                == [
+                    "Tests/ATests/aTests.swift"
+                ])
+    }
+
+    @Test("Xcode's coverage too: the files failures point at come from the coverage read, not from reading it again")
+    func failureFilesFromXcodeCoverageRead() throws {
+        func target(_ name: String, _ path: String, covered: Int) -> String {
+            let file =
+                #"{"name":"\#(path.split(separator: "/").last!)","path":"/package/\#(path)","coveredLines":\#(covered),"#
+                + #""executableLines":1,"lineCoverage":\#(covered),"functions":[{"name":"f()","lineNumber":1,"#
+                + #""executionCount":\#(covered),"coveredLines":\#(covered),"executableLines":1,"lineCoverage":\#(covered)}]}"#
+            return #"{"name":"\#(name)","buildProductPath":"/package/\#(name)","coveredLines":\#(covered),"#
+                + #""executableLines":1,"lineCoverage":\#(covered),"files":[\#(file)]}"#
+        }
+        let json =
+            #"{"coveredLines":1,"executableLines":2,"lineCoverage":0.5,"targets":["#
+            + target("A.framework", "Sources/A/a.swift", covered: 1) + ","
+            + target("ATests.xctest", "Tests/ATests/aTests.swift", covered: 0) + "]}"
+        let path = try temporaryDirectory() + "/xccov.json"
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        let request = CoverageRequest(inputs: [path], root: "/package")
+        let (report, coverage) = try request.makeReportKeepingCoverage(workingDirectory: "/package")
+        // Xcode's test bundles are test code: the report leaves them out.
+        #expect(report.files.map(\.displayPath) == ["Sources/A/a.swift"])
+        try "not Xcode's coverage".write(toFile: path, atomically: true, encoding: .utf8)
+        let files = request.failureFiles(of: Self.failingInTests, report: report, coverage: coverage)
+        #expect(files.map(\.displayPath) == ["Tests/ATests/aTests.swift"])
+        #expect(files.map(\.summary.lines) == [Metric(count: 1, covered: 0)])
     }
 
     @Test("the same export twice: counts add up, coverage stays the same")

@@ -168,6 +168,42 @@ struct RunWorkflowTests {
     }
 
     @Test(
+        "a run's results: its export's report in the scope asked for and the gate's, its XCTest classes found in the package's tests"
+    )
+    func results() throws {
+        let system = recordedSwift()
+        let run = workflow(.wholeSuite, system: system)
+        let outcome = try run.run(toolchain: toolchain(system), clock: Self.clock, sink: CollectingSink())
+        // The class the log names without its module (XCTest on Linux), declared in the package
+        // (written in pieces: this file's own lines must not declare it to a scan of this package).
+        try FileManager.default.createDirectory(
+            atPath: root + "/Tests/TriviaCoreTests", withIntermediateDirectories: true)
+        let declaration = ["final class", "QuestionsLoaderTests: XCTestCase {"].joined(separator: " ")
+        try Data("import XCTest\n\n\(declaration)\n    func testBundledQuestionsLoadOffline() {}\n}\n".utf8)
+            .write(to: URL(fileURLWithPath: root + "/Tests/TriviaCoreTests/QuestionsLoaderTests.swift"))
+        var configuration = GateConfiguration()
+        configuration.excludes = [Glob("Sources/trivia/**")]
+        let scope = CoverageRequest(inputs: ["elsewhere.json"], excludes: [Glob("Sources/TriviaGame/**")])
+
+        let results = try run.results(of: outcome, scope: scope, configuration: configuration)
+
+        #expect(results.request.inputs == [outcome.exportPath] && results.request.root == root)
+        // The run's export, in both scopes: TriviaCore's files only.
+        let expected = try CoverageRequest(
+            inputs: [outcome.exportPath], root: root,
+            excludes: [Glob("Sources/TriviaGame/**"), Glob("Sources/trivia/**")]
+        ).makeReport(workingDirectory: root)
+        #expect(results.coverage.files.map(\.path) == expected.files.map(\.path))
+        #expect(results.coverage.totals == expected.totals)
+        #expect(results.coverage.files.count == 9)
+        #expect(results.coverage.files.allSatisfy { $0.displayPath.hasPrefix("Sources/TriviaCore/") })
+        // The class, in its module as the package declares it.
+        let suites = { (run: TestRun) in run.suites.map(\.name).filter { $0.hasSuffix("QuestionsLoaderTests") } }
+        #expect(suites(outcome.results) == ["QuestionsLoaderTests"])
+        #expect(suites(results.tests) == ["TriviaCoreTests.QuestionsLoaderTests"])
+    }
+
+    @Test(
         "the whole suite keeps an earlier run --per-test's data: this run's when at the same code, else said to be an earlier run's"
     )
     func keepsPerTestData() throws {
