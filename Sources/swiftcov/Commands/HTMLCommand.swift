@@ -25,21 +25,13 @@ enum HTMLCommand {
         let options = try Options(arguments)
         // Before reading: a folder that may not be replaced fails at once.
         let site = try HTMLSite(directory: options.output)
-        let (report, request, coverage) = try options.coverage.makeReportKeepingCoverage(terminal)
+        let (report, testLogs, tests, extra) = try readInputs(options, terminal)
         var htmlOptions = HTMLReport.Options()
         if options.timestamp {
             htmlOptions.generatedAt =
                 Clock.system(sourceDateEpoch: terminal.environment("SOURCE_DATE_EPOCH"))
                 .utcTimestamp
         }
-        var tests: TestRun?
-        let testLogs =
-            options.testLogs.isEmpty ? try runTestResults(options.coverage.inputs, terminal) : options.testLogs
-        if !testLogs.isEmpty {
-            tests = try TestResultsInput.read(
-                testLogs, resolvingWith: .report(report), command: "html", terminal: terminal)
-        }
-        let extra = tests.map { request.failureFiles(of: $0, report: report, coverage: coverage) } ?? []
         var annotations = HTMLReport.SiteAnnotations()
         if let differential = options.differential {
             let root = report.scope.root ?? terminal.workingDirectory
@@ -73,6 +65,22 @@ enum HTMLCommand {
         let cwd = Terminal.currentDirectory
         guard let root = coverage.packageRoot, root != cwd else { return ".build/swiftcov/html" }
         return root + "/.build/swiftcov/html"
+    }
+
+    /// The report, the test results' files, the tests resolved against the report, and the files
+    /// their failures point at that the report leaves out, made from the coverage read once; that
+    /// coverage (an export's records are megabytes for a large package) is let go when this
+    /// returns, before the pages are written.
+    private static func readInputs(
+        _ options: Options, _ terminal: Terminal
+    ) throws -> (report: CoverageReport, testLogs: [String], tests: TestRun?, extra: [FileCoverage]) {
+        let (report, request, coverage) = try options.coverage.makeReportKeepingCoverage(terminal)
+        let testLogs =
+            options.testLogs.isEmpty ? try runTestResults(options.coverage.inputs, terminal) : options.testLogs
+        guard !testLogs.isEmpty else { return (report, testLogs, nil, []) }
+        let tests = try TestResultsInput.read(
+            testLogs, resolvingWith: .report(report), command: "html", terminal: terminal)
+        return (report, testLogs, tests, request.failureFiles(of: tests, report: report, coverage: coverage))
     }
 
     /// The test results `swiftcov run` left beside the coverage, when every input is a run's
