@@ -297,15 +297,22 @@ package enum HistoryFormat {
 
     /// A reference read back as its number; nil when it is not base 36 within 64 bits.
     private static func number(ofReference raw: JSONRawString) -> UInt64? {
-        guard raw.count > 0, raw.count <= 13, !raw.hasEscapes else { return nil }
+        guard !raw.hasEscapes else { return nil }
+        return number(ofReference: UnsafeBufferPointer(start: raw.start, count: raw.count))
+    }
+
+    /// A reference's digits read back as its number; nil when they are not base 36 within 64 bits.
+    @inline(__always)
+    private static func number(ofReference digits: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard digits.count > 0, digits.count <= 13 else { return nil }
         // Twelve digits stay below 36^12 < 2^63: only a thirteenth can overflow.
         var value: UInt64 = 0
-        for index in 0..<min(raw.count, 12) {
-            guard let digit = digit(raw.start[index]) else { return nil }
+        for index in 0..<min(digits.count, 12) {
+            guard let digit = digit(digits[index]) else { return nil }
             value = value &* 36 &+ digit
         }
-        guard raw.count == 13 else { return value }
-        guard let digit = digit(raw.start[12]) else { return nil }
+        guard digits.count == 13 else { return value }
+        guard let digit = digit(digits[12]) else { return nil }
         let (times, overflow) = value.multipliedReportingOverflow(by: 36)
         let (sum, overflow2) = times.addingReportingOverflow(digit)
         guard !overflow, !overflow2 else { return nil }
@@ -667,28 +674,18 @@ package enum HistoryFormat {
     ) -> Int? {
         // The longest such execution is 35 bytes: with 36 left, no index below passes the end.
         guard bytes.count >= 36, bytes[0] == UInt8(ascii: "["), bytes[1] == UInt8(ascii: "\"") else { return nil }
+        // The reference: the digits up to its closing quote, at most 13 of them.
         var index = 2
-        var reference: UInt64 = 0
-        while index < 14, let value = digit(bytes[index]) {
-            reference = reference &* 36 &+ value
-            index += 1
-        }
-        // A thirteenth digit (most references have one) is the only one that can overflow.
-        if index == 14, let value = digit(bytes[index]) {
-            let (times, overflow) = reference.multipliedReportingOverflow(by: 36)
-            let (sum, overflow2) = times.addingReportingOverflow(value)
-            guard !overflow, !overflow2 else { return nil }
-            reference = sum
-            index += 1
-        }
-        guard index > 2, bytes[index] == UInt8(ascii: "\""), bytes[index + 1] == UInt8(ascii: ","),
+        while index < 16, bytes[index] != UInt8(ascii: "\"") { index += 1 }
+        guard index < 16, let reference = number(ofReference: UnsafeBufferPointer(rebasing: bytes[2..<index])),
+            bytes[index + 1] == UInt8(ascii: ","),
             bytes[index + 2] == UInt8(ascii: "\""), let status = status(code: bytes[index + 3]),
             bytes[index + 4] == UInt8(ascii: "\""), bytes[index + 5] == UInt8(ascii: ","),
             let test = names[reference]
         else { return nil }
         index += 6
         /// Digits up to `separator`, at most `longest` of them.
-        func number(longest: Int, then separator: UInt8) -> UInt64? {
+        func decimal(longest: Int, then separator: UInt8) -> UInt64? {
             let start = index
             var value: UInt64 = 0
             while index - start < longest {
@@ -701,8 +698,8 @@ package enum HistoryFormat {
             index += 1
             return value
         }
-        guard let attempt = number(longest: 3, then: UInt8(ascii: ",")), attempt <= UInt64(UInt8.max),
-            let milliseconds = number(longest: 9, then: UInt8(ascii: "]"))
+        guard let attempt = decimal(longest: 3, then: UInt8(ascii: ",")), attempt <= UInt64(UInt8.max),
+            let milliseconds = decimal(longest: 9, then: UInt8(ascii: "]"))
         else { return nil }
         execution = TestHistory.Execution(
             test: test, status: status, attempt: UInt8(attempt), milliseconds: UInt32(milliseconds))
