@@ -36,10 +36,21 @@ package struct PackageTargets: Equatable, Sendable {
     /// The target whose folder holds `relativePath` (a path relative to the package root); nil
     /// when none does (generated files, files outside every target).
     package func owner(ofRelativePath relativePath: String) -> Target? {
-        for target in targets {
-            if target.path == "." || relativePath.hasPrefix(target.path + "/") { return target }
+        var relativePath = relativePath
+        return relativePath.withUTF8 { path in
+            targets.first { target in
+                var folder = target.path
+                return folder == "." || folder.withUTF8 { Self.folder($0, holds: path) }
+            }
         }
-        return nil
+    }
+
+    /// Whether the path `path` lies inside the folder `folder` (both relative to the package
+    /// root), byte for byte as the file system compares them; no string is made (a report asks
+    /// for each of its files).
+    private static func folder(_ folder: UnsafeBufferPointer<UInt8>, holds path: UnsafeBufferPointer<UInt8>) -> Bool {
+        path.count > folder.count && path[folder.count] == UInt8(ascii: "/")
+            && path[..<folder.count].elementsEqual(folder)
     }
 
     /// The name of the target whose folder holds `relativePath`; nil when none does.
