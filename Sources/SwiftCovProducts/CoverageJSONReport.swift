@@ -188,7 +188,7 @@ package enum CoverageJSONReport {
     private static func write(_ summary: CoverageSummary, _ kinds: SummaryKinds, to json: inout JSONWriter) {
         json.beginObject()
         for (kind, measured) in kinds.kinds {
-            json.key(kind.jsonKey)
+            json.key(kind.staticName)
             if measured { json.metric(summary[kind]) } else { json.null() }
         }
         json.endObject()
@@ -203,18 +203,5 @@ extension JSONWriter {
         member("covered", metric.covered)
         member("percent", metric.percent)
         endObject()
-    }
-}
-
-extension CoverageSummary.Kind {
-    /// The kind's name (`rawValue`) as a key written without escaping.
-    fileprivate var jsonKey: StaticString {
-        switch self {
-        case .lines: "lines"
-        case .functions: "functions"
-        case .instantiations: "instantiations"
-        case .regions: "regions"
-        case .branches: "branches"
-        }
     }
 }

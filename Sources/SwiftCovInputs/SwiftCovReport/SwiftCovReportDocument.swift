@@ -386,19 +386,6 @@ private struct Reader {
     }
 }
 
-extension CoverageSummary.Kind {
-    /// The key of the metric in a summary, for matching without making a `String`.
-    fileprivate var staticName: StaticString {
-        switch self {
-        case .lines: "lines"
-        case .functions: "functions"
-        case .instantiations: "instantiations"
-        case .regions: "regions"
-        case .branches: "branches"
-        }
-    }
-}
-
 extension Double {
     /// `2` for 2.0, else the number as Swift prints it.
     fileprivate var formatted: String {

@@ -67,6 +67,18 @@ package struct CoverageSummary: Equatable, Sendable {
     /// The metrics reported for every level, in display order.
     package enum Kind: String, CaseIterable, Sendable {
         case lines, functions, instantiations, regions, branches
+
+        /// The name (`rawValue`) as a static string: a JSON key written without escaping, or
+        /// matched without making a `String`.
+        package var staticName: StaticString {
+            switch self {
+            case .lines: "lines"
+            case .functions: "functions"
+            case .instantiations: "instantiations"
+            case .regions: "regions"
+            case .branches: "branches"
+            }
+        }
     }
 
     /// The metric of one kind.
