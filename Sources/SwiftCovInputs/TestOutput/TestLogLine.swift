@@ -153,7 +153,7 @@ package enum TestLogLine: Sendable, Equatable {
             if let rest = text.suffix(from: start).after("Executed ") { return parseExecuted(rest) }
             return nil
         case UInt8(ascii: "["):
-            return parseProgress(text.dropFirst())
+            return parseProgress(text.dropFirst()).map { .parallelProgress($0.name, index: $0.index, total: $0.total) }
         case UInt8(ascii: "-"), 0x80...:
             // Swift Testing's symbols: `-` on Windows, the rest beyond ASCII.
             if let message = parseSwiftTestingLine(text) { return .swiftTesting(message.message) }
@@ -311,22 +311,46 @@ package enum TestLogLine: Sendable, Equatable {
             wallSeconds: wallSeconds ?? seconds)
     }
 
-    private static func parseProgress(_ rest: LineText) -> TestLogLine? {
-        // "3/12] Testing Module.Class/method"
-        guard let close = rest.firstIndex(of: UInt8(ascii: "]")) else { return nil }
-        let counts = rest.prefix(close).split(UInt8(ascii: "/"))
-        guard counts.count == 2, let index = counts[0].int, let total = counts[1].int else { return nil }
-        guard let qualified = rest.suffix(from: close + 1).after(" Testing ") else { return nil }
-        guard let slash = qualified.firstIndex(of: UInt8(ascii: "/")) else { return nil }
+    /// A `--parallel` progress line, `[3/12] Testing Module.Class/method`, as its bytes (valid
+    /// while the line is): a test named again and again is looked up by them, its name's strings
+    /// made once.
+    struct ProgressLine {
+        var index: Int
+        var total: Int
+        /// `Module.Class/method`.
+        var qualified: LineText
+        /// Where the dot after the module and the slash before the method are in `qualified`.
+        var dot: Int
+        var slash: Int
+
+        /// `Class/method`: the test without its module.
+        var classAndMethod: LineText { qualified.suffix(from: dot + 1) }
+
+        /// The test's name, its parts made into strings.
+        var name: XCTestName {
+            XCTestName(
+                module: qualified.prefix(dot).string, className: qualified[dot + 1, slash].string,
+                method: qualified.suffix(from: slash + 1).string, form: .slashed)
+        }
+    }
+
+    /// A progress line after its `[`: "3/12] Testing Module.Class/method".
+    static func parseProgress(_ rest: LineText) -> ProgressLine? {
+        guard let close = rest.firstIndex(of: UInt8(ascii: "]")),
+            let (index, total) = rest.prefix(close).withPieces(
+                UInt8(ascii: "/"),
+                { counts -> (Int, Int)? in
+                    guard counts.count == 2, let index = counts[0].int, let total = counts[1].int else { return nil }
+                    return (index, total)
+                }),
+            let qualified = rest.suffix(from: close + 1).after(" Testing "),
+            let slash = qualified.firstIndex(of: UInt8(ascii: "/"))
+        else { return nil }
         let type = qualified.prefix(slash)
-        let method = qualified.suffix(from: slash + 1)
-        guard let dot = type.firstIndex(of: UInt8(ascii: ".")), !method.isEmpty, !type.contains(0x20) else {
+        guard let dot = type.firstIndex(of: UInt8(ascii: ".")), slash + 1 < qualified.count, !type.contains(0x20) else {
             return nil
         }
-        let name = XCTestName(
-            module: type.prefix(dot).string, className: type.suffix(from: dot + 1).string, method: method.string,
-            form: .slashed)
-        return .parallelProgress(name, index: index, total: total)
+        return ProgressLine(index: index, total: total, qualified: qualified, dot: dot, slash: slash)
     }
 
     /// `path:line: error: Name : message` and `path:line: Name : Test skipped - reason`.
