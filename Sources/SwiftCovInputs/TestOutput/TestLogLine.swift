@@ -337,12 +337,7 @@ package enum TestLogLine: Sendable, Equatable {
     /// A progress line after its `[`: "3/12] Testing Module.Class/method".
     static func parseProgress(_ rest: LineText) -> ProgressLine? {
         guard let close = rest.firstIndex(of: UInt8(ascii: "]")),
-            let (index, total) = rest.prefix(close).withPieces(
-                UInt8(ascii: "/"),
-                { counts -> (Int, Int)? in
-                    guard counts.count == 2, let index = counts[0].int, let total = counts[1].int else { return nil }
-                    return (index, total)
-                }),
+            let (index, total) = progressCounts(rest.prefix(close)),
             let qualified = rest.suffix(from: close + 1).after(" Testing "),
             let slash = qualified.firstIndex(of: UInt8(ascii: "/"))
         else { return nil }
@@ -351,6 +346,25 @@ package enum TestLogLine: Sendable, Equatable {
             return nil
         }
         return ProgressLine(index: index, total: total, qualified: qualified, dot: dot, slash: slash)
+    }
+
+    /// `3/12`: two numbers between slashes (empty pieces skipped, as `split` skips them), read
+    /// without cutting the text into pieces.
+    private static func progressCounts(_ text: LineText) -> (Int, Int)? {
+        var pieces = 0
+        var first = text
+        var second = text
+        var start = 0
+        for end in 0...text.count where end == text.count || text[end] == UInt8(ascii: "/") {
+            if end > start {
+                pieces += 1
+                guard pieces <= 2 else { return nil }
+                if pieces == 1 { first = text[start, end] } else { second = text[start, end] }
+            }
+            start = end + 1
+        }
+        guard pieces == 2, let index = first.int, let total = second.int else { return nil }
+        return (index, total)
     }
 
     /// `path:line: error: Name : message` and `path:line: Name : Test skipped - reason`.
@@ -587,18 +601,22 @@ package enum TestLogLine: Sendable, Equatable {
     private static func parseEnded(_ rest: LineText, isSuite: Bool) -> SwiftTestingLine? {
         guard rest.hasSuffix(".") else { return nil }
         let body = rest.dropLast()
-        let passedAt = body.lastFind(" passed after ")
-        // Only a later one matters.
-        let failedFrom = passedAt.map { $0 + 1 } ?? 0
-        let failedAt = body.suffix(from: failedFrom).lastFind(" failed after ").map { $0 + failedFrom }
-        let start: Int
-        let passed: Bool
-        switch (passedAt, failedAt) {
-        case (let p?, let f?): (start, passed) = p > f ? (p, true) : (f, false)
-        case (let p?, nil): (start, passed) = (p, true)
-        case (nil, let f?): (start, passed) = (f, false)
-        case (nil, nil): return nil
+        // The last " passed after " or " failed after " (a name may hold either): one look back
+        // at each space.
+        var start = body.count - 14
+        var passed = false
+        while start >= 0 {
+            if body[start] == 0x20 {
+                let rest = body.suffix(from: start)
+                if rest.hasPrefix(" passed after ") {
+                    passed = true
+                    break
+                }
+                if rest.hasPrefix(" failed after ") { break }
+            }
+            start -= 1
         }
+        guard start >= 0 else { return nil }
         var name = body.prefix(start)
         var caseCount: Int?
         if name.hasSuffix(" test case") || name.hasSuffix(" test cases"), let with = name.lastFind(" with ") {
