@@ -37,6 +37,10 @@ package final class MappedFile: @unchecked Sendable {
         /// A window at a time, each dropped once read (`forEachWindow`): memory holds a few
         /// MiB of the file, whatever its size.
         case inOrder
+        /// In the windows its reader reads ahead and drops as it goes (`readAhead`, `drop`), in
+        /// one pass over a buffer of the whole file: nothing is read up front, and memory
+        /// holds the windows, whatever the file's size.
+        case inWindows
     }
 
     /// Maps the file at `path`, or reads standard input when `path` is "-". With a `limit`, only
@@ -151,13 +155,26 @@ package final class MappedFile: @unchecked Sendable {
         var offset = 0
         while offset < count {
             let length = min(size, count - offset)
-            #if os(Linux)
-                _ = madvise(address + offset, length, MappedFile.populateRead)
-            #endif
+            readAhead(offset..<offset + length)
             try body(UnsafeRawBufferPointer(start: address + offset, count: length))
             _ = madvise(address + offset, length, MADV_DONTNEED)
             offset += length
         }
+    }
+
+    /// Maps the pages of `range` now, in one call rather than a fault per few pages, for a
+    /// reader about to go through them; nothing for a file that was copied.
+    package func readAhead(_ range: Range<Int>) {
+        guard let address, isMapped else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = max(range.lowerBound, 0) / page * page
+        let end = min(range.upperBound, count)
+        guard start < end else { return }
+        #if os(Linux)
+            _ = madvise(address + start, end - start, MappedFile.populateRead)
+        #else
+            _ = madvise(address + start, end - start, MADV_WILLNEED)
+        #endif
     }
 
     /// Drops the pages wholly within `range` from memory, for a reader done with them (they are

@@ -447,6 +447,8 @@ extension RunWorkflow {
     ) throws -> (paths: [String], warnings: [Diagnostic]) {
         let (report, tests) = (results.coverage, results.tests)
         let attached = tests.evidence
+        // Worked out once for the site and coverage.json, which both name every function.
+        report.workOutFunctionNames()
         let site = try HTMLSite.write(
             report, tests: tests,
             extraFiles: results.request.failureFiles(of: tests, report: report, coverage: .llvmCov(results.export)),

@@ -113,7 +113,7 @@ package enum CoverageInput {
     package static func readExport(_ path: String, keepMappings: Bool, names: Bool = true) throws(CoverageInputError)
         -> LLVMCovExport
     {
-        let document = try map(path)
+        let document = try map(path, reading: .inWindows)
         let result = Result { () throws(JSONError) in
             try LLVMCovExportReader.read(document, keepMappings: keepMappings, names: names)
         }
@@ -130,10 +130,12 @@ package enum CoverageInput {
         }
     }
 
-    /// The file at `path`, mapped.
-    package static func map(_ path: String) throws(CoverageInputError) -> MappedFile {
+    /// The file at `path`, mapped to be read as `reading` says.
+    package static func map(_ path: String, reading: MappedFile.Reading = .whole) throws(CoverageInputError)
+        -> MappedFile
+    {
         do {
-            return try MappedFile(path: path)
+            return try MappedFile(path: path, reading: reading)
         } catch {
             throw .unreadable(path: path, reason: error.message)
         }

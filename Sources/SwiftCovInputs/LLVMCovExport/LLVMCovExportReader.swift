@@ -19,7 +19,8 @@ package enum LLVMCovExportReader {
         -> LLVMCovExport
     {
         try document.withUnsafeBytes { buffer throws(JSONError) -> LLVMCovExport in
-            var reader = Reader(buffer: buffer, keepMappings: keepMappings, names: names || keepMappings)
+            var reader = Reader(
+                document: document, buffer: buffer, keepMappings: keepMappings, names: names || keepMappings)
             do throws(JSONError) {
                 try reader.readRoot()
             } catch {
@@ -155,7 +156,10 @@ package enum LLVMCovExportReader {
 /// The state of one pass over a document.
 private struct Reader {
     var scanner: JSONScanner
+    let document: MappedFile
     let buffer: UnsafeRawBufferPointer
+    /// The window of the document read ahead (see `slideWindow`).
+    var window = 0..<0
     /// Whether records keep their regions: asked for, or because a file is named twice.
     var keepMappings: Bool
     /// Whether a file is named twice, so that the export must be merged with itself.
@@ -185,7 +189,8 @@ private struct Reader {
     /// The records kept with their mappings, to find the same function read again.
     var records = RecordTable()
 
-    init(buffer: UnsafeRawBufferPointer, keepMappings: Bool, names: Bool) {
+    init(document: MappedFile, buffer: UnsafeRawBufferPointer, keepMappings: Bool, names: Bool) {
+        self.document = document
         self.buffer = buffer
         self.scanner = JSONScanner(buffer)
         self.keepMappings = keepMappings
@@ -221,17 +226,38 @@ private struct Reader {
             if key.equals("files") {
                 try scanner.beginArray()
                 var more = false
-                while try scanner.nextElement(&more) { try readFile() }
+                while try scanner.nextElement(&more) {
+                    try readFile()
+                    slideWindow()
+                }
             } else if key.equals("functions") {
                 sawFunctions = true
                 reserveFunctions()
                 try scanner.beginArray()
                 var more = false
-                while try scanner.nextElement(&more) { try readFunction() }
+                while try scanner.nextElement(&more) {
+                    try readFunction()
+                    slideWindow()
+                }
             } else {
                 try scanner.skipValue()
             }
         }
+    }
+
+    /// The bytes of the document read ahead of the reader (see `slideWindow`).
+    static let windowSize = 1 << 20
+
+    /// Keeps the document in memory a window at a time as it is read (`MappedFile.Reading
+    /// .inWindows`): once the reader passes the window read ahead, the pages it read are
+    /// dropped (a file's segments are read again from the file when asked for) and the next
+    /// window is read ahead. An export of hundreds of megabytes is read through a few MiB of
+    /// memory, not all of it.
+    mutating func slideWindow() {
+        guard scanner.offset >= window.upperBound else { return }
+        document.drop(window.lowerBound..<scanner.offset)
+        window = scanner.offset..<scanner.offset + Self.windowSize
+        document.readAhead(window)
     }
 
     /// Makes room for the function records the files' summaries announce (llvm-cov writes the

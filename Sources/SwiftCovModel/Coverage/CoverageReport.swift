@@ -50,6 +50,12 @@ package struct CoverageReport: Sendable {
         self.leftOut = leftOut
         self.otherRoot = otherRoot
     }
+
+    /// Works out every function's name now, on all cores, and keeps them for every writer of the
+    /// report (`swiftcov run` writes the site and coverage.json from one report).
+    package func workOutFunctionNames() {
+        for file in files where !file.functions.isEmpty { _ = file.nameTable.names }
+    }
 }
 
 /// A module (SwiftPM target) and the sum of its files' numbers.
@@ -85,6 +91,12 @@ package struct FileCoverage: Sendable {
     /// first time any file's are asked for, and kept (writers never demangle on their own).
     package var functionNames: ArraySlice<FunctionName> {
         nameTable.names[firstName..<firstName + functions.count]
+    }
+
+    /// Its functions' names for a writer that reads them once (`FunctionNameTable.names(in:)`):
+    /// the report's when they are worked out, else worked out now for this file alone, not kept.
+    package var functionNamesReadOnce: ArraySlice<FunctionName> {
+        nameTable.names(in: firstName..<firstName + functions.count)
     }
 
     /// Gives `files` one table of their functions' names, in the order of `files`.

@@ -23,6 +23,11 @@ package struct FunctionName: Sendable, Equatable {
 /// the first time any of them is asked for (a report that shows no functions never demangles),
 /// then shared by every writer (`swiftcov run` writes the site and coverage.json from one report).
 /// Each `FileCoverage` reads its own functions' names here (`FileCoverage.functionNames`).
+///
+/// A writer that reads each file's names once and then lets them go (the HTML site, a page per
+/// file on all cores) asks for `names(in:)` instead: the table's when they are worked out, else
+/// worked out for that range alone and not kept, so that the site of a large package never holds
+/// every name (they were an eighth of `html`'s peak memory on swift-collections).
 package final class FunctionNameTable: Sendable {
     private let mangledNames: [String]
     private let state = Locked(State())
@@ -49,6 +54,13 @@ package final class FunctionNameTable: Sendable {
             state.computations += 1
             return names
         }
+    }
+
+    /// The names of the records in `range`: from the table when they are worked out, else worked
+    /// out now for `range` alone, and not kept.
+    package func names(in range: Range<Int>) -> ArraySlice<FunctionName> {
+        if let names = state.withLock({ $0.names }) { return names[range] }
+        return ArraySlice(mangledNames[range].map(FunctionName.init(mangledName:)))
     }
 
     /// How many times the names were worked out: 0 before they are asked for, then 1 (for tests).

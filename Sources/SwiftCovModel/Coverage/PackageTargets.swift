@@ -24,6 +24,10 @@ package struct PackageTargets: Equatable, Sendable {
     /// The targets, the deepest folder first: a file belongs to the first whose folder holds it.
     package private(set) var targets: [Target]
 
+    /// Each target's folder as bytes (empty for the root), in the order of `targets`: what
+    /// `owner` compares a path with, for each file of a report.
+    private var folders: [[UInt8]]
+
     package init(_ targets: [Target]) {
         self.targets = targets.map {
             Target(name: $0.name, path: CoverageScope.normalized($0.path), type: $0.type, isTestCode: $0.isTestCode)
@@ -31,15 +35,27 @@ package struct PackageTargets: Equatable, Sendable {
         .sorted {
             $0.path.utf8.count != $1.path.utf8.count ? $0.path.utf8.count > $1.path.utf8.count : $0.name < $1.name
         }
+        folders = self.targets.map { $0.path == "." ? [] : Array($0.path.utf8) }
     }
 
     /// The target whose folder holds `relativePath` (a path relative to the package root); nil
     /// when none does (generated files, files outside every target).
     package func owner(ofRelativePath relativePath: String) -> Target? {
-        for target in targets {
-            if target.path == "." || relativePath.hasPrefix(target.path + "/") { return target }
+        var relativePath = relativePath
+        let index = relativePath.withUTF8 { path in
+            folders.firstIndex { folder in
+                folder.withUnsafeBufferPointer { Self.folder($0, holds: path) }
+            }
         }
-        return nil
+        return index.map { targets[$0] }
+    }
+
+    /// Whether the path `path` lies inside the folder `folder` (both relative to the package
+    /// root; an empty folder is the root), byte for byte as the file system compares them.
+    private static func folder(_ folder: UnsafeBufferPointer<UInt8>, holds path: UnsafeBufferPointer<UInt8>) -> Bool {
+        folder.isEmpty
+            || (path.count > folder.count && path[folder.count] == UInt8(ascii: "/")
+                && path[..<folder.count].elementsEqual(folder))
     }
 
     /// The name of the target whose folder holds `relativePath`; nil when none does.

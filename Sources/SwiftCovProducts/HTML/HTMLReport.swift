@@ -338,7 +338,7 @@ package enum HTMLReport {
         html.append("<th scope=\"col\" data-sort=\"number\">Lines</th>")
         if options.showsRegions { html.append("<th scope=\"col\" data-sort=\"number\">Regions</th>") }
         html.append("</tr></thead>\n<tbody>\n")
-        for (function, names) in zip(file.functions, file.functionNames) {
+        for (function, names) in zip(file.functions, file.functionNamesReadOnce) {
             let name = names.demangled
             html.append(function.executionCount == 0 ? "<tr class=\"miss\">" : "<tr>")
             html.append("<th scope=\"row\"><a href=\"#L")

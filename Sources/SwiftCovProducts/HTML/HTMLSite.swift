@@ -176,9 +176,7 @@ package final class HTMLSite {
         try write(HTMLAssets.stylesheet + "\n", to: directory + "/" + HTMLAssets.stylesheetName)
         try write(HTMLAssets.script + "\n", to: directory + "/" + HTMLAssets.scriptName)
 
-        // The report's function names, worked out here on all cores (once: other writers share them).
-        for file in pageFiles where !file.functions.isEmpty { _ = file.nameTable.names }
-
+        // Each page works out its file's function names (unless the report has them) and lets them go.
         let differentialFiles = annotations.differentialFiles()
         let failures = FailureBox()
         let sources = SourceFiles(root: report.scope.root)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import SwiftCovCore
@@ -64,12 +65,41 @@ struct FunctionNamesTests {
         #expect(table.computations == 1)
     }
 
-    @Test("each writer reads the names from the report", arguments: 0..<writers.count)
+    @Test("each writer but the site reads the names from the report", arguments: 0..<writers.count - 1)
     func eachWriter(_ index: Int) throws {
         let report = try report()
         let table = try #require(report.files.first { !$0.functions.isEmpty }).nameTable
         try Self.writers[index].1(report, try temporaryDirectory())
         #expect(table.computations == 1, "\(Self.writers[index].0) did not take its names from the report")
+    }
+
+    @Test("the site names each page's functions and lets them go, unless the report has them")
+    func siteReadsOnce() throws {
+        let report = try report()
+        let table = try #require(report.files.first { !$0.functions.isEmpty }).nameTable
+        let (name, writeSite) = try #require(Self.writers.last)
+        #expect(name == "html")
+        let alone = try temporaryDirectory()
+        try writeSite(report, alone)
+        #expect(table.computations == 0, "the site kept every name")
+        for file in report.files where !file.functions.isEmpty {
+            let once = Array(file.functionNamesReadOnce)
+            #expect(once == file.functions.map { FunctionName(mangledName: $0.mangledName) })
+        }
+        #expect(table.computations == 0)
+        // With the names worked out (as `swiftcov run` does for the site and coverage.json), the
+        // site takes them from the report, and its pages are the same.
+        report.workOutFunctionNames()
+        #expect(table.computations == 1)
+        let shared = try temporaryDirectory()
+        try writeSite(report, shared)
+        #expect(table.computations == 1)
+        for file in report.files where file.hasLineData {
+            let page = "/site/" + HTMLReport.pageName(for: file.displayPath)
+            #expect(
+                try String(contentsOfFile: alone + page, encoding: .utf8)
+                    == String(contentsOfFile: shared + page, encoding: .utf8), "\(file.displayPath)")
+        }
     }
 
     @Test("every writer of one report shares one computation of its names (as swiftcov run writes two)")
