@@ -200,6 +200,20 @@ package struct JSONWriter: ~Copyable {
         if let value { string(value) } else { null() }
     }
 
+    /// Writes an `Int` (the common case, without the generic version's calls through witness
+    /// tables from other targets, where it is not specialized).
+    package mutating func number(_ value: Int) {
+        startValue()
+        if value < 0 { buffer.append(byte: UInt8(ascii: "-")) }
+        buffer.append(decimal: UInt64(value.magnitude))
+    }
+
+    /// Writes a `UInt64` (execution counts), as `number(_: Int)`.
+    package mutating func number(_ value: UInt64) {
+        startValue()
+        buffer.append(decimal: value)
+    }
+
     /// Writes an integer.
     package mutating func number<T: BinaryInteger>(_ value: T) {
         startValue()
@@ -291,6 +305,16 @@ package struct JSONWriter: ~Copyable {
     package mutating func member(_ name: StaticString, _ value: String?, _ placement: Placement = .byLayout) {
         key(name, placement)
         string(value)
+    }
+
+    package mutating func member(_ name: StaticString, _ value: Int, _ placement: Placement = .byLayout) {
+        key(name, placement)
+        number(value)
+    }
+
+    package mutating func member(_ name: StaticString, _ value: UInt64, _ placement: Placement = .byLayout) {
+        key(name, placement)
+        number(value)
     }
 
     package mutating func member<T: BinaryInteger>(_ name: StaticString, _ value: T, _ placement: Placement = .byLayout)

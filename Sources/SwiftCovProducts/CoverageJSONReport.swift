@@ -40,8 +40,9 @@ package enum CoverageJSONReport {
             }
             json.endArray()
         }
+        let kinds = SummaryKinds(report)
         json.key("totals")
-        write(report.totals, report, to: &json)
+        write(report.totals, kinds, to: &json)
         json.key("modules")
         json.beginArray(.block)
         for module in report.modules(sortedBy: options.sort) {
@@ -49,7 +50,7 @@ package enum CoverageJSONReport {
             json.member("name", module.name)
             json.member("fileCount", module.fileCount)
             json.key("summary")
-            write(module.summary, report, to: &json)
+            write(module.summary, kinds, to: &json)
             json.endObject()
         }
         json.endArray()
@@ -61,7 +62,7 @@ package enum CoverageJSONReport {
             json.member("path", file.path)
             json.member("module", file.module)
             json.key("summary", .newLine)
-            write(file.summary, report, to: &json)
+            write(file.summary, kinds, to: &json)
             if options.showFunctions {
                 json.key("functions", .newLine)
                 json.beginArray(.block)
@@ -74,7 +75,7 @@ package enum CoverageJSONReport {
                     json.member("column", function.column)
                     json.member("count", function.executionCount)
                     json.key("summary")
-                    write(function.summary, report, to: &json)
+                    write(function.summary, kinds, to: &json)
                     json.endObject()
                 }
                 json.endArray()
@@ -174,11 +175,21 @@ package enum CoverageJSONReport {
         json.endArray()
     }
 
-    private static func write(_ summary: CoverageSummary, _ report: CoverageReport, to json: inout JSONWriter) {
+    /// Each metric of a summary, in order, and whether the report measures it: worked out once
+    /// for the thousands of summaries of a report.
+    private struct SummaryKinds {
+        var kinds: [(kind: CoverageSummary.Kind, measured: Bool)]
+
+        init(_ report: CoverageReport) {
+            kinds = CoverageSummary.Kind.allCases.map { ($0, report.measured.contains($0)) }
+        }
+    }
+
+    private static func write(_ summary: CoverageSummary, _ kinds: SummaryKinds, to json: inout JSONWriter) {
         json.beginObject()
-        for kind in CoverageSummary.Kind.allCases {
-            json.key(kind.rawValue)
-            if report.measured.contains(kind) { json.metric(summary[kind]) } else { json.null() }
+        for (kind, measured) in kinds.kinds {
+            json.key(kind.jsonKey)
+            if measured { json.metric(summary[kind]) } else { json.null() }
         }
         json.endObject()
     }
@@ -192,5 +203,18 @@ extension JSONWriter {
         member("covered", metric.covered)
         member("percent", metric.percent)
         endObject()
+    }
+}
+
+extension CoverageSummary.Kind {
+    /// The kind's name (`rawValue`) as a key written without escaping.
+    fileprivate var jsonKey: StaticString {
+        switch self {
+        case .lines: "lines"
+        case .functions: "functions"
+        case .instantiations: "instantiations"
+        case .regions: "regions"
+        case .branches: "branches"
+        }
     }
 }

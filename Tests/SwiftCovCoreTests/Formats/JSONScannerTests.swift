@@ -104,6 +104,30 @@ struct JSONScannerTests {
         #expect(writer.output == "[" + JSONWriter.quoted(hostile) + ", 88.30958876427201, 100]\n")
     }
 
+    @Test("Integers of every width are written in full, at their extremes too")
+    func writerIntegers() throws {
+        var writer = JSONWriter()
+        writer.beginArray()
+        writer.number(0)
+        writer.number(-1)
+        writer.number(Int.min)
+        writer.number(Int.max)
+        writer.number(UInt64.max)
+        writer.number(Int32.min)
+        writer.number(UInt8(255))
+        writer.endArray()
+        #expect(
+            writer.output
+                == "[0, -1, -9223372036854775808, 9223372036854775807, 18446744073709551615, -2147483648, 255]\n")
+        var members = JSONWriter()
+        members.beginObject()
+        members.member("a", Int.min)
+        members.member("b", UInt64.max)
+        members.member("c", Int16(-7))
+        members.endObject()
+        #expect(members.output == "{\"a\": -9223372036854775808, \"b\": 18446744073709551615, \"c\": -7}\n")
+    }
+
     @Test("The JSON writer places commas, line breaks and indentation from the structure")
     func writerLayout() throws {
         var writer = JSONWriter()
