@@ -25,7 +25,7 @@ struct ShrinkGuardTests {
 
     @Test(
         "bytes past the new end read as zeros, and the file says it shrank",
-        arguments: [MappedFile.Reading.whole, .inPlaces, .inOrder])
+        arguments: [MappedFile.Reading.whole, .inPlaces, .inOrder, .inWindows])
     func truncatedWhileMapped(reading: MappedFile.Reading) throws {
         let (path, bytes) = try file(count: 5 * Self.page + 100)
         let mapped = try MappedFile(path: path, reading: reading)
@@ -59,6 +59,28 @@ struct ShrinkGuardTests {
         // Dropped windows read again from the file.
         #expect(allBytes(of: mapped) == bytes)
         #expect(!mapped.shrankWhileRead)
+    }
+
+    @Test("a file read in windows (read ahead, then dropped) gives its bytes, and a cut past a window too")
+    func windows() throws {
+        let (path, bytes) = try file(count: 5 * Self.page + 100)
+        let mapped = try MappedFile(path: path, reading: .inWindows)
+        mapped.readAhead(0..<2 * Self.page)
+        let first = mapped.withUnsafeBytes { Array($0[..<(2 * Self.page)]) }
+        #expect(first == Array(bytes[..<(2 * Self.page)]))
+        mapped.drop(0..<2 * Self.page)
+        // Dropped pages read again from the file.
+        #expect(allBytes(of: mapped) == bytes)
+        #expect(!mapped.shrankWhileRead)
+        let kept = 3 * Self.page + 10
+        #expect(truncate(path, off_t(kept)) == 0)
+        mapped.drop(0..<mapped.count)
+        // Reading ahead past the new end neither faults nor hides the cut.
+        mapped.readAhead(2 * Self.page..<mapped.count + Self.page)
+        let read = allBytes(of: mapped)
+        #expect(Array(read[..<kept]) == Array(bytes[..<kept]))
+        #expect(read[kept...].allSatisfy { $0 == 0 })
+        #expect(mapped.shrankWhileRead)
     }
 
     @Test("a cut marks only its own file, with more files mapped at once than the first table holds")
