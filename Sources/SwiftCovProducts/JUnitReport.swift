@@ -141,7 +141,11 @@ package enum JUnitReport {
         to xml: inout OutputBuffer
     ) {
         opening.write(testCase.pointee.className, to: &xml)
-        if let arguments = testCase.pointee.arguments, !hasESC(testCase.pointee.testName), !hasESC(arguments) {
+        // Most cases are bare (no arguments, place, output, issues or earlier runs): told in
+        // place, and their stored names read in place.
+        let isBare = TestRun.Case.isBare(testCase)
+        let arguments = isBare ? nil : testCase.pointee.arguments
+        if let arguments, !hasESC(testCase.pointee.testName), !hasESC(arguments) {
             // `Case.name`, written in pieces: escaping goes character by character (but for
             // ANSI codes, removed from the whole text).
             xml.append(escapingXMLAttribute: testCase.pointee.testName)
@@ -149,9 +153,7 @@ package enum JUnitReport {
             xml.append(escapingXMLAttribute: arguments)
             xml.append(")")
         } else {
-            xml.append(
-                escapingXMLAttribute: testCase.pointee.arguments == nil
-                    ? testCase.pointee.testName : testCase.pointee.name)
+            xml.append(escapingXMLAttribute: arguments == nil ? testCase.pointee.testName : testCase.pointee.name)
         }
         xml.append("\"")
         if let duration = testCase.pointee.duration {
@@ -159,8 +161,8 @@ package enum JUnitReport {
             append(seconds: duration, to: &xml)
             xml.append("\"")
         }
-        if testCase.pointee.isBare && testCase.pointee.status == .passed {
-            // Most tests: no place, output, issues or earlier runs to write.
+        if isBare && testCase.pointee.status == .passed {
+            // Most tests: nothing more to write.
             xml.append("/>\n")
             return
         }

@@ -21,9 +21,11 @@ struct LineText {
         self.bytes = UnsafeRawBufferPointer(bytes)
     }
 
-    var count: Int { bytes.count }
-    var isEmpty: Bool { bytes.isEmpty }
-    var first: UInt8? { bytes.first }
+    // The small members are inlined everywhere: the parser calls them millions of times, and a
+    // call costs more than they do.
+    @inline(__always) var count: Int { bytes.count }
+    @inline(__always) var isEmpty: Bool { bytes.isEmpty }
+    @inline(__always) var first: UInt8? { bytes.first }
     var last: UInt8? { bytes.last }
 
     @inline(__always)
@@ -36,10 +38,10 @@ struct LineText {
     @inline(__always)
     subscript(start: Int, end: Int) -> LineText { LineText(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) }
 
-    func prefix(_ end: Int) -> LineText { self[0, Swift.min(end, count)] }
-    func dropFirst(_ length: Int = 1) -> LineText { self[Swift.min(length, count), count] }
-    func dropLast(_ length: Int = 1) -> LineText { self[0, Swift.max(0, count - length)] }
-    func suffix(from start: Int) -> LineText { self[start, count] }
+    @inline(__always) func prefix(_ end: Int) -> LineText { self[0, Swift.min(end, count)] }
+    @inline(__always) func dropFirst(_ length: Int = 1) -> LineText { self[Swift.min(length, count), count] }
+    @inline(__always) func dropLast(_ length: Int = 1) -> LineText { self[0, Swift.max(0, count - length)] }
+    @inline(__always) func suffix(from start: Int) -> LineText { self[start, count] }
 
     /// Whether the text starts with `prefix`'s bytes.
     @inline(__always)
@@ -57,6 +59,7 @@ struct LineText {
     }
 
     /// Whether the text starts with `prefix`.
+    @inline(__always)
     func hasPrefix(_ prefix: LineText) -> Bool {
         count >= prefix.count
             && (prefix.isEmpty || Self.equal(bytes.baseAddress!, prefix.bytes.baseAddress!, count: prefix.count))
@@ -311,11 +314,30 @@ struct LineText {
             }
         }
         guard digits > 0, digits <= 15 else { return nil }
-        return Double(mantissa) / LineText.powersOfTen[fractionDigits]
+        return Double(mantissa) / LineText.powerOfTen(fractionDigits)
     }
 
-    private static let powersOfTen: [Double] = (0...15).map { power in
-        (0..<power).reduce(1.0) { value, _ in value * 10 }
+    /// 10 to the power `exponent` (0 to 15), exact in a `Double`; a switch, not a global table
+    /// (whose every read checks that it was made).
+    private static func powerOfTen(_ exponent: Int) -> Double {
+        switch exponent {
+        case 0: 1
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        default: 1e15
+        }
     }
 
     /// Calls `body` with the bytes of `text`: the string's own (a native string has them at

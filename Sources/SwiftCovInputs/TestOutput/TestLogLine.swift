@@ -153,7 +153,7 @@ package enum TestLogLine: Sendable, Equatable {
             if let rest = text.suffix(from: start).after("Executed ") { return parseExecuted(rest) }
             return nil
         case UInt8(ascii: "["):
-            return parseProgress(text.dropFirst())
+            return parseProgress(text.dropFirst()).map { .parallelProgress($0.name, index: $0.index, total: $0.total) }
         case UInt8(ascii: "-"), 0x80...:
             // Swift Testing's symbols: `-` on Windows, the rest beyond ASCII.
             if let message = parseSwiftTestingLine(text) { return .swiftTesting(message.message) }
@@ -311,22 +311,60 @@ package enum TestLogLine: Sendable, Equatable {
             wallSeconds: wallSeconds ?? seconds)
     }
 
-    private static func parseProgress(_ rest: LineText) -> TestLogLine? {
-        // "3/12] Testing Module.Class/method"
-        guard let close = rest.firstIndex(of: UInt8(ascii: "]")) else { return nil }
-        let counts = rest.prefix(close).split(UInt8(ascii: "/"))
-        guard counts.count == 2, let index = counts[0].int, let total = counts[1].int else { return nil }
-        guard let qualified = rest.suffix(from: close + 1).after(" Testing ") else { return nil }
-        guard let slash = qualified.firstIndex(of: UInt8(ascii: "/")) else { return nil }
+    /// A `--parallel` progress line, `[3/12] Testing Module.Class/method`, as its bytes (valid
+    /// while the line is): a test named again and again is looked up by them, its name's strings
+    /// made once.
+    struct ProgressLine {
+        var index: Int
+        var total: Int
+        /// `Module.Class/method`.
+        var qualified: LineText
+        /// Where the dot after the module and the slash before the method are in `qualified`.
+        var dot: Int
+        var slash: Int
+
+        /// `Class/method`: the test without its module.
+        var classAndMethod: LineText { qualified.suffix(from: dot + 1) }
+
+        /// The test's name, its parts made into strings.
+        var name: XCTestName {
+            XCTestName(
+                module: qualified.prefix(dot).string, className: qualified[dot + 1, slash].string,
+                method: qualified.suffix(from: slash + 1).string, form: .slashed)
+        }
+    }
+
+    /// A progress line after its `[`: "3/12] Testing Module.Class/method".
+    static func parseProgress(_ rest: LineText) -> ProgressLine? {
+        guard let close = rest.firstIndex(of: UInt8(ascii: "]")),
+            let (index, total) = progressCounts(rest.prefix(close)),
+            let qualified = rest.suffix(from: close + 1).after(" Testing "),
+            let slash = qualified.firstIndex(of: UInt8(ascii: "/"))
+        else { return nil }
         let type = qualified.prefix(slash)
-        let method = qualified.suffix(from: slash + 1)
-        guard let dot = type.firstIndex(of: UInt8(ascii: ".")), !method.isEmpty, !type.contains(0x20) else {
+        guard let dot = type.firstIndex(of: UInt8(ascii: ".")), slash + 1 < qualified.count, !type.contains(0x20) else {
             return nil
         }
-        let name = XCTestName(
-            module: type.prefix(dot).string, className: type.suffix(from: dot + 1).string, method: method.string,
-            form: .slashed)
-        return .parallelProgress(name, index: index, total: total)
+        return ProgressLine(index: index, total: total, qualified: qualified, dot: dot, slash: slash)
+    }
+
+    /// `3/12`: two numbers between slashes (empty pieces skipped, as `split` skips them), read
+    /// without cutting the text into pieces.
+    private static func progressCounts(_ text: LineText) -> (Int, Int)? {
+        var pieces = 0
+        var first = text
+        var second = text
+        var start = 0
+        for end in 0...text.count where end == text.count || text[end] == UInt8(ascii: "/") {
+            if end > start {
+                pieces += 1
+                guard pieces <= 2 else { return nil }
+                if pieces == 1 { first = text[start, end] } else { second = text[start, end] }
+            }
+            start = end + 1
+        }
+        guard pieces == 2, let index = first.int, let total = second.int else { return nil }
+        return (index, total)
     }
 
     /// `path:line: error: Name : message` and `path:line: Name : Test skipped - reason`.
@@ -563,18 +601,22 @@ package enum TestLogLine: Sendable, Equatable {
     private static func parseEnded(_ rest: LineText, isSuite: Bool) -> SwiftTestingLine? {
         guard rest.hasSuffix(".") else { return nil }
         let body = rest.dropLast()
-        let passedAt = body.lastFind(" passed after ")
-        // Only a later one matters.
-        let failedFrom = passedAt.map { $0 + 1 } ?? 0
-        let failedAt = body.suffix(from: failedFrom).lastFind(" failed after ").map { $0 + failedFrom }
-        let start: Int
-        let passed: Bool
-        switch (passedAt, failedAt) {
-        case (let p?, let f?): (start, passed) = p > f ? (p, true) : (f, false)
-        case (let p?, nil): (start, passed) = (p, true)
-        case (nil, let f?): (start, passed) = (f, false)
-        case (nil, nil): return nil
+        // The last " passed after " or " failed after " (a name may hold either): one look back
+        // at each space.
+        var start = body.count - 14
+        var passed = false
+        while start >= 0 {
+            if body[start] == 0x20 {
+                let rest = body.suffix(from: start)
+                if rest.hasPrefix(" passed after ") {
+                    passed = true
+                    break
+                }
+                if rest.hasPrefix(" failed after ") { break }
+            }
+            start -= 1
         }
+        guard start >= 0 else { return nil }
         var name = body.prefix(start)
         var caseCount: Int?
         if name.hasSuffix(" test case") || name.hasSuffix(" test cases"), let with = name.lastFind(" with ") {

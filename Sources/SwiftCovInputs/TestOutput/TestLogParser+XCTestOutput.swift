@@ -209,7 +209,10 @@ extension TestLogParser {
             xctestSuiteOutput.append(PrintedOutput())
             suite = xctestSuites.count - 1
         }
-        if let module = name.module { modulesByClass[name.className, default: [:]][name.method] = module }
+        if let module = name.module {
+            modulesByClass[name.className, default: [:]][name.method] = module
+            parallelTests.modulesWrittenByCases += 1
+        }
         let value = TestRun.Case(className: name.className, testName: name.method, status: .passed)
         var open = OpenCase(suite: suite, name: name, value: value)
         open.followsUnsettledEnd = followsUnsettledEnd
@@ -296,12 +299,14 @@ extension TestLogParser {
         run.isComplete = false
     }
 
-    mutating func parallelProgress(_ name: TestLogLine.XCTestName, index: Int, total: Int) {
+    mutating func parallelProgress(_ line: TestLogLine.ProgressLine) {
         run.hasTestOutput = true
         continuation = .none
-        if let module = name.module { modulesByClass[name.className, default: [:]][name.method] = module }
-        if parallelSeen.insert(name).inserted { parallelTests.append(name) }
-        parallelProgress = (max(parallelProgress.done, index), max(parallelProgress.total, total))
+        let (test, writesModule) = parallelTests.note(line)
+        if writesModule, let module = parallelTests.names[test].module {
+            modulesByClass[parallelTests.names[test].className, default: [:]][parallelTests.names[test].method] = module
+        }
+        parallelProgress = (max(parallelProgress.done, line.index), max(parallelProgress.total, line.total))
     }
 
     /// The XCTest suites: modules added where the log names them, and under `--parallel` (which
@@ -312,7 +317,7 @@ extension TestLogParser {
         for index in suites.indices where !xctestSuiteOutput[index].isEmpty {
             suites[index].output = xctestSuiteOutput[index].text
         }
-        guard parallelTests.isEmpty else { return mergeParallelSuites(suites) }
+        guard parallelTests.names.isEmpty else { return mergeParallelSuites(suites) }
         guard !modulesByClass.isEmpty else { return suites }
         for index in suites.indices {
             // The macOS form names the module; all of a class's tests are in the same one.
@@ -362,7 +367,7 @@ extension TestLogParser {
         // the suites the progress lines name.
         let printed = merged.map(\.cases.count)
         var printedNames: [Int: Set<String>] = [:]
-        for name in parallelTests {
+        for name in parallelTests.names {
             let key = SuiteKey(module: name.module, className: name.className)
             if let index = indexByName[key], index < printed.count {
                 let names = printedNames[index] ?? Set(merged[index].cases[..<printed[index]].lazy.map(\.testName))
@@ -437,5 +442,43 @@ extension TestLogParser.AwaitingSummary {
     var isNone: Bool {
         if case .none = self { return true }
         return false
+    }
+}
+
+/// `--parallel`: the tests its progress lines name, each once, in the order first named. Each
+/// line names a test by its bytes, looked up as they are: no strings are made for a test named
+/// again (every test is, in a log of many runs).
+struct ParallelTests {
+    /// The tests, numbered as their names as printed (`Module.Class/method`) in `printed`.
+    private(set) var names: [TestLogLine.XCTestName] = []
+    private var printed = NameTable()
+    /// `Class/method`, the key the parser writes a test's module under (`modulesByClass`).
+    private var keys = NameTable()
+    /// Per test: the number of its key, and `modulesWrittenByCases` when it last wrote its module.
+    private var keyOf: [Int] = []
+    private var casesWhenWritten: [Int] = []
+    /// Per key: the test that last wrote its module.
+    private var writer: [Int] = []
+    /// How many times a test case's line wrote a module (`-[Module.Class method]`), under any key.
+    var modulesWrittenByCases = 0
+
+    /// The number of the test `line` names in `names`, and whether its module must be written: not
+    /// when it was the last written under its key (a test named again, most often).
+    mutating func note(_ line: TestLogLine.ProgressLine) -> (test: Int, writesModule: Bool) {
+        let test = printed.intern(line.qualified)
+        if test == names.count {
+            names.append(line.name)
+            let key = keys.intern(line.classAndMethod)
+            if key == writer.count { writer.append(test) }
+            writer[key] = test
+            keyOf.append(key)
+            casesWhenWritten.append(modulesWrittenByCases)
+            return (test, true)
+        }
+        let key = keyOf[test]
+        if writer[key] == test, casesWhenWritten[test] == modulesWrittenByCases { return (test, false) }
+        writer[key] = test
+        casesWhenWritten[test] = modulesWrittenByCases
+        return (test, true)
     }
 }

@@ -38,8 +38,7 @@ package struct TestLogParser {
     var lastClosedCaseIsSettled = true
     var awaitingSummary: AwaitingSummary = .none
     /// `--parallel`: the tests its progress lines name, in order, and their modules.
-    var parallelTests: [TestLogLine.XCTestName] = []
-    var parallelSeen: Set<TestLogLine.XCTestName> = []
+    var parallelTests = ParallelTests()
     var parallelProgress = (done: 0, total: 0)
     /// The modules the log names (`--parallel` progress, the macOS form), by class, then by
     /// method: a class the log names no module for costs one lookup, not one per test.
@@ -271,6 +270,11 @@ package struct TestLogParser {
         rawLine = raw
         defer { rawLine = LineText(UnsafeRawBufferPointer(start: nil, count: 0)) }
         if openCase != nil, consumeInOpenCase(line) { return }
+        // `--parallel` progress lines, a quarter of such a log: read on their bytes.
+        if line.first == UInt8(ascii: "["), let progress = TestLogLine.parseProgress(line.dropFirst()) {
+            parallelProgress(progress)
+            return
+        }
         // Swift Testing's lines are read on their bytes: only what is kept becomes a string.
         if let first = line.first, first >= 0x80 || first == UInt8(ascii: "-"),
             let message = TestLogLine.parseSwiftTestingLine(line)
@@ -301,8 +305,8 @@ package struct TestLogParser {
             lateFinish(name, status: status, seconds: seconds)
         case .testCaseSkipped:
             unknown()  // about no open test: printed
-        case .parallelProgress(let name, let index, let total):
-            parallelProgress(name, index: index, total: total)
+        case .parallelProgress:
+            break  // read on its bytes above
         case .crash(let location, let message):
             crashReported(location: location, message: message)
         case .swiftTesting:

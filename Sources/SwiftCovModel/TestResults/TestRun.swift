@@ -240,6 +240,11 @@ package struct TestRun: Sendable, Equatable {
         /// issues, skip reason, location, output or earlier attempts (most tests).
         package var isBare: Bool { details == nil }
 
+        /// `isBare` of the case at `testCase`, told in place: a target above this one that asks
+        /// the case itself copies it (every string retained and released), a million times for
+        /// a million cases written.
+        package static func isBare(_ testCase: UnsafePointer<Case>) -> Bool { testCase.pointee.details == nil }
+
         /// Passed in the end after an attempt that failed: flaky. (A case whose last attempt
         /// failed is failed, whatever came before.)
         package var isFlaky: Bool {

@@ -59,6 +59,35 @@ struct LogEdgeCaseTests {
                 "name=\"a calculator, fails, with spaces &amp; &lt;xml&gt; &quot;quotes&quot; it&apos;s [x] é\""))
     }
 
+    /// Invented: two modules with a class and method of the same name, named by `--parallel`
+    /// progress lines and a macOS start line in turns, before the failure a Linux line prints
+    /// (which names no module).
+    @Test(
+        "--parallel: a class and method two modules share is the module's named last, also when a line names it again",
+        arguments: [
+            (["[1/3] Testing A.C/m", "[2/3] Testing B.C/m", "[3/3] Testing A.C/m"], "A.C", "B.C"),
+            (["[1/3] Testing A.C/m", "[2/3] Testing B.C/m", "[3/3] Testing B.C/m"], "B.C", "A.C"),
+            (
+                [
+                    "[1/2] Testing A.C/m", "Test Case '-[B.C m]' started.",
+                    "Test Case '-[B.C m]' passed (0.001 seconds).",
+                    "[2/2] Testing A.C/m",
+                ], "A.C", nil
+            ),
+        ])
+    func parallelModuleNamedLast(progress: [String], failingSuite: String, otherSuite: String?) throws {
+        let failure = [
+            "Test Case 'C.m' started at 2026-11-23 20:36:03.952", "/tmp/T/C.swift:3: error: C.m : XCTFail failed",
+            "Test Case 'C.m' failed (0.001 seconds)",
+        ]
+        let run = Self.read((progress + failure).joined(separator: "\n") + "\n")
+        let failed = try #require(run.cases.first { $0.status == .failed })
+        #expect(failed.className == failingSuite)
+        #expect(run.suites.map(\.name) == ([failingSuite] + (otherSuite.map { [$0] } ?? [])).sorted())
+        #expect(run.cases.allSatisfy { $0.testName == "m" })
+        #expect(run.totals.tests == 2)
+    }
+
     @Test(
         "LF, CR LF and CR line ends, UTF-16 with and without a byte-order mark: the same results",
         arguments: ["yams.log", "hostile-xctest-and-swift-testing.log", "SampleReports/swift-test-failing.log"])

@@ -91,6 +91,11 @@ struct TestLogLineTests {
                     index: 3, total: 12)
             ),
             (
+                // Empty pieces of the counts are skipped, as `split` skips them.
+                "[/3//12/] Testing M.C/m",
+                .parallelProgress(Name(module: "M", className: "C", method: "m", form: .slashed), index: 3, total: 12)
+            ),
+            (
                 "HostileXCTests/ArithmeticTests.swift:35: Fatal error: deliberate crash",
                 .crash(
                     location: TestRun.SourceLocation(file: "HostileXCTests/ArithmeticTests.swift", line: 35),
@@ -130,6 +135,19 @@ struct TestLogLineTests {
                 .skipped(isSuite: false, name: "disabledOne()", reason: "flaky upstream")
             ),
             ("\u{10065F} Test off() skipped.", .skipped(isSuite: false, name: "off()", reason: nil)),
+            // A name may hold either verdict: the last one is the line's.
+            (
+                "✘ Test \"a passed after b\" failed after 0.003 seconds.",
+                .ended(
+                    isSuite: false, name: "\"a passed after b\"", caseCount: nil, passed: false, seconds: 0.003,
+                    counts: .init())
+            ),
+            (
+                "✔ Test \"x failed after y passed after z\" passed after 0.002 seconds.",
+                .ended(
+                    isSuite: false, name: "\"x failed after y passed after z\"", caseCount: nil, passed: true,
+                    seconds: 0.002, counts: .init())
+            ),
             (
                 "\u{1B}[92m✔\u{1B}[0m Test correctAnswer() passed after 0.001 seconds.",
                 .ended(
@@ -195,6 +213,8 @@ struct TestLogLineTests {
         "lines that only look like test output are not recognised",
         arguments: [
             "[3/12] Compiling TriviaCore Question.swift",
+            "[3/12/1] Testing M.C/m", "[3] Testing M.C/m", "[3/x] Testing M.C/m", "[3/12] Testing M.C/",
+            "[3/12] Testing MC/m", "[3/12] Testing M .C/m",
             "/src/Sources/A.swift:3:9: error: cannot find 'x' in scope",
             "/src/Sources/A.swift:3:9: warning: variable 'y' was never used",
             "Build complete! (2.54s)",
