@@ -72,7 +72,8 @@ package enum HTMLReport {
         notes: [LineNote] = [], listedInIndex: Bool = true, annotations: Annotations = Annotations(),
         options: Options
     ) -> OutputBuffer {
-        var html = OutputBuffer(reservingCapacity: 8192 + file.summary.lines.count * 160)
+        // Sized by the segments in memory, not by the line count the export claims (any number).
+        var html = OutputBuffer(reservingCapacity: 8192 + segments.count * 160)
         writeFilePage(
             file, segments: segments, source: source, notes: notes, listedInIndex: listedInIndex,
             annotations: annotations, options: options, into: &html)
