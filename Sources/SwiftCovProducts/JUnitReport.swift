@@ -64,16 +64,19 @@ package enum JUnitReport {
         xml.append("\" time=\"")
         append(seconds: run.duration, to: &xml)
         xml.append("\">\n")
+        // The tests' names recur across suites and runs: each escaped once.
+        var names = EscapedXMLNames()
         run.suites.withUnsafeBufferPointer { suites in
             for index in suites.indices {
-                write(suites[index], counts: suiteTotals[index], options: options, to: &xml)
+                write(suites[index], counts: suiteTotals[index], options: options, names: &names, to: &xml)
             }
         }
         xml.append("</testsuites>\n")
     }
 
     private static func write(
-        _ suite: borrowing TestRun.Suite, counts: TestRun.Totals, options: Options, to xml: inout OutputBuffer
+        _ suite: borrowing TestRun.Suite, counts: TestRun.Totals, options: Options, names: inout EscapedXMLNames,
+        to xml: inout OutputBuffer
     ) {
         xml.append("  <testsuite name=\"")
         xml.append(escapingXMLAttribute: suite.name)
@@ -105,7 +108,9 @@ package enum JUnitReport {
         var opening = CaseOpening()
         suite.cases.withUnsafeBufferPointer { cases in
             guard let first = cases.baseAddress else { return }
-            for index in cases.indices { write(first + index, options: options, opening: &opening, to: &xml) }
+            for index in cases.indices {
+                write(first + index, options: options, opening: &opening, names: &names, to: &xml)
+            }
         }
         if !suite.output.isEmpty {
             xml.append("    <system-out>")
@@ -138,7 +143,7 @@ package enum JUnitReport {
 
     private static func write(
         _ testCase: UnsafePointer<TestRun.Case>, options: borrowing Options, opening: inout CaseOpening,
-        to xml: inout OutputBuffer
+        names: inout EscapedXMLNames, to xml: inout OutputBuffer
     ) {
         opening.write(testCase.pointee.className, to: &xml)
         // Most cases are bare (no arguments, place, output, issues or earlier runs): told in
@@ -148,12 +153,14 @@ package enum JUnitReport {
         if let arguments, !hasESC(testCase.pointee.testName), !hasESC(arguments) {
             // `Case.name`, written in pieces: escaping goes character by character (but for
             // ANSI codes, removed from the whole text).
-            xml.append(escapingXMLAttribute: testCase.pointee.testName)
+            names.append(testCase.pointee.testName, to: &xml)
             xml.append(" (")
-            xml.append(escapingXMLAttribute: arguments)
+            names.append(arguments, to: &xml)
             xml.append(")")
+        } else if arguments == nil {
+            names.append(testCase.pointee.testName, to: &xml)
         } else {
-            xml.append(escapingXMLAttribute: arguments == nil ? testCase.pointee.testName : testCase.pointee.name)
+            xml.append(escapingXMLAttribute: testCase.pointee.name)
         }
         xml.append("\"")
         if let duration = testCase.pointee.duration {
@@ -166,23 +173,25 @@ package enum JUnitReport {
             xml.append("/>\n")
             return
         }
-        if !options.strict, let location = testCase.pointee.primaryLocation {
+        // The rest read from one copy (each property read through the pointer copies the case).
+        let testCase = testCase.pointee
+        if !options.strict, let location = testCase.primaryLocation {
             xml.append(" file=\"")
             xml.append(escapingXMLAttribute: location.file)
             xml.append("\" line=\"")
             xml += "\(location.line)"
             xml.append("\"")
         }
-        var output = testCase.pointee.output
-        for issue in testCase.pointee.issues where !issue.isFailing {
+        var output = testCase.output
+        for issue in testCase.issues where !issue.isFailing {
             output.appendLines((issue.kind == .warning ? "warning: " : "known issue: ") + describe(issue))
         }
         // Each attached file as GitLab shows it on the test (a screenshot inline).
-        for attachment in testCase.pointee.attachments {
+        for attachment in testCase.attachments {
             let path = options.folder.map { CoverageScope.path(attachment.path, relativeTo: $0) } ?? attachment.path
             output.appendLines("[[ATTACHMENT|" + path + "]]")
         }
-        if testCase.pointee.status == .passed && output.isEmpty && testCase.pointee.attempts.isEmpty {
+        if testCase.status == .passed && output.isEmpty && testCase.attempts.isEmpty {
             xml.append("/>\n")
             return
         }
@@ -190,13 +199,13 @@ package enum JUnitReport {
         // Runs that failed, as Maven Surefire writes reruns: the first failing run in
         // `failure`/`error` and the later ones in `rerunFailure`/`rerunError` when the test failed
         // in the end; each in `flakyFailure`/`flakyError` when it passed in the end.
-        var failedRuns = testCase.pointee.attempts.filter { $0.status == .failed || $0.status == .error }
-        switch testCase.pointee.status {
+        var failedRuns = testCase.attempts.filter { $0.status == .failed || $0.status == .error }
+        switch testCase.status {
         case .failed, .error:
             failedRuns.append(
                 TestRun.Case.Attempt(
-                    status: testCase.pointee.status, issues: testCase.pointee.issues,
-                    duration: testCase.pointee.duration))
+                    status: testCase.status, issues: testCase.issues,
+                    duration: testCase.duration))
             let first = failure(failedRuns[0])
             // Named after the first failed run, as Surefire does: its later runs name their own.
             let element: StaticString = failedRuns[0].status == .error ? "error" : "failure"
@@ -213,7 +222,7 @@ package enum JUnitReport {
                 write(rerun: run, element: run.status == .error ? "rerunError" : "rerunFailure", to: &xml)
             }
         case .skipped:
-            if let reason = testCase.pointee.skipReason {
+            if let reason = testCase.skipReason {
                 xml.append("      <skipped message=\"")
                 xml.append(escapingXMLAttribute: reason)
                 xml.append("\"/>\n")

@@ -246,14 +246,17 @@ extension TestLogParser {
     }
 
     private mutating func testCaseFinished(status: TestRun.Status, seconds: Double) {
-        guard var open = openCase.take() else { return }
+        guard openCase != nil else { return }
         continuation = .none
-        if !open.output.isEmpty { open.value.output = open.output.text }
-        Self.settle(&open.value, status: status, seconds: seconds)
-        let (suite, name) = (open.suite, open.name)
-        // Moved into the suite, not copied.
-        xctestSuites[suite].cases.append((consume open).value)
-        lastClosedCase = ClosedCase(suite: suite, index: xctestSuites[suite].cases.count - 1, name: name)
+        if !openCase!.output.isEmpty { openCase!.value.output = openCase!.output.text }
+        Self.settle(&openCase!.value, status: status, seconds: seconds)
+        let suite = openCase!.suite
+        lastClosedCase = ClosedCase(suite: suite, index: xctestSuites[suite].cases.count, name: openCase!.name)
+        // Moved into the suite, not copied: swapped for an empty case (no strings to count).
+        var value = TestRun.Case(className: "", testName: "", status: .passed)
+        swap(&value, &openCase!.value)
+        openCase = nil
+        xctestSuites[suite].cases.append(value)
         lastClosedCaseIsSettled = false
     }
 

@@ -102,6 +102,61 @@ struct MarkupEscapingTests {
         #expect(attribute.text == text.xmlAttributeEscaped)
     }
 
+    @Test("Names escaped once: each name, seen once or again, is written as escaping it writes it")
+    func escapedNamesOnce() {
+        var names = EscapedXMLNames()
+        // Each case three times, the second and third read from the table, and a long name
+        // escaped each time.
+        let texts = Self.escapingCases + [String(repeating: "<long> ", count: 200)]
+        for _ in 0..<3 {
+            for text in texts {
+                var cached = OutputBuffer()
+                names.append(text, to: &cached)
+                #expect(cached.text == text.xmlAttributeEscaped, "\(text)")
+            }
+        }
+        var known = OutputBuffer()
+        names.append("a \"b\" & <c>", to: &known)
+        names.append("a \"b\" & <c>", to: &known)
+        #expect(known.text == "a &quot;b&quot; &amp; &lt;c&gt;a &quot;b&quot; &amp; &lt;c&gt;")
+    }
+
+    @Test("Names escaped once: a table filled with names that repeat, or that never repeat, writes every name right")
+    func escapedNamesFilled() {
+        for repeats in [false, true] {
+            var names = EscapedXMLNames()
+            var previous = ""
+            for index in 0..<(2 * EscapedXMLNames.nameLimit + 10) {
+                // Repeated: each name (the same string) a second time at once, so the table pays;
+                // else every name new.
+                let text = repeats && index % 2 == 1 ? previous : "name <\(index)> é"
+                previous = text
+                var cached = OutputBuffer()
+                names.append(text, to: &cached)
+                guard cached.text == text.xmlAttributeEscaped else {
+                    Issue.record("\(text): \(cached.text)")
+                    return
+                }
+            }
+        }
+    }
+
+    @Test("Names escaped once: a name is told by its text, whichever string holds it")
+    func escapedNamesByText() {
+        var names = EscapedXMLNames()
+        var written = OutputBuffer()
+        // The same text in strings of their own, and texts that differ only in their last byte.
+        for text in ["a long name <1> & more", "a long name <1> & more", "a long name <2> & more"] {
+            names.append(String(decoding: Array(text.utf8), as: UTF8.self), to: &written)
+            names.append(text, to: &written)
+        }
+        #expect(
+            written.text
+                == "a long name &lt;1&gt; &amp; more" + "a long name &lt;1&gt; &amp; more"
+                + "a long name &lt;1&gt; &amp; more" + "a long name &lt;1&gt; &amp; more"
+                + "a long name &lt;2&gt; &amp; more" + "a long name &lt;2&gt; &amp; more")
+    }
+
     @Test("Eight bytes of text: every byte that may need escaping is found at every place, and no other")
     func wordTest() {
         let specials: Set<UInt8> = [0x22, 0x26, 0x27, 0x3C, 0x3E]

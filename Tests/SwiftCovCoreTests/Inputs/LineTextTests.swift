@@ -64,6 +64,35 @@ struct LineTextTests {
         }
     }
 
+    @Test("find gives the first occurrence at every place, as a search byte by byte does")
+    func findEverywhere() {
+        // Texts of many lengths with the needle at each place, after its first bytes or bytes
+        // one off them.
+        let needles = [" recorded a", ": ", "ab", " r", "x"]
+        for needle in needles {
+            for length in 0..<26 {
+                for place in 0...length {
+                    for filler in ["q", " ", "!", "\u{1}", " q", "!r", " r"] {
+                        var text = String(repeating: filler, count: length)
+                        text = String(text.utf8.prefix(place).map { Character(Unicode.Scalar($0)) }) + needle + " tail"
+                        let bytes = Array(text.utf8)
+                        let expected = bytes.indices.first { start in
+                            start + needle.utf8.count <= bytes.count
+                                && bytes[start..<(start + needle.utf8.count)].elementsEqual(needle.utf8)
+                        }
+                        let found = LineText.with(text) { line in
+                            needle.utf8.withContiguousStorageIfAvailable { line.find(UnsafeRawBufferPointer($0)) }!
+                        }
+                        guard found == expected else {
+                            Issue.record("\(needle) in \(text.debugDescription): \(String(describing: found))")
+                            return
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test("the first scalar of a line: ASCII, two, three and four bytes")
     func firstScalar() {
         for text in ["A", "é", "✔ x", "\u{10065F} x"] {
