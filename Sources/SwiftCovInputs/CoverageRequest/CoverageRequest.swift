@@ -74,7 +74,10 @@ package struct CoverageRequest: Sendable {
             if let read, read.path == path, !merges {
                 export = read
             } else {
-                export = try CoverageInput.readExport(path, keepMappings: merges, names: includeFunctions)
+                // A report without a function list of one export takes each file's numbers
+                // from its summary: the records are only checked, not read.
+                export = try CoverageInput.readExport(
+                    path, keepMappings: merges, names: includeFunctions, summariesOnly: !includeFunctions && !merges)
             }
             if index == 0 {
                 if let root {

@@ -109,13 +109,15 @@ package enum CoverageInput {
     package static let runExportName = "llvm-cov-export.json"
 
     /// Reads the export at `path` (already located). `keepMappings` keeps what merging needs;
-    /// `names` can be false when no function list will be shown.
-    package static func readExport(_ path: String, keepMappings: Bool, names: Bool = true) throws(CoverageInputError)
-        -> LLVMCovExport
-    {
+    /// `names` can be false when no function list will be shown, and `summariesOnly` true when
+    /// nothing is merged either (see `LLVMCovExportReader.read`).
+    package static func readExport(
+        _ path: String, keepMappings: Bool, names: Bool = true, summariesOnly: Bool = false
+    ) throws(CoverageInputError) -> LLVMCovExport {
         let document = try map(path, reading: .inWindows)
         let result = Result { () throws(JSONError) in
-            try LLVMCovExportReader.read(document, keepMappings: keepMappings, names: names)
+            try LLVMCovExportReader.read(
+                document, keepMappings: keepMappings, names: names, summariesOnly: summariesOnly)
         }
         // Zeros past the new end read as a shorter document or as an error: neither is the file.
         guard !document.shrankWhileRead else { throw .unreadable(path: path, reason: MappedFile.shrankMessage) }

@@ -32,8 +32,11 @@ package struct ExportMerger {
             version = export.version
             path = export.path
         }
-        hasFunctions = hasFunctions && export.hasFunctions
+        // Records skipped (`summariesOnly`) count as none: a file they share cannot be merged.
+        let recordsRead = export.hasFunctions && !export.recordsSkipped
+        hasFunctions = hasFunctions && recordsRead
         for var file in export.files {
+            file.hasFunctions = file.hasFunctions && recordsRead
             if let index = fileIndices[file.filename] {
                 files[index].occurrences += file.occurrences
                 files[index].hasFunctions = files[index].hasFunctions && file.hasFunctions

@@ -25,6 +25,9 @@ package struct LLVMCovExport: Sendable {
     /// Whether the export names a file twice and must be merged with itself (`ExportMerger`)
     /// before its records are counted.
     package var needsMerging = false
+    /// Whether the function records were only checked, not kept (`LLVMCovExportReader.read`'s
+    /// `summariesOnly`): `functions` is empty and each file's numbers are its `exportedSummary`.
+    package var recordsSkipped = false
 
     /// A file entry of the export.
     package struct File: Sendable {

@@ -15,12 +15,19 @@ package enum LLVMCovExportReader {
     /// Reads the export held in `document`. With `keepMappings`, function records keep their
     /// regions and file names so that they can be merged with another export's; without
     /// `names`, their names are left empty (a report without a function list needs none).
-    package static func read(_ document: MappedFile, keepMappings: Bool = false, names: Bool = true) throws(JSONError)
-        -> LLVMCovExport
-    {
+    ///
+    /// With `summariesOnly` (a report that lists no functions and merges nothing), the function
+    /// records are read and checked but neither kept nor summarized: each file's numbers are
+    /// then the export's own `summary`, which llvm-cov computes from the same records as
+    /// swiftcov does (§3). When a file has no summary or is named twice, the records are kept
+    /// after all.
+    package static func read(
+        _ document: MappedFile, keepMappings: Bool = false, names: Bool = true, summariesOnly: Bool = false
+    ) throws(JSONError) -> LLVMCovExport {
         try document.withUnsafeBytes { buffer throws(JSONError) -> LLVMCovExport in
             var reader = Reader(
-                document: document, buffer: buffer, keepMappings: keepMappings, names: names || keepMappings)
+                document: document, buffer: buffer, keepMappings: keepMappings, names: names || keepMappings,
+                skipsRecords: summariesOnly && !keepMappings)
             do throws(JSONError) {
                 try reader.readRoot()
             } catch {
@@ -45,12 +52,18 @@ package enum LLVMCovExportReader {
                 // A file named twice, after the function records: they must be read again to be merged.
                 return try read(document, keepMappings: true, names: names)
             }
+            if reader.skippedRecords && reader.files.contains(where: { $0.exportedSummary == nil }) {
+                // A file without its own summary: its numbers come from the records.
+                return try read(document, keepMappings: keepMappings, names: names)
+            }
             if !reader.sawFunctions {
                 for index in reader.files.indices { reader.files[index].hasFunctions = false }
             }
-            return LLVMCovExport(
+            var export = LLVMCovExport(
                 version: version, files: reader.files, functions: reader.functions, filenames: reader.filenames.names,
                 hasFunctions: reader.sawFunctions, document: document, needsMerging: reader.needsMappings)
+            export.recordsSkipped = reader.skippedRecords
+            return export
         }
     }
 
@@ -165,6 +178,9 @@ private struct Reader {
     /// Whether a file is named twice, so that the export must be merged with itself.
     var needsMappings = false
     var readsNames: Bool
+    /// Whether function records are only checked (`summariesOnly`), and whether they were.
+    var skipsRecords: Bool
+    var skippedRecords = false
     var type: String?
     var version: String?
     var sawData = false
@@ -189,12 +205,13 @@ private struct Reader {
     /// The records kept with their mappings, to find the same function read again.
     var records = RecordTable()
 
-    init(document: MappedFile, buffer: UnsafeRawBufferPointer, keepMappings: Bool, names: Bool) {
+    init(document: MappedFile, buffer: UnsafeRawBufferPointer, keepMappings: Bool, names: Bool, skipsRecords: Bool) {
         self.document = document
         self.buffer = buffer
         self.scanner = JSONScanner(buffer)
         self.keepMappings = keepMappings
         self.readsNames = names
+        self.skipsRecords = skipsRecords
     }
 
     mutating func readRoot() throws(JSONError) {
@@ -232,7 +249,8 @@ private struct Reader {
                 }
             } else if key.equals("functions") {
                 sawFunctions = true
-                reserveFunctions()
+                skippedRecords = skipsRecords
+                if !skipsRecords { reserveFunctions() }
                 try scanner.beginArray()
                 var more = false
                 while try scanner.nextElement(&more) {
@@ -303,9 +321,12 @@ private struct Reader {
             if !sawFunctions {
                 keepMappings = true
                 readsNames = true
+                skipsRecords = false
             }
             return
         }
+        // Without its own summary, a file's numbers come from the records.
+        if summary == nil && !sawFunctions { skipsRecords = false }
         fileIndices[filename] = files.count
         files.append(LLVMCovExport.File(filename: filename, exportedSummary: summary, segmentsRange: segmentsRange))
     }
@@ -398,6 +419,8 @@ private struct Reader {
                     "function \(rawName.decoded()) has a region in file #\(region.fileID) but only \(filenameIDs.count) filenames"
             )
         }
+        // Checked as every record is, then left: each file's numbers are its own summary.
+        if skipsRecords { return }
         var key: RecordTable.Key?
         if keepMappings {
             // The same function read again (exports of the same files put together): its counts

@@ -73,6 +73,15 @@ enum FuzzTarget: String, CaseIterable, Codable, Sendable {
     /// compute from it: summaries, the line view, the merge of two exports, every renderer.
     private static func export(_ bytes: [UInt8]) throws(FuzzInvariantFailure) {
         let document = MappedFile(bytes: bytes)
+        // A report without a function list only checks the records: it must fail exactly where
+        // reading them fails, and agree on the file list.
+        let kept = Result { () throws(JSONError) in try LLVMCovExportReader.read(document) }
+        let checked = Result { () throws(JSONError) in try LLVMCovExportReader.read(document, summariesOnly: true) }
+        switch (kept, checked) {
+        case (.failure(let a), .failure(let b)) where a == b: break
+        case (.success(let a), .success(let b)) where a.files.map(\.filename) == b.files.map(\.filename): break
+        default: throw FuzzInvariantFailure(description: "summariesOnly read differs: \(kept) / \(checked)")
+        }
         let export: LLVMCovExport
         do {
             export = try LLVMCovExportReader.read(document, keepMappings: true)

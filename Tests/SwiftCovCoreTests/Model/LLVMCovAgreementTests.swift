@@ -108,6 +108,33 @@ struct LLVMCovAgreementTests {
         }
     }
 
+    @Test(
+        "a report without a function list (records checked, not kept) has llvm-cov report's rows and lines",
+        arguments: Fixture.all)
+    func summariesOnlyRead(fixture: Fixture) throws {
+        let export = try CoverageInput.readExport(
+            fixture.path("coverage.json"), keepMappings: false, summariesOnly: true)
+        #expect(export.recordsSkipped && export.functions.isEmpty && export.hasFunctions)
+        let report = try CoverageReport.build(
+            exports: [export], scope: CoverageScope(root: "/package", allFiles: true), includeFunctions: false)
+        let rows = try fixture.llvmCovReportRows()
+        func numbers(_ summary: CoverageSummary) -> [Int] {
+            [summary.regions, summary.functions, summary.lines].flatMap { [$0.count, $0.missed] }
+        }
+        #expect(numbers(report.totals) == rows["TOTAL"])
+        #expect(rows.count - 1 == report.files.count)
+        let lines = try fixture.llvmCovLineCounts()
+        for file in report.files {
+            let key = rows.keys.first { file.path == $0 || file.path.hasSuffix("/" + $0) }
+            #expect(key.flatMap { rows[$0] } == numbers(file.summary), "\(file.path)")
+            #expect(try file.lineCounts() == lines[file.path], "\(file.path)")
+        }
+        // The same numbers as summed from the records, module by module.
+        let full = try fixture.report()
+        #expect(report.modules.map(\.summary) == full.modules.map(\.summary))
+        #expect(report.totals == full.totals)
+    }
+
     @Test("an export made with -summary-only gives the same file numbers", arguments: Fixture.all)
     func summaryOnlyExport(fixture: Fixture) throws {
         let full = try fixture.report()
