@@ -1,7 +1,8 @@
 /// Names escaped for XML attribute values once each: a JUnit file of a million cases names a few
-/// thousand tests and classes again and again, and the log's reader gives every case of one name
-/// the same `String` (one storage). So a name is looked up by where its bytes are, no byte read,
-/// and its escaped bytes are copied: less than the scan for what to escape costs.
+/// thousand tests (and parameterized tests' arguments) again and again, and the log's reader gives
+/// every case of one name the same `String` (one storage). So a name is looked up by where its
+/// bytes are, no byte read, and its escaped bytes are copied: less than the scan for what to
+/// escape costs.
 ///
 /// A place identifies the bytes only while their storage lives, so the table keeps each name's
 /// `String` (its storage cannot be freed and reused while the table holds it), and only names
