@@ -39,7 +39,7 @@ extension CoverageReport {
             }
             var summary: CoverageSummary
             var functions: [FunctionCoverage] = []
-            if file.hasFunctions && !export.recordsSkipped {
+            if file.hasFunctions {
                 (summary, functions) = FunctionRecord.fileSummary(
                     recordsByFile.records(of: file.filename), of: export.functions, includeFunctions: includeFunctions)
             } else if file.occurrences == 1 {

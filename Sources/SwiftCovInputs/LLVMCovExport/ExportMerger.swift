@@ -32,11 +32,8 @@ package struct ExportMerger {
             version = export.version
             path = export.path
         }
-        // Records skipped (`summariesOnly`) count as none: a file they share cannot be merged.
-        let recordsRead = export.hasFunctions && !export.recordsSkipped
-        hasFunctions = hasFunctions && recordsRead
+        hasFunctions = hasFunctions && export.hasFunctions
         for var file in export.files {
-            file.hasFunctions = file.hasFunctions && recordsRead
             if let index = fileIndices[file.filename] {
                 files[index].occurrences += file.occurrences
                 files[index].hasFunctions = files[index].hasFunctions && file.hasFunctions

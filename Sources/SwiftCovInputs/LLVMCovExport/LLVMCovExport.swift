@@ -26,7 +26,7 @@ package struct LLVMCovExport: Sendable {
     /// before its records are counted.
     package var needsMerging = false
     /// Whether the function records were only checked, not kept (`LLVMCovExportReader.read`'s
-    /// `summariesOnly`): `functions` is empty and each file's numbers are its `exportedSummary`.
+    /// `summariesOnly`): `functions` is empty and no file `hasFunctions`.
     package var recordsSkipped = false
 
     /// A file entry of the export.
@@ -41,8 +41,9 @@ package struct LLVMCovExport: Sendable {
         /// How many entries of the exports merged into this one name the file: above one, its
         /// counts are the sum of theirs and its segments are rebuilt from the function records.
         package var occurrences = 1
-        /// Whether every export that names the file has function records (not made with
-        /// `-skip-functions` or `-summary-only`).
+        /// Whether every export that names the file has function records, kept (not made with
+        /// `-skip-functions` or `-summary-only`, nor read with `summariesOnly`): without them,
+        /// its numbers are its summary, and it cannot be merged with another export's.
         package var hasFunctions = true
 
         package init(filename: String, exportedSummary: CoverageSummary?, segmentsRange: Range<Int>?) {

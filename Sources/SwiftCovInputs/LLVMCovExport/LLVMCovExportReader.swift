@@ -56,7 +56,8 @@ package enum LLVMCovExportReader {
                 // A file without its own summary: its numbers come from the records.
                 return try read(document, keepMappings: keepMappings, names: names)
             }
-            if !reader.sawFunctions {
+            if !reader.sawFunctions || reader.skippedRecords {
+                // No records to count (or none kept): each file's numbers are its summary.
                 for index in reader.files.indices { reader.files[index].hasFunctions = false }
             }
             var export = LLVMCovExport(
