@@ -168,8 +168,8 @@ package enum JUnitReport {
             append(seconds: duration, to: &xml)
             xml.append("\"")
         }
-        if isBare && testCase.pointee.status == .passed {
-            // Most tests: nothing more to write.
+        if testCase.pointee.status == .passed && (isBare || TestRun.Case.showsOnlyItsName(testCase)) {
+            // Most tests (and most cases of a parameterized one): nothing more to write.
             xml.append("/>\n")
             return
         }

@@ -153,16 +153,36 @@ struct LineText {
         guard let text = bytes.baseAddress, let pattern = needle.baseAddress, !needle.isEmpty,
             count >= needle.count
         else { return nil }
-        // memchr for one byte, `equal` for the rest: the second byte when the first is a space
-        // (most markers start with one, and lines have many).
-        let lead = needle.count > 1 && needle[0] == 0x20 ? 1 : 0
-        let last = count - needle.count
+        let length = needle.count
+        // The last place the needle can start.
+        let last = count - length
         var offset = 0
-        let byte = Int32(needle[lead])
-        while offset <= last, let hit = memchr(text + offset + lead, byte, last - offset + 1) {
-            let position = text.distance(to: UnsafeRawPointer(hit)) - lead
-            if Self.equal(text + position, pattern, count: needle.count) { return position }
-            offset = position + 1
+        if length >= 2 {
+            // Sixteen places at a time: those where the needle's first and last bytes are (two
+            // bytes apart rule out nearly every place of a line at once), then the rest compared.
+            let first = SIMD16<UInt8>(repeating: pattern.load(as: UInt8.self))
+            let final = SIMD16<UInt8>(repeating: pattern.load(fromByteOffset: length - 1, as: UInt8.self))
+            while offset + 15 <= last {
+                let heads = text.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
+                let tails = text.loadUnaligned(fromByteOffset: offset + length - 1, as: SIMD16<UInt8>.self)
+                let candidates = (heads .== first) .& (tails .== final)
+                if any(candidates) {
+                    for lane in 0..<16 where candidates[lane] {
+                        if Self.equal(text + offset + lane, pattern, count: length) { return offset + lane }
+                    }
+                }
+                offset += 16
+            }
+        }
+        // The last places (fewer than sixteen), one by one.
+        let lead = pattern.load(as: UInt8.self)
+        while offset <= last {
+            if text.load(fromByteOffset: offset, as: UInt8.self) == lead,
+                Self.equal(text + offset, pattern, count: length)
+            {
+                return offset
+            }
+            offset += 1
         }
         return nil
     }

@@ -250,11 +250,17 @@ extension TestLogParser {
             cases.append(consume single)
             return
         }
+        // Most cases record no issue: nothing is assigned to them (each assignment to a case with
+        // arguments makes its details unique).
+        let issues = test.issues
         var result: [TestRun.Case] = test.cases.indices.map { index in
             var testCase = TestRun.Case(
-                className: className, testName: testName, arguments: test.cases[index], status: .passed)
-            testCase.issues = test.issues.filter { $0.caseIndex == index }.map(\.issue)
-            testCase.status = settledStatus(testCase.issues, default: status == .skipped ? .skipped : .passed)
+                className: className, testName: testName, arguments: test.cases[index],
+                status: status == .skipped ? .skipped : .passed)
+            if issues.contains(where: { $0.caseIndex == index }) {
+                testCase.issues = issues.filter { $0.caseIndex == index }.map(\.issue)
+                testCase.status = settledStatus(testCase.issues, default: testCase.status)
+            }
             return testCase
         }
         let testLevel = test.issues.filter { $0.caseIndex == nil }.map(\.issue)
@@ -272,8 +278,9 @@ extension TestLogParser {
             whole.duration = test.duration
             result.append(whole)
         }
-        result[0].issues += testLevel.filter { !$0.isFailing }
-        result[0].output = test.output.text
+        let notFailing = testLevel.filter { !$0.isFailing }
+        if !notFailing.isEmpty { result[0].issues += notFailing }
+        if !test.output.isEmpty { result[0].output = test.output.text }
         cases += result
     }
 

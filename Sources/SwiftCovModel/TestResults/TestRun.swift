@@ -245,6 +245,14 @@ package struct TestRun: Sendable, Equatable {
         /// a million cases written.
         package static func isBare(_ testCase: UnsafePointer<Case>) -> Bool { testCase.pointee.details == nil }
 
+        /// Whether the case at `testCase` says nothing a report shows beyond its names (its
+        /// arguments too), status and duration: no issues, skip reason, location, output,
+        /// attachments or earlier attempts (most cases of a parameterized test). Told in place.
+        package static func showsOnlyItsName(_ testCase: UnsafePointer<Case>) -> Bool {
+            guard let details = testCase.pointee.details else { return true }
+            return details.value.showsOnlyItsName
+        }
+
         /// Passed in the end after an attempt that failed: flaky. (A case whose last attempt
         /// failed is failed, whatever came before.)
         package var isFlaky: Bool {
@@ -275,9 +283,11 @@ package struct TestRun: Sendable, Equatable {
             var function: String?
             var attachments: [Attachment] = []
 
-            var isEmpty: Bool {
-                arguments == nil && issues.isEmpty && skipReason == nil && location == nil && output.isEmpty
-                    && attempts.isEmpty && function == nil && attachments.isEmpty
+            var isEmpty: Bool { arguments == nil && function == nil && showsOnlyItsName }
+
+            var showsOnlyItsName: Bool {
+                issues.isEmpty && skipReason == nil && location == nil && output.isEmpty && attempts.isEmpty
+                    && attachments.isEmpty
             }
         }
 

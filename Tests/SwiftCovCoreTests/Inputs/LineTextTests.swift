@@ -68,9 +68,11 @@ struct LineTextTests {
     func findEverywhere() {
         // Texts of many lengths with the needle at each place, after its first bytes or bytes
         // one off them.
-        let needles = [" recorded a", ": ", "ab", " r", "x"]
+        // Texts longer than sixteen places too, where places are looked at sixteen at once (by the
+        // needle's first and last bytes: "!r!" and "q q" have them all over the fillers).
+        let needles = [" recorded a", ": ", "ab", " r", "x", "!r!", "q q"]
         for needle in needles {
-            for length in 0..<26 {
+            for length in 0..<42 {
                 for place in 0...length {
                     for filler in ["q", " ", "!", "\u{1}", " q", "!r", " r"] {
                         var text = String(repeating: filler, count: length)

@@ -94,6 +94,42 @@ struct JUnitReportTests {
         }
     }
 
+    @Test("a passed case of a parameterized test is one empty element only when it says nothing more")
+    func passedCaseWithArguments() throws {
+        // Each thing a passed case can say beyond its name, on a case with arguments: the short
+        // form (`<testcase …/>`) leaves none of them out.
+        var plain = TestRun.Case(className: "S", testName: "t", arguments: "x → 1", status: .passed, duration: 0.5)
+        plain.function = "t(x:)"  // not shown in JUnit
+        var located = plain
+        located.location = TestRun.SourceLocation(file: "Tests/S.swift", line: 7)
+        var printed = plain
+        printed.output = "printed line"
+        var warned = plain
+        warned.issues = [TestRun.Issue(kind: .warning, message: "careful")]
+        var attached = plain
+        attached.attachments = [TestRun.Attachment(name: "a.txt", path: "/tmp/a.txt")]
+        var retried = plain
+        retried.attempts = [
+            TestRun.Case.Attempt(status: .failed, issues: [TestRun.Issue(kind: .failure, message: "once")])
+        ]
+        var skipped = plain
+        skipped.status = .skipped
+        var suite = TestRun.Suite(name: "S", framework: .swiftTesting)
+        suite.cases = [plain, located, printed, warned, attached, retried, skipped]
+        let xml = JUnitReport.render(TestRun(suites: [suite]), options: Self.options())
+        let cases = xml.split(separator: "\n").filter { $0.contains("<testcase ") }
+        #expect(cases.count == 7)
+        #expect(cases[0] == "    <testcase classname=\"S\" name=\"t (x → 1)\" time=\"0.500\"/>")
+        #expect(cases[1].contains(" file=\"Tests/S.swift\" line=\"7\"/>"))
+        for (index, text) in [(2, "printed line"), (3, "warning: careful"), (4, "[[ATTACHMENT|/tmp/a.txt]]")] {
+            #expect(cases[index].hasSuffix("\">"), "\(index)")
+            #expect(xml.contains("<system-out>\(text)</system-out>"), "\(index)")
+        }
+        #expect(cases[5].hasSuffix("\">") && xml.contains("<flakyFailure message=\"once\""))
+        #expect(cases[6].hasSuffix("\">") && xml.contains("<skipped/>"))
+        #expect(try XMLShape(xml: xml).problems(strict: false) == [])
+    }
+
     @Test("times have at most three decimals")
     func seconds() {
         #expect(JUnitReport.seconds(0.0621) == "0.062")
