@@ -37,16 +37,17 @@ package struct EscapedXMLNames {
     /// `OutputBuffer.append(escapingXMLAttribute:)` does: copied from the table when it has
     /// `text`'s storage, else escaped, and kept.
     package mutating func append(_ text: String, to xml: inout OutputBuffer) {
-        guard isUsed, text.utf8.count > Self.inlineLength else { return xml.append(escapingXMLAttribute: text) }
-        var name = text
-        // Where the bytes of `name` (of `text`'s storage) are: they stay there while `name` lives.
-        let place = name.withUTF8 { UnsafeRawPointer($0.baseAddress!) }
+        // Where the bytes of `text`'s storage are (read in place, no copy of the string made):
+        // they stay there while the string lives.
+        guard isUsed, text.utf8.count > Self.inlineLength,
+            let place = text.utf8.withContiguousStorageIfAvailable({ UnsafeRawPointer($0.baseAddress!) })
+        else { return xml.append(escapingXMLAttribute: text) }
         if appendKept(at: place, to: &xml) { return }
         var scratch = OutputBuffer()
         scratch.append(escapingXMLAttribute: text)
         scratch.withBytes { bytes in
             xml.append(bytes: bytes)
-            add(name, at: place, escaped: bytes)
+            add(text, at: place, escaped: bytes)
         }
     }
 

@@ -272,11 +272,12 @@ package enum JUnitReport {
 
     /// Whether the text holds an ESC byte (the start of an ANSI code).
     private static func hasESC(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { utf8 in
+        // The string's own bytes, read in place (no copy of it made).
+        let found = text.utf8.withContiguousStorageIfAvailable { utf8 in
             guard let base = utf8.baseAddress else { return false }
             return memchr(base, 0x1B, utf8.count) != nil
         }
+        return found ?? text.utf8.contains(0x1B)
     }
 
     /// `file:line: message`, or the message alone when the location is not known.

@@ -67,17 +67,6 @@ package enum TestLogLine: Sendable, Equatable {
             case .slashed: return "\(qualified)/\(method)"
             }
         }
-
-        /// The printed name's length in bytes.
-        var printedCount: Int {
-            let parts = className.utf8.count + method.utf8.count + 1
-            let qualified = module.map { $0.utf8.count + 1 + parts } ?? parts
-            switch form {
-            case .dotted: return parts
-            case .bracketed: return qualified + 3
-            case .slashed: return qualified
-            }
-        }
     }
 
     /// Counts at the end of a Swift Testing test, suite or run line: `with 9 issues (including 1
@@ -192,6 +181,16 @@ package enum TestLogLine: Sendable, Equatable {
     // MARK: XCTest
 
     private static func parseTestSuite(_ rest: LineText, string: (LineText) -> String) -> TestLogLine? {
+        guard let line = parseSuiteLine(rest) else { return nil }
+        guard let passed = line.passed else {
+            return .suiteStarted(name: string(line.name), timestamp: line.timestamp.string)
+        }
+        return .suiteFinished(name: string(line.name), passed: passed, timestamp: line.timestamp.string)
+    }
+
+    /// A `Test Suite '…' …` line after its `Test Suite '`, as its bytes: the name, whether it
+    /// passed (nil: it started), and the time it gives.
+    static func parseSuiteLine(_ rest: LineText) -> (name: LineText, passed: Bool?, timestamp: LineText)? {
         // The name ends at the last quote: the time after it has none.
         guard let quote = rest.lastIndex(of: UInt8(ascii: "'")) else { return nil }
         let name = rest.prefix(quote)
@@ -211,8 +210,7 @@ package enum TestLogLine: Sendable, Equatable {
         }
         var timestamp = timestampStart
         if timestamp.hasSuffix(".") { timestamp = timestamp.dropLast() }  // macOS ends with a period
-        guard let passed else { return .suiteStarted(name: string(name), timestamp: timestamp.string) }
-        return .suiteFinished(name: string(name), passed: passed, timestamp: timestamp.string)
+        return (name, passed, timestamp)
     }
 
     private static func parseTestCase(
@@ -224,6 +222,15 @@ package enum TestLogLine: Sendable, Equatable {
         if tail.hasPrefix(" started") { return .testCaseStarted(name) }
         guard let (status, seconds) = parseCaseEnd(tail.dropFirst()) else { return nil }
         return .testCaseFinished(name, status, seconds: seconds)
+    }
+
+    /// The name of a `Test Case '…' …` line as printed between its quotes (what `parse` reads
+    /// the case's name from), nil for any other line.
+    static func printedCaseName(_ text: LineText) -> LineText? {
+        guard let rest = text.after("Test Case '"), let quote = rest.lastIndex(of: UInt8(ascii: "'")) else {
+            return nil
+        }
+        return rest.prefix(quote)
     }
 
     /// `passed (0.001 seconds)` (also `failed`, `skipped`), the end of a test case's last line.
@@ -684,35 +691,5 @@ package enum TestLogLine: Sendable, Equatable {
         }
         counts.total = explicitTotal ?? (counts.knownIssues + counts.warnings)
         return (seconds, counts)
-    }
-}
-
-extension LineText {
-    /// What follows `name` as printed at the start of the text, nil when it does not start so:
-    /// matched part by part, without making the printed text.
-    func after(_ name: TestLogLine.XCTestName) -> LineText? {
-        func skipping(_ part: String, in text: LineText?) -> LineText? {
-            guard let text else { return nil }
-            return LineText.with(part) { text.after($0) }
-        }
-        func skippingQualifiedClass(in text: LineText?) -> LineText? {
-            guard let module = name.module else { return skipping(name.className, in: text) }
-            return skipping(name.className, in: skipping(module, in: text)?.after("."))
-        }
-        switch name.form {
-        case .dotted:
-            return skipping(name.method, in: skipping(name.className, in: self)?.after("."))
-        case .bracketed(let instanceMethod):
-            let opening = instanceMethod ? after("-[") : after("+[")
-            return skipping(name.method, in: skippingQualifiedClass(in: opening)?.after(" "))?.after("]")
-        case .slashed:
-            return skipping(name.method, in: skippingQualifiedClass(in: self)?.after("/"))
-        }
-    }
-
-    /// Whether the text ends with `name` as printed.
-    func hasSuffix(_ name: TestLogLine.XCTestName) -> Bool {
-        let length = name.printedCount
-        return length <= count && suffix(from: count - length).after(name)?.isEmpty == true
     }
 }

@@ -12,8 +12,9 @@ extension TestLogParser {
         guard openCase != nil else { return false }
         // `Test Case 'NAME' passed (…)`: the end of this test, and only of this one. (The name is
         // taken only for lines that may hold it: most lines are the test's output.)
-        if let rest = text.after("Test Case '"), let name = openCase?.name,
-            let tail = rest.after(name)?.after("' "), let (status, seconds) = TestLogLine.parseCaseEnd(tail)
+        if let rest = text.after("Test Case '"),
+            let tail = openCaseName.withUnsafeBytes({ rest.after(LineText($0)) })?.after("' "),
+            let (status, seconds) = TestLogLine.parseCaseEnd(tail)
         {
             testCaseFinished(status: status, seconds: seconds)
             return true
@@ -45,16 +46,19 @@ extension TestLogParser {
     /// `path:line: error: NAME : message` or `path:line: NAME : Test skipped - reason` (`: reason`
     /// for XCTSkipIf and XCTSkipUnless) about the open test: false for any other line.
     private mutating func consumeIssueOrSkip(_ text: LineText) -> Bool {
-        if let marker = text.find(": error: "), let name = openCase?.name,
-            let message = text.suffix(from: marker + 9).after(name)?.after(" : "),
+        if let marker = text.find(": error: "),
+            let message = openCaseName.withUnsafeBytes({ text.suffix(from: marker + 9).after(LineText($0)) })?
+                .after(" : "),
             let location = TestLogLine.parseLocation(text.prefix(marker))
         {
             testCaseIssue(location: location, message: message.string)
             return true
         }
-        guard let marker = text.find(" : Test skipped"), let name = openCase?.name,
-            text.prefix(marker).hasSuffix(name), text.prefix(marker).dropLast(name.printedCount).hasSuffix(": "),
-            let location = TestLogLine.parseLocation(text.prefix(marker - name.printedCount - 2))
+        let nameLength = openCaseName.count
+        guard let marker = text.find(" : Test skipped"),
+            openCaseName.withUnsafeBytes({ text.prefix(marker).hasSuffix(LineText($0)) }),
+            text.prefix(marker).dropLast(nameLength).hasSuffix(": "),
+            let location = TestLogLine.parseLocation(text.prefix(marker - nameLength - 2))
         else { return false }
         var reason = text.suffix(from: marker + 15)
         if let rest = reason.after(" - ") {
@@ -86,7 +90,7 @@ extension TestLogParser {
         }
     }
 
-    mutating func suiteStarted(_ name: String, timestamp: String?) {
+    mutating func suiteStarted(_ name: String, timestamp: LineText?) {
         run.hasTestOutput = true
         continuation = .none
         let timestamp = timestamp.flatMap { Self.isoTimestamp($0, sharing: lastTimestamp) }
@@ -147,7 +151,7 @@ extension TestLogParser {
         run.isComplete = false
     }
 
-    mutating func suiteFinished(_ name: String, timestamp: String?) {
+    mutating func suiteFinished(_ name: String, timestamp: LineText?) {
         guard let top = suiteStack.last, top == name else {
             unknown()  // not the suite that is open: printed
             return
@@ -187,7 +191,8 @@ extension TestLogParser {
         awaitingSummary = .none
     }
 
-    mutating func testCaseStarted(_ name: consuming TestLogLine.XCTestName) {
+    /// A test case starts, named `name`, printed as `printed` (nil: as `name` prints it).
+    mutating func testCaseStarted(_ name: consuming TestLogLine.XCTestName, printed: LineText?) {
         guard !inSwiftTesting else {
             unknown()  // XCTest does not run inside Swift Testing's run: printed
             return
@@ -212,6 +217,13 @@ extension TestLogParser {
         if let module = name.module {
             modulesByClass[name.className, default: [:]][name.method] = module
             parallelTests.modulesWrittenByCases += 1
+        }
+        if let printed {
+            printed.bytes.withMemoryRebound(to: UInt8.self) {
+                openCaseName.replaceSubrange(openCaseName.indices, with: $0)
+            }
+        } else {
+            openCaseName = Array(name.printed.utf8)
         }
         let value = TestRun.Case(className: name.className, testName: name.method, status: .passed)
         var open = OpenCase(suite: suite, name: name, value: value)
@@ -422,21 +434,19 @@ extension TestLogParser {
 
     /// "2026-11-22 14:03:53.085" → "2026-11-22T14:03:53"; nil for anything else. When that is
     /// `last`, `last` itself: suites started in the same second share one string.
-    static func isoTimestamp(_ text: String, sharing last: String? = nil) -> String? {
-        LineText.with(text) { text in
-            guard text.count >= 19, text[4] == 0x2D, text[7] == 0x2D, text[10] == 0x20, text[13] == 0x3A,
-                text[16] == 0x3A, (0..<19).allSatisfy({ text[$0] >= 0x20 && text[$0] < 0x7F })
-            else { return nil }
-            func byte(_ index: Int) -> UInt8 { index == 10 ? UInt8(ascii: "T") : text[index] }
-            if var last, last.utf8.count == 19,
-                last.withUTF8({ stored in (0..<19).allSatisfy { stored[$0] == byte($0) } })
-            {
-                return last
-            }
-            return String(unsafeUninitializedCapacity: 19) { result in
-                for index in 0..<19 { result[index] = byte(index) }
-                return 19
-            }
+    static func isoTimestamp(_ text: LineText, sharing last: String? = nil) -> String? {
+        guard text.count >= 19, text[4] == 0x2D, text[7] == 0x2D, text[10] == 0x20, text[13] == 0x3A,
+            text[16] == 0x3A, (0..<19).allSatisfy({ text[$0] >= 0x20 && text[$0] < 0x7F })
+        else { return nil }
+        func byte(_ index: Int) -> UInt8 { index == 10 ? UInt8(ascii: "T") : text[index] }
+        if let last, last.utf8.count == 19,
+            LineText.with(last, { stored in (0..<19).allSatisfy { stored[$0] == byte($0) } })
+        {
+            return last
+        }
+        return String(unsafeUninitializedCapacity: 19) { result in
+            for index in 0..<19 { result[index] = byte(index) }
+            return 19
         }
     }
 }

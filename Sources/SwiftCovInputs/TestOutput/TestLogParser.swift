@@ -120,6 +120,10 @@ package struct TestLogParser {
             method: xctestSuites[last.suite].cases[last.index].testName, form: last.form)
     }
 
+    /// The name of the open XCTest case as its `started` line printed it: the bytes the lines
+    /// about it (its issues, its end) are matched on. Rewritten in place for each test.
+    var openCaseName: [UInt8] = []
+
     /// The XCTest case running now, with the exact name its `started` line printed: only lines
     /// naming that test (its issues, its end) are about it; anything else is its output.
     struct OpenCase {
@@ -282,6 +286,17 @@ package struct TestLogParser {
             swiftTesting(message)
             return
         }
+        // XCTest's suite lines, read on their bytes: their times become strings only as kept.
+        if line.first == UInt8(ascii: "T"), let rest = line.after("Test Suite '"),
+            let suite = TestLogLine.parseSuiteLine(rest)
+        {
+            if suite.passed == nil {
+                suiteStarted(shared(suite.name), timestamp: suite.timestamp)
+            } else {
+                suiteFinished(shared(suite.name), timestamp: suite.timestamp)
+            }
+            return
+        }
         guard
             let parsed = TestLogLine.parse(
                 plain: line, openClass: currentSuite.map { xctestSuites[$0].name }, string: { shared($0) })
@@ -291,14 +306,12 @@ package struct TestLogParser {
         }
         // Consumed: the names it carries move to where they are kept instead of being copied.
         switch consume parsed {
-        case .suiteStarted(let name, let timestamp):
-            suiteStarted(name, timestamp: timestamp)
-        case .suiteFinished(let name, _, let timestamp):
-            suiteFinished(name, timestamp: timestamp)
+        case .suiteStarted, .suiteFinished:
+            break  // read on its bytes above
         case .executed(let tests, let skipped, let failures, let unexpected, _, let wallSeconds):
             executed(tests: tests, skipped: skipped, failures: failures, unexpected: unexpected, seconds: wallSeconds)
         case .testCaseStarted(let name):
-            testCaseStarted(name)
+            testCaseStarted(name, printed: TestLogLine.printedCaseName(line))
         case .testCaseIssue(let name, let location, let message):
             lateIssue(name, location: location, message: message)
         case .testCaseFinished(let name, let status, let seconds):
