@@ -143,6 +143,18 @@ struct LineText {
         return nil
     }
 
+    /// Whether the text holds ": " (one look at each colon).
+    var hasColonSpace: Bool {
+        guard let base = bytes.baseAddress, count > 1 else { return false }
+        var start = 0
+        while start < count - 1, let colon = memchr(base + start, Int32(UInt8(ascii: ":")), count - 1 - start) {
+            let next = base.distance(to: UnsafeRawPointer(colon)) + 1
+            if bytes[next] == UInt8(ascii: " ") { return true }
+            start = next
+        }
+        return false
+    }
+
     /// The offset of the first occurrence of `needle`'s bytes.
     func find(_ needle: StaticString) -> Int? {
         find(UnsafeRawBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount))
@@ -315,6 +327,16 @@ struct LineText {
     /// integer and a power of ten both exact in a `Double` divide to the correctly rounded
     /// value. Nil for any other text.
     private var plainDecimal: Double? {
+        // Most durations: "0.001", one digit and three decimals, read at once (the same value as
+        // the loop below gives: the digits' integer over 10^3).
+        if count == 5, bytes[1] == UInt8(ascii: ".") {
+            let digits = (Int(bytes[0]) &- 48, Int(bytes[2]) &- 48, Int(bytes[3]) &- 48, Int(bytes[4]) &- 48)
+            if UInt(bitPattern: digits.0) < 10, UInt(bitPattern: digits.1) < 10, UInt(bitPattern: digits.2) < 10,
+                UInt(bitPattern: digits.3) < 10
+            {
+                return Double(digits.0 * 1000 + digits.1 * 100 + digits.2 * 10 + digits.3) / 1e3
+            }
+        }
         guard count > 0, count <= 16 else { return nil }
         var mantissa: Int64 = 0
         var digits = 0
@@ -377,9 +399,6 @@ struct LineText {
         guard let base = bytes.baseAddress else { return true }
         var index = 0
         let count = bytes.count
-        func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
-            index + offset < count && range.contains(base.load(fromByteOffset: index + offset, as: UInt8.self))
-        }
         /// Whether no byte of `word` is below 0x20 (one would borrow in the subtraction) or at least 0x80.
         @inline(__always) func isPrintableASCII(_ word: UInt64) -> Bool {
             ((word &- 0x2020_2020_2020_2020) | word) & 0x8080_8080_8080_8080 == 0
@@ -409,23 +428,64 @@ struct LineText {
                 break
             }
             guard index < count else { break }
-            let byte = base.load(fromByteOffset: index, as: UInt8.self)
-            let length: Int
-            switch byte {
-            case 0x1B: return false
-            case 0x00...0x7F: length = 1
-            case 0xC2...0xDF: length = continuation(1) ? 2 : 0
-            case 0xE0: length = continuation(1, 0xA0...0xBF) && continuation(2) ? 3 : 0
-            case 0xED: length = continuation(1, 0x80...0x9F) && continuation(2) ? 3 : 0
-            case 0xE1...0xEF: length = continuation(1) && continuation(2) ? 3 : 0
-            case 0xF0: length = continuation(1, 0x90...0xBF) && continuation(2) && continuation(3) ? 4 : 0
-            case 0xF1...0xF3: length = continuation(1) && continuation(2) && continuation(3) ? 4 : 0
-            case 0xF4: length = continuation(1, 0x80...0x8F) && continuation(2) && continuation(3) ? 4 : 0
-            default: length = 0
-            }
+            if base.load(fromByteOffset: index, as: UInt8.self) == 0x1B { return false }
+            let length = sequenceLength(base, at: index, count: count)
             guard length > 0 else { return false }
             index += length
         }
         return true
+    }
+
+    /// Whether `bytes`, many lines with their line breaks, are valid UTF-8 holding no ESC (see
+    /// `isPlainText`): then so is each of their lines, a valid sequence never holding an ASCII
+    /// byte. One look for ESC, then sixteen bytes at a time while they are ASCII (controls and
+    /// line breaks too): a piece of a log is told at once, not line by line.
+    static func isPlainLines(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let count = bytes.count
+        if memchr(base, 0x1B, count) != nil { return false }
+        /// The high bits of the eight bytes at `offset`, those of the bytes beyond ASCII.
+        @inline(__always) func highBits(_ offset: Int) -> UInt64 {
+            UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) & 0x8080_8080_8080_8080
+        }
+        var index = 0
+        while index + 16 <= count {
+            let first = highBits(index)
+            if first | highBits(index + 8) == 0 {
+                index += 16
+                continue
+            }
+            // Straight to the first byte beyond ASCII, then past its sequence.
+            index += first != 0 ? first.trailingZeroBitCount >> 3 : 8 + highBits(index + 8).trailingZeroBitCount >> 3
+            let length = sequenceLength(base, at: index, count: count)
+            guard length > 0 else { return false }
+            index += length
+        }
+        while index < count {
+            let length = sequenceLength(base, at: index, count: count)
+            guard length > 0 else { return false }
+            index += length
+        }
+        return true
+    }
+
+    /// The length of the UTF-8 sequence at `index` of the `count` bytes at `base` (1 for any
+    /// ASCII byte), 0 when it is not a valid one: by the ranges of RFC 3629.
+    @inline(__always)
+    private static func sequenceLength(_ base: UnsafeRawPointer, at index: Int, count: Int) -> Int {
+        func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
+            index + offset < count && range.contains(base.load(fromByteOffset: index + offset, as: UInt8.self))
+        }
+        switch base.load(fromByteOffset: index, as: UInt8.self) {
+        case 0x00...0x7F: return 1
+        case 0xC2...0xDF: return continuation(1) ? 2 : 0
+        case 0xE0: return continuation(1, 0xA0...0xBF) && continuation(2) ? 3 : 0
+        case 0xED: return continuation(1, 0x80...0x9F) && continuation(2) ? 3 : 0
+        case 0xE1...0xEF: return continuation(1) && continuation(2) ? 3 : 0
+        case 0xF0: return continuation(1, 0x90...0xBF) && continuation(2) && continuation(3) ? 4 : 0
+        case 0xF1...0xF3: return continuation(1) && continuation(2) && continuation(3) ? 4 : 0
+        case 0xF4: return continuation(1, 0x80...0x8F) && continuation(2) && continuation(3) ? 4 : 0
+        default: return 0
+        }
     }
 }

@@ -58,6 +58,17 @@ package enum TestLogLine: Sendable, Equatable {
             self.form = form
         }
 
+        /// The printed name's length in bytes.
+        var printedCount: Int {
+            let parts = className.utf8.count + method.utf8.count + 1
+            let qualified = module.map { $0.utf8.count + 1 + parts } ?? parts
+            switch form {
+            case .dotted: return parts
+            case .bracketed: return qualified + 3
+            case .slashed: return qualified
+            }
+        }
+
         /// The name as printed between the quotes (or after `Testing `).
         package var printed: String {
             let qualified = module.map { "\($0).\(className)" } ?? className
@@ -224,13 +235,11 @@ package enum TestLogLine: Sendable, Equatable {
         return .testCaseFinished(name, status, seconds: seconds)
     }
 
-    /// The name of a `Test Case '…' …` line as printed between its quotes (what `parse` reads
-    /// the case's name from), nil for any other line.
-    static func printedCaseName(_ text: LineText) -> LineText? {
-        guard let rest = text.after("Test Case '"), let quote = rest.lastIndex(of: UInt8(ascii: "'")) else {
-            return nil
-        }
-        return rest.prefix(quote)
+    /// The name of a `Test Case '…' …` line as printed between its quotes, `name` being the
+    /// name `parse` read from it (which prints as many bytes as it was printed with).
+    static func printedCaseName(_ text: LineText, _ name: XCTestName) -> LineText? {
+        guard let rest = text.after("Test Case '"), name.printedCount <= rest.count else { return nil }
+        return rest.prefix(name.printedCount)
     }
 
     /// `passed (0.001 seconds)` (also `failed`, `skipped`), the end of a test case's last line.
@@ -531,8 +540,10 @@ package enum TestLogLine: Sendable, Equatable {
         } else {
             return nil
         }
-        // Every marker of an issue starts with " recorded a": most lines are looked through once.
-        if rest.find(" recorded a") != nil, let issue = parseIssue(rest) { return issue }
+        // Every marker of an issue starts with " recorded a", and its message follows ": ": most
+        // lines have no ": " (a function's labels are followed by ")" or a letter), and the rest
+        // are looked through once.
+        if rest.hasColonSpace, rest.find(" recorded a") != nil, let issue = parseIssue(rest) { return issue }
         if rest.hasSuffix(" skipped.") {
             return .skipped(isSuite: isSuite, name: rest.dropLast(9), reason: nil)
         }

@@ -74,6 +74,8 @@ package struct TestLogParser {
     var printedRunTests: [Int] = []
 
     var continuation: Continuation = .none
+    /// While a piece of the log is read: where its lines are plain text, told at once.
+    private var plainLines: Range<UnsafeRawPointer>?
     /// The line being read, as it came (with its ANSI codes); empty between lines.
     var rawLine = LineText(UnsafeRawBufferPointer(start: nil, count: 0))
 
@@ -238,14 +240,37 @@ package struct TestLogParser {
     /// Feeds the next bytes of the log; complete lines are parsed now, a partial line waits for
     /// the rest (or for `finish()`). Lines end at LF, CR LF or CR; UTF-16 is read too.
     package mutating func consume(_ bytes: UnsafeRawBufferPointer) {
+        plainLines = Self.plainLines(in: bytes)
+        defer { plainLines = nil }
         LogLineReader.using(&self, \.reader) { reader, parser in
             reader.consume(bytes) { parser.consume(line: $0, wasCut: $1) }
         }
     }
 
+    /// Where in `bytes` their whole lines are (from after the first line break to the last) when
+    /// those are plain text (`LineText.isPlainLines`): told for all at once, as most pieces of
+    /// most logs are.
+    private static func plainLines(in bytes: UnsafeRawBufferPointer) -> Range<UnsafeRawPointer>? {
+        guard let base = bytes.baseAddress else { return nil }
+        func isBreak(_ index: Int) -> Bool { bytes[index] == 0x0A || bytes[index] == 0x0D }
+        var start = 0
+        while start < bytes.count, !isBreak(start) { start += 1 }
+        var end = bytes.count - 1
+        while end > start, !isBreak(end) { end -= 1 }
+        guard start < end, LineText.isPlainLines(UnsafeRawBufferPointer(rebasing: bytes[(start + 1)..<end])) else {
+            return nil
+        }
+        return (base + start + 1)..<(base + end)
+    }
+
     private mutating func consume(line bytes: UnsafeRawBufferPointer, wasCut: Bool) {
         if wasCut {
             consume(line: String(decoding: bytes, as: UTF8.self) + " … (line cut)")
+        } else if let plain = plainLines, let start = bytes.baseAddress, start >= plain.lowerBound,
+            start + bytes.count <= plain.upperBound
+        {
+            // A line of the piece being read, told plain with the rest of it.
+            consume(strippedLine: LineText(bytes), raw: LineText(bytes))
         } else if LineText.isPlainText(bytes) {
             // Most lines (Swift Testing's symbols too): read as they are, no String made.
             consume(strippedLine: LineText(bytes), raw: LineText(bytes))
@@ -311,7 +336,7 @@ package struct TestLogParser {
         case .executed(let tests, let skipped, let failures, let unexpected, _, let wallSeconds):
             executed(tests: tests, skipped: skipped, failures: failures, unexpected: unexpected, seconds: wallSeconds)
         case .testCaseStarted(let name):
-            testCaseStarted(name, printed: TestLogLine.printedCaseName(line))
+            testCaseStarted(name, printed: TestLogLine.printedCaseName(line, name))
         case .testCaseIssue(let name, let location, let message):
             lateIssue(name, location: location, message: message)
         case .testCaseFinished(let name, let status, let seconds):

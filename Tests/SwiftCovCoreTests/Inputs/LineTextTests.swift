@@ -109,18 +109,24 @@ struct LineTextTests {
     func plainText() {
         // Past 32 bytes: the sixteen- and eight-byte steps, and the last bytes, each hit.
         for length in 0..<40 {
+            // Lines, and pieces of many lines (LF among the bytes), told alike.
             let plain = [UInt8](repeating: UInt8(ascii: "a"), count: length)
             #expect(plain.withUnsafeBytes { LineText.isPlainText($0) })
+            #expect(plain.withUnsafeBytes { LineText.isPlainLines($0) })
             for position in 0..<length {
                 for odd: UInt8 in [0x1B, 0x80, 0xC3, 0xFF] {
                     var line = plain
                     line[position] = odd
                     #expect(!line.withUnsafeBytes { LineText.isPlainText($0) }, "\(length) \(position) \(odd)")
+                    if position > 0 { line[position - 1] = 0x0A }
+                    #expect(!line.withUnsafeBytes { LineText.isPlainLines($0) }, "\(length) \(position) \(odd)")
                 }
                 for scalar in ["é", "✔", "\u{1D11E}", "\u{10FFFF}"] {
                     var line = plain
                     line.replaceSubrange(position..<position + 1, with: Array(scalar.utf8))
                     #expect(line.withUnsafeBytes { LineText.isPlainText($0) }, "\(length) \(position) \(scalar)")
+                    if position > 0 { line[position - 1] = 0x0A }
+                    #expect(line.withUnsafeBytes { LineText.isPlainLines($0) }, "\(length) \(position) \(scalar)")
                 }
             }
         }
@@ -132,18 +138,20 @@ struct LineTextTests {
         // Bytes drawn mostly from the edges of UTF-8's ranges, where validators go wrong.
         let interesting: [UInt8] = [
             0x00, 0x1B, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEC, 0xED,
-            0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF,
+            0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF, 0x0A,
         ]
         for round in 0..<50_000 {
-            // Short lines of edge bytes; longer ones mostly ASCII, so that they are often valid.
+            // Short lines of edge bytes; longer ones (many lines, past sixteen bytes) mostly ASCII,
+            // so that they are often valid.
             let long = round % 2 == 1
-            let length = Int(generator.next() % (long ? 48 : 12))
+            let length = Int(generator.next() % (long ? 80 : 12))
             let bytes = (0..<length).map { _ in
                 long && generator.next() % 8 != 0
                     ? UInt8(ascii: "a") : interesting[Int(generator.next() % UInt64(interesting.count))]
             }
             let expected = String(validating: bytes, as: UTF8.self) != nil && !bytes.contains(0x1B)
             #expect(bytes.withUnsafeBytes { LineText.isPlainText($0) } == expected, "\(bytes)")
+            #expect(bytes.withUnsafeBytes { LineText.isPlainLines($0) } == expected, "\(bytes)")
         }
     }
 }

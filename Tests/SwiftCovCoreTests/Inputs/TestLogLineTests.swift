@@ -117,7 +117,7 @@ struct TestLogLineTests {
             // A test case's lines are matched on the name its `started` line printed, taken from
             // the line itself: the same text.
             if line.hasPrefix("Test Case '") {
-                #expect(LineText.with(line) { TestLogLine.printedCaseName($0)?.string } == name.printed)
+                #expect(LineText.with(line) { TestLogLine.printedCaseName($0, name)?.string } == name.printed)
             }
         } else if let name {
             Issue.record("\(name.printed) is not in the line")

@@ -97,14 +97,53 @@ struct TestLogParserTests {
     @Test("fed in pieces of any size, as a pipe delivers it, the log reads the same", arguments: [1, 7, 4096])
     func streaming(pieceSize: Int) throws {
         let bytes = try LogFixture("hostile-build-and-test.log").bytes
+        #expect(Self.parse(bytes, inPiecesOf: pieceSize) == (try LogFixture("hostile-build-and-test.log").run()))
+    }
+
+    /// `bytes` read as a log given in pieces of `size` bytes.
+    static func parse(_ bytes: [UInt8], inPiecesOf size: Int) -> TestRun {
         var parser = TestLogParser()
         var offset = 0
         while offset < bytes.count {
-            let end = min(bytes.count, offset + pieceSize)
+            let end = min(bytes.count, offset + size)
             bytes[offset..<end].withUnsafeBytes { parser.consume($0) }
             offset = end
         }
-        #expect(parser.finish() == (try LogFixture("hostile-build-and-test.log").run()))
+        return parser.finish()
+    }
+
+    @Test(
+        "plain lines, coloured ones and bad UTF-8 mixed, a multi-byte symbol cut between pieces: read as line by line",
+        arguments: [1, 5, 16, 61, 4096])
+    func plainAndOtherLinesInPieces(pieceSize: Int) {
+        // A piece's lines are told plain all at once, unless one is not: then each line is.
+        var log: [UInt8] = []
+        for round in 0..<30 {
+            log += Array("Test Suite 'S\(round)' started at 2026-11-22 14:03:53.085\n".utf8)
+            log += Array("Test Case 'S\(round).testA' started at 2026-11-22 14:03:53.085\n".utf8)
+            if round % 4 == 1 { log += [0x62, 0x61, 0x64, 0xFF, 0xC3, 0x0A] }
+            log += Array("Test Case 'S\(round).testA' passed (0.001 seconds)\n".utf8)
+            if round % 3 == 0 {
+                // A test whose lines count only once their colours are taken off.
+                log += Array("\u{1B}[31mred output\u{1B}[0m\n".utf8)
+                log += Array("\u{1B}[1mTest Case 'S\(round).testB' started at 2026-11-22 14:03:53.085\u{1B}[0m\n".utf8)
+                log += Array("\u{1B}[1mTest Case 'S\(round).testB' passed (0.001 seconds)\u{1B}[0m\n".utf8)
+            }
+            log += Array("Test Suite 'S\(round)' passed at 2026-11-22 14:03:53.086.\n".utf8)
+            log += Array("\t Executed 1 test, with 0 failures (0 unexpected) in 0.001 (0.001) seconds\n".utf8)
+        }
+        log += Array("◇ Test run started.\n".utf8)
+        for round in 0..<30 {
+            log += Array("◇ Test t\(round)(x:) started.\n✔ Test t\(round)(x:) passed after 0.002 seconds.\n".utf8)
+        }
+        log += Array("✔ Test run with 30 tests passed after 0.1 seconds.\n".utf8)
+        var lineByLine = TestLogParser()
+        for line in log.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
+            lineByLine.consume(line: String(decoding: line, as: UTF8.self))
+        }
+        let expected = lineByLine.finish()
+        #expect(expected.totals.tests == 70)
+        #expect(Self.parse(log, inPiecesOf: pieceSize) == expected)
     }
 
     @Test("read from a pipe: every piece seen before it is parsed; stopped, what came before is kept")
