@@ -134,11 +134,21 @@ struct LineText {
 
     /// The offset of the last `byte`.
     func lastIndex(of byte: UInt8) -> Int? {
-        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
-        var index = count - 1
-        while index >= 0 {
-            if base[index] == byte { return index }
-            index -= 1
+        guard let base = bytes.baseAddress else { return nil }
+        var end = count
+        // Eight bytes at a time from the end: each byte equal to `byte` marked by its high bit
+        // (exactly: no borrow crosses bytes), the last one found by the highest mark.
+        let pattern = 0x0101_0101_0101_0101 &* UInt64(byte)
+        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        while end >= 8 {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self)) ^ pattern
+            let equal = ~((word & low7) &+ low7 | word | low7)
+            if equal != 0 { return end - 1 - equal.leadingZeroBitCount >> 3 }
+            end -= 8
+        }
+        while end > 0 {
+            end -= 1
+            if base.load(fromByteOffset: end, as: UInt8.self) == byte { return end }
         }
         return nil
     }

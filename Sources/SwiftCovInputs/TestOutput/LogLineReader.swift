@@ -57,6 +57,12 @@ package struct LogLineReader {
     ) {
         guard !bytes.isEmpty else { return }
         guard encoding == .unknown else { return consumeDetected(bytes, line) }
+        if head.isEmpty && bytes.count >= Self.detectionLength {
+            // The first piece tells the encoding by itself: read in place, not copied.
+            encoding = Self.detect(Array(bytes.prefix(Self.detectionLength))[...])
+            let hasMark = encoding == .utf8 && bytes.starts(with: [0xEF, 0xBB, 0xBF])
+            return consumeDetected(hasMark ? UnsafeRawBufferPointer(rebasing: bytes.dropFirst(3)) : bytes, line)
+        }
         // The first bytes tell the encoding; wait for all of them, so that how the input was cut
         // into pieces never changes the guess.
         head.append(contentsOf: bytes)

@@ -9,7 +9,7 @@ extension TestLogParser {
     /// Handles a line while a test case is open; false when the line is for the general
     /// handling (a new test process started: the open test did not finish).
     mutating func consumeInOpenCase(_ text: LineText) -> Bool {
-        guard openCase != nil else { return false }
+        guard case .some = openCase else { return false }
         // `Test Case 'NAME' passed (…)`: the end of this test, and only of this one. (The name is
         // taken only for lines that may hold it: most lines are the test's output.)
         if let rest = text.after("Test Case '"),

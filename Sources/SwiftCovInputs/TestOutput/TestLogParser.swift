@@ -298,7 +298,7 @@ package struct TestLogParser {
     private mutating func consume(strippedLine line: LineText, raw: LineText) {
         rawLine = raw
         defer { rawLine = LineText(UnsafeRawBufferPointer(start: nil, count: 0)) }
-        if openCase != nil, consumeInOpenCase(line) { return }
+        if case .some = openCase, consumeInOpenCase(line) { return }
         // `--parallel` progress lines, a quarter of such a log: read on their bytes.
         if line.first == UInt8(ascii: "["), let progress = TestLogLine.parseProgress(line.dropFirst()) {
             parallelProgress(progress)

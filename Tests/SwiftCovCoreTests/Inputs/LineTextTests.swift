@@ -95,6 +95,24 @@ struct LineTextTests {
         }
     }
 
+    @Test("the last of a byte, eight bytes at a time: at every place, once or twice, beside look-alike bytes")
+    func lastIndexEverywhere() {
+        for length in 0..<40 {
+            for filler: UInt8 in [0x00, 0x26, 0x28, 0xA7, 0xFF] {
+                for (first, second) in [(nil, nil), (0, nil), (length / 3, length - 1), (length - 1, nil)]
+                    as [(Int?, Int?)]
+                {
+                    var bytes = [UInt8](repeating: filler, count: length)
+                    for place in [first, second].compactMap({ $0 }) where place >= 0 && place < length {
+                        bytes[place] = 0x27
+                    }
+                    let found = bytes.withUnsafeBytes { LineText($0).lastIndex(of: 0x27) }
+                    #expect(found == bytes.lastIndex(of: 0x27), "\(length) \(filler) \(bytes)")
+                }
+            }
+        }
+    }
+
     @Test("the first scalar of a line: ASCII, two, three and four bytes")
     func firstScalar() {
         for text in ["A", "é", "✔ x", "\u{10065F} x"] {
