@@ -258,17 +258,16 @@ extension TestLogParser {
     }
 
     private mutating func testCaseFinished(status: TestRun.Status, seconds: Double) {
-        guard openCase != nil else { return }
+        // Taken out, and changed in place: each read of `openCase!` copies the whole case.
+        guard var open = openCase.take() else { return }
         continuation = .none
-        if !openCase!.output.isEmpty { openCase!.value.output = openCase!.output.text }
-        Self.settle(&openCase!.value, status: status, seconds: seconds)
-        let suite = openCase!.suite
-        lastClosedCase = ClosedCase(suite: suite, index: xctestSuites[suite].cases.count, name: openCase!.name)
+        if !open.output.isEmpty { open.value.output = open.output.text }
+        Self.settle(&open.value, status: status, seconds: seconds)
+        lastClosedCase = ClosedCase(suite: open.suite, index: xctestSuites[open.suite].cases.count, name: open.name)
         // Moved into the suite, not copied: swapped for an empty case (no strings to count).
         var value = TestRun.Case(className: "", testName: "", status: .passed)
-        swap(&value, &openCase!.value)
-        openCase = nil
-        xctestSuites[suite].cases.append(value)
+        swap(&value, &open.value)
+        xctestSuites[open.suite].cases.append(value)
         lastClosedCaseIsSettled = false
     }
 
