@@ -123,13 +123,14 @@ package enum JUnitReport {
     /// `    <testcase classname="…" name="` for the class name of the cases written before: the
     /// cases of a suite share theirs, escaped once.
     private struct CaseOpening {
-        private var className: String?
+        /// The class name of the opening in `bytes` (none yet: `bytes` is empty).
+        private var className = ""
         private var bytes: [UInt8] = []
 
         /// Appends the opening for `className`.
         mutating func write(_ className: String, to xml: inout OutputBuffer) {
             // The same string (most often the same storage, compared at once) as the case before.
-            if className != self.className {
+            if bytes.isEmpty || className != self.className {
                 var opening = OutputBuffer()
                 opening.append("    <testcase classname=\"")
                 opening.append(escapingXMLAttribute: className)
@@ -168,7 +169,7 @@ package enum JUnitReport {
             append(seconds: duration, to: &xml)
             xml.append("\"")
         }
-        if testCase.pointee.status == .passed && (isBare || TestRun.Case.showsOnlyItsName(testCase)) {
+        if case .passed = testCase.pointee.status, isBare || TestRun.Case.showsOnlyItsName(testCase) {
             // Most tests (and most cases of a parameterized one): nothing more to write.
             xml.append("/>\n")
             return

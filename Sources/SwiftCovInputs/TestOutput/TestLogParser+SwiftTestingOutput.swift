@@ -397,6 +397,15 @@ struct InFlightTests: Sequence {
     }
 
     mutating func remove(_ test: Int, name: Int) {
+        // Most often the test that started last (a log's tests one after the other): taken off
+        // the end, with the ended tests before it.
+        if order.last == test {
+            order.removeLast()
+            count -= 1
+            while let last = order.last, last < 0 { order.removeLast() }
+            removeFromName(test, name: name)
+            return
+        }
         // Found by bisection: the tests are in the order of their indices.
         var low = 0
         var high = order.count
@@ -410,7 +419,15 @@ struct InFlightTests: Sequence {
             count -= 1
             if order.count > 2 * count + 32 { order.removeAll { $0 < 0 } }
         }
-        if name < byName.count, let position = byName[name].firstIndex(of: test) {
+        removeFromName(test, name: name)
+    }
+
+    /// Takes `test` off the running tests named `name` (where it is once at most).
+    private mutating func removeFromName(_ test: Int, name: Int) {
+        guard name < byName.count else { return }
+        if byName[name].last == test {
+            byName[name].removeLast()
+        } else if let position = byName[name].firstIndex(of: test) {
             byName[name].remove(at: position)
         }
     }
