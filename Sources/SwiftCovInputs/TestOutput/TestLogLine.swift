@@ -303,8 +303,63 @@ package enum TestLogLine: Sendable, Equatable {
     }
 
     private static func parseExecuted(_ rest: LineText) -> TestLogLine? {
-        // "7 tests, with 1 test skipped and 1 failure (0 unexpected) in 0.005 (0.005) seconds"
+        parseCommonExecuted(rest) ?? parseExecutedWords(rest)
+    }
+
+    /// "7 tests, with 1 test skipped and 1 failure (0 unexpected) in 0.005 (0.005) seconds", word
+    /// by word: any order and number of the parts.
+    static func parseExecutedWords(_ rest: LineText) -> TestLogLine? {
         rest.withPieces(UInt8(ascii: " ")) { parseExecuted(words: $0) }
+    }
+
+    /// The shapes XCTest prints, read straight through (`N test(s), with [K test(s) skipped and]
+    /// F failure(s) (U unexpected) in S (W) seconds`): what `parseExecutedWords` reads from them,
+    /// without cutting the line into words. Nil for any other line (also one with a sign, a
+    /// number too long, or spaces doubled), left to `parseExecutedWords`.
+    static func parseCommonExecuted(_ text: LineText) -> TestLogLine? {
+        var cursor = 0
+        func integer() -> Int? {
+            let start = cursor
+            var value = 0
+            while cursor < text.count, cursor - start < 18 {
+                let digit = Int(text[cursor]) &- Int(UInt8(ascii: "0"))
+                guard digit >= 0 && digit <= 9 else { break }
+                value = value * 10 + digit
+                cursor += 1
+            }
+            let isDigit = cursor < text.count && text[cursor] >= UInt8(ascii: "0") && text[cursor] <= UInt8(ascii: "9")
+            return cursor > start && !isDigit ? value : nil
+        }
+        func literal(_ expected: StaticString) -> Bool {
+            guard text.suffix(from: cursor).hasPrefix(expected) else { return false }
+            cursor += expected.utf8CodeUnitCount
+            return true
+        }
+        func number(upTo end: UInt8) -> Double? {
+            guard let length = text.suffix(from: cursor).firstIndex(of: end), length > 0 else { return nil }
+            defer { cursor += length }
+            return text[cursor, cursor + length].double
+        }
+        guard let tests = integer(), literal(" test") else { return nil }
+        _ = literal("s")
+        guard literal(", with "), let first = integer() else { return nil }
+        var skipped = 0
+        var failures = first
+        if literal(" test") {
+            _ = literal("s")
+            guard literal(" skipped and "), let count = integer() else { return nil }
+            (skipped, failures) = (first, count)
+        }
+        guard literal(" failure") else { return nil }
+        _ = literal("s")
+        guard literal(" ("), let unexpected = integer(), literal(" unexpected) in "),
+            let seconds = number(upTo: UInt8(ascii: " ")), literal(" ("),
+            let wallSeconds = number(upTo: UInt8(ascii: ")")),
+            literal(") seconds"), cursor == text.count
+        else { return nil }
+        return .executed(
+            tests: tests, skipped: skipped, failures: failures, unexpected: unexpected, seconds: seconds,
+            wallSeconds: wallSeconds)
     }
 
     private static func parseExecuted(words: UnsafeBufferPointer<LineText>) -> TestLogLine? {

@@ -227,6 +227,40 @@ struct TestLogLineTests {
         #expect(TestLogLine.parse(line) == nil, "\(line)")
     }
 
+    @Test(
+        "XCTest's counts line in its usual shapes is read straight through, as word by word; other shapes word by word")
+    func executedLines() throws {
+        // Every counts line of the real logs kept here, and shapes beside them.
+        let real = try ["yams.log", "real-quick.log", "swift-algorithms.log", "real-swift-log-parallel.log"].flatMap {
+            try LogFixture($0).bytes.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+        }.compactMap { line in line.range(of: "Executed ").map { String(line[$0.upperBound...]) } }
+        #expect(real.count > 20)
+        let usual =
+            real + [
+                "3 tests, with 1 test skipped and 0 failures (0 unexpected) in 0.100 (0.200) seconds",
+                "3 tests, with 2 tests skipped and 1 failure (1 unexpected) in 12.5 (12.75) seconds",
+                "1 test, with 1 failure (0 unexpected) in 0 (0) seconds",
+            ]
+        let others = [
+            "+3 tests, with 0 failures (0 unexpected) in 0.1 (0.1) seconds",
+            "3  tests, with 0 failures (0 unexpected) in 0.1 (0.1) seconds",
+            "3 tests, with 0 failures (0 unexpected) in 0.1 seconds",
+            "3 tests, with 0 failures (0 unexpected) in 0.1 (0.1.) seconds",
+            "3 tests, with 0 failures (0 unexpected) in 0.1 (0.1) seconds and more",
+            "12345678901234567890 tests, with 0 failures (0 unexpected) in 0.1 (0.1) seconds",
+            "3 tests, with 1 test skipped, 0 failures (0 unexpected) in 0.1 (0.1) seconds",
+            "3 tests, with 0 failures (0 unexpected) in x (0.1) seconds",
+            "3 tests, with 0 failures (0 unexpected) in in 0.1 (0.1) seconds",
+        ]
+        for line in usual + others {
+            LineText.with(line) { text in
+                let common = TestLogLine.parseCommonExecuted(text)
+                #expect(common == nil || common == TestLogLine.parseExecutedWords(text), "\(line)")
+                #expect((common != nil) == usual.contains(line), "\(line)")
+            }
+        }
+    }
+
     @Test("a CR LF line end and ANSI codes around the whole line are ignored")
     func terminalDecorations() {
         #expect(
