@@ -402,9 +402,32 @@ extension TestLogParser {
             merged[index].cases.append(
                 TestRun.Case(className: merged[index].name, testName: name.method, status: .passed))
         }
-        for index in merged.indices { merged[index].cases.sort { $0.testName < $1.testName } }
+        for index in merged.indices { merged[index].cases = Self.sortedByName(merged[index].cases) }
         merged.sort { $0.name < $1.name }
         return merged
+    }
+
+    /// `cases` in the order of their test names, the cases of one name in the order they came: as a
+    /// stable sort by name orders them, but names compared once per pair of distinct names (a
+    /// class of a long `--parallel` log has thousands of cases and a few dozen names).
+    static func sortedByName(_ cases: [TestRun.Case]) -> [TestRun.Case] {
+        var groupOfName: [String: Int] = [:]
+        var groups: [[Int]] = []
+        for position in cases.indices {
+            if let group = groupOfName[cases[position].testName] {
+                groups[group].append(position)
+            } else {
+                groupOfName[cases[position].testName] = groups.count
+                groups.append([position])
+            }
+        }
+        let order = groups.indices.sorted { cases[groups[$0][0]].testName < cases[groups[$1][0]].testName }
+        var sorted: [TestRun.Case] = []
+        sorted.reserveCapacity(cases.count)
+        for group in order {
+            for position in groups[group] { sorted.append(cases[position]) }
+        }
+        return sorted
     }
 
     /// A class of a module (nil: the log names none), the suite its tests merge into.

@@ -146,6 +146,27 @@ struct TestLogParserTests {
         #expect(Self.parse(log, inPiecesOf: pieceSize) == expected)
     }
 
+    @Test(
+        "a merged --parallel class's cases in order of name, each name's in the order they came, as a stable sort gives"
+    )
+    func casesSortedByName() {
+        var generator = SplitMix64(seed: 0xCA5E)
+        // Names repeated (and one written two ways that are the same text), told apart by duration.
+        let names = ["testB", "testA", "test_a_long_name_beyond_fifteen_bytes", "é", "e\u{301}", "Z", "testA2", ""]
+        for count in [0, 1, 2, 17, 300] {
+            let cases = (0..<count).map { index in
+                TestRun.Case(
+                    className: "C", testName: names[Int(generator.next() % UInt64(names.count))], status: .passed,
+                    duration: Double(index))
+            }
+            let expected = cases.enumerated().sorted {
+                $0.element.testName != $1.element.testName
+                    ? $0.element.testName < $1.element.testName : $0.offset < $1.offset
+            }.map(\.element)
+            #expect(TestLogParser.sortedByName(cases) == expected, "\(count)")
+        }
+    }
+
     @Test("read from a pipe: every piece seen before it is parsed; stopped, what came before is kept")
     func readFromDescriptor() throws {
         let bytes = try LogFixture("hostile-build-and-test.log").bytes
