@@ -384,7 +384,7 @@ extension TestLogParser {
         for name in parallelTests.names {
             let key = SuiteKey(module: name.module, className: name.className)
             if let index = indexByName[key], index < printed.count {
-                let names = printedNames[index] ?? Set(merged[index].cases[..<printed[index]].lazy.map(\.testName))
+                let names = printedNames[index] ?? Self.names(of: merged[index].cases[..<printed[index]])
                 printedNames[index] = names
                 if names.contains(name.method) { continue }
             }
@@ -407,19 +407,52 @@ extension TestLogParser {
         return merged
     }
 
+    /// The test names of `cases`. As in `sortedByName`, the name after the last one found is
+    /// tried first: the runs of a class repeat its tests in the same order.
+    static func names(of cases: ArraySlice<TestRun.Case>) -> Set<String> {
+        var positionOfName: [String: Int] = [:]
+        var order: [String] = []
+        var last = -1
+        for testCase in cases {
+            let next = last + 1 < order.count ? last + 1 : 0
+            if next < order.count, order[next] == testCase.testName {
+                last = next
+            } else if let known = positionOfName[testCase.testName] {
+                last = known
+            } else {
+                positionOfName[testCase.testName] = order.count
+                order.append(testCase.testName)
+                last = order.count - 1
+            }
+        }
+        return Set(order)
+    }
+
     /// `cases` in the order of their test names, the cases of one name in the order they came: as a
     /// stable sort by name orders them, but names compared once per pair of distinct names (a
     /// class of a long `--parallel` log has thousands of cases and a few dozen names).
     static func sortedByName(_ cases: [TestRun.Case]) -> [TestRun.Case] {
         var groupOfName: [String: Int] = [:]
         var groups: [[Int]] = []
+        // The runs of a class repeat its tests in the same order: the group after the last one is
+        // tried first (one comparison, most often of one string's storage with itself), then the
+        // table (a hash of the name).
+        var last = -1
         for position in cases.indices {
-            if let group = groupOfName[cases[position].testName] {
-                groups[group].append(position)
+            let name = cases[position].testName
+            let next = last + 1 < groups.count ? last + 1 : 0
+            let group: Int
+            if next < groups.count, cases[groups[next][0]].testName == name {
+                group = next
+            } else if let known = groupOfName[name] {
+                group = known
             } else {
-                groupOfName[cases[position].testName] = groups.count
-                groups.append([position])
+                group = groups.count
+                groupOfName[name] = group
+                groups.append([])
             }
+            groups[group].append(position)
+            last = group
         }
         let order = groups.indices.sorted { cases[groups[$0][0]].testName < cases[groups[$1][0]].testName }
         var sorted: [TestRun.Case] = []

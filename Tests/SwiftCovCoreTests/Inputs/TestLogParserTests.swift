@@ -159,11 +159,15 @@ struct TestLogParserTests {
                     className: "C", testName: names[Int(generator.next() % UInt64(names.count))], status: .passed,
                     duration: Double(index))
             }
-            let expected = cases.enumerated().sorted {
-                $0.element.testName != $1.element.testName
-                    ? $0.element.testName < $1.element.testName : $0.offset < $1.offset
-            }.map(\.element)
-            #expect(TestLogParser.sortedByName(cases) == expected, "\(count)")
+            // The cases once, and again and again as the runs of a class come.
+            for sample in [cases, Array(repeating: cases, count: 3).flatMap { $0 }] {
+                let expected = sample.enumerated().sorted {
+                    $0.element.testName != $1.element.testName
+                        ? $0.element.testName < $1.element.testName : $0.offset < $1.offset
+                }.map(\.element)
+                #expect(TestLogParser.sortedByName(sample) == expected, "\(count)")
+                #expect(TestLogParser.names(of: sample[...]) == Set(cases.map(\.testName)), "\(count)")
+            }
         }
     }
 
