@@ -169,7 +169,7 @@ package enum JUnitReport {
             append(seconds: duration, to: &xml)
             xml.append("\"")
         }
-        if case .passed = testCase.pointee.status, isBare || TestRun.Case.showsOnlyItsName(testCase) {
+        if case .passed = testCase.pointee.status, TestRun.Case.showsOnlyItsName(testCase) {
             // Most tests (and most cases of a parameterized one): nothing more to write.
             xml.append("/>\n")
             return

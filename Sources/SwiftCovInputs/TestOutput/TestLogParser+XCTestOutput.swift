@@ -407,36 +407,32 @@ extension TestLogParser {
         return merged
     }
 
-    /// The test names of `cases`. As in `sortedByName`, the name after the last one found is
-    /// tried first: the runs of a class repeat its tests in the same order.
+    /// The test names of `cases`.
     static func names(of cases: ArraySlice<TestRun.Case>) -> Set<String> {
-        var positionOfName: [String: Int] = [:]
-        var order: [String] = []
-        var last = -1
-        for testCase in cases {
-            let next = last + 1 < order.count ? last + 1 : 0
-            if next < order.count, order[next] == testCase.testName {
-                last = next
-            } else if let known = positionOfName[testCase.testName] {
-                last = known
-            } else {
-                positionOfName[testCase.testName] = order.count
-                order.append(testCase.testName)
-                last = order.count - 1
-            }
-        }
-        return Set(order)
+        Set(groupedByName(cases).map { cases[$0[0]].testName })
     }
 
     /// `cases` in the order of their test names, the cases of one name in the order they came: as a
     /// stable sort by name orders them, but names compared once per pair of distinct names (a
     /// class of a long `--parallel` log has thousands of cases and a few dozen names).
     static func sortedByName(_ cases: [TestRun.Case]) -> [TestRun.Case] {
+        let groups = groupedByName(cases[...])
+        let order = groups.indices.sorted { cases[groups[$0][0]].testName < cases[groups[$1][0]].testName }
+        var sorted: [TestRun.Case] = []
+        sorted.reserveCapacity(cases.count)
+        for group in order {
+            for position in groups[group] { sorted.append(cases[position]) }
+        }
+        return sorted
+    }
+
+    /// The positions of `cases`, one group per test name, in the order the names first come.
+    /// The runs of a class repeat its tests in the same order: the group after the last one is
+    /// tried first (one comparison, most often of one string's storage with itself), then the
+    /// table (a hash of the name).
+    private static func groupedByName(_ cases: ArraySlice<TestRun.Case>) -> [[Int]] {
         var groupOfName: [String: Int] = [:]
         var groups: [[Int]] = []
-        // The runs of a class repeat its tests in the same order: the group after the last one is
-        // tried first (one comparison, most often of one string's storage with itself), then the
-        // table (a hash of the name).
         var last = -1
         for position in cases.indices {
             let name = cases[position].testName
@@ -454,13 +450,7 @@ extension TestLogParser {
             groups[group].append(position)
             last = group
         }
-        let order = groups.indices.sorted { cases[groups[$0][0]].testName < cases[groups[$1][0]].testName }
-        var sorted: [TestRun.Case] = []
-        sorted.reserveCapacity(cases.count)
-        for group in order {
-            for position in groups[group] { sorted.append(cases[position]) }
-        }
-        return sorted
+        return groups
     }
 
     /// A class of a module (nil: the log names none), the suite its tests merge into.
