@@ -331,7 +331,7 @@ extension TestLogParser {
         for index in suites.indices where !xctestSuiteOutput[index].isEmpty {
             suites[index].output = xctestSuiteOutput[index].text
         }
-        guard parallelTests.names.isEmpty else { return mergeParallelSuites(suites) }
+        guard parallelTests.names.isEmpty else { return mergeParallelSuites(consume suites) }
         guard !modulesByClass.isEmpty else { return suites }
         for index in suites.indices {
             // The macOS form names the module; all of a class's tests are in the same one.
@@ -347,16 +347,22 @@ extension TestLogParser {
     /// `--parallel`: one suite per class (each failed test printed its own), named with the module
     /// the progress lines give; then the tests the progress lines name that printed nothing (they
     /// passed), each class's tests in order of name, the classes in order of name.
-    private func mergeParallelSuites(_ suites: [TestRun.Suite]) -> [TestRun.Suite] {
+    private func mergeParallelSuites(_ suites: consuming [TestRun.Suite]) -> [TestRun.Suite] {
         var merged: [TestRun.Suite] = []
         var indexByName: [SuiteKey: Int] = [:]
         var modules = ModuleLookup(modulesByClass)
         // The cases of one class follow each other: the suite of the case before is looked up once.
         var last: (key: SuiteKey, index: Int)?
-        for suite in suites {
-            for testCase in suite.cases {
+        for suiteIndex in suites.indices {
+            // Taken out of the suite and reversed, so that each case moves out from the end rather
+            // than being copied (a copy counts its strings up and down).
+            var cases = suites[suiteIndex].cases
+            suites[suiteIndex].cases = []
+            cases.withUnsafeMutableBufferPointer { $0.reverse() }
+            while !cases.isEmpty {
+                let className = cases[cases.count - 1].className
                 let key = SuiteKey(
-                    module: modules.module(of: testCase.className, testCase.testName), className: testCase.className)
+                    module: modules.module(of: className, cases[cases.count - 1].testName), className: className)
                 let index: Int
                 if let last, last.key == key {
                     index = last.index
@@ -365,16 +371,16 @@ extension TestLogParser {
                 } else {
                     var fresh = TestRun.Suite(
                         name: key.module.map { "\($0).\(key.className)" } ?? key.className, framework: .xctest,
-                        timestamp: suite.timestamp)
-                    fresh.output = suite.output
+                        timestamp: suites[suiteIndex].timestamp)
+                    fresh.output = suites[suiteIndex].output
                     merged.append(fresh)
                     index = merged.count - 1
                     indexByName[key] = index
                 }
                 last = (key, index)
-                var renamed = testCase
-                renamed.className = merged[index].name
-                merged[index].cases.append(renamed)
+                // Renamed in place, then moved (a case held in a variable is copied into the suite).
+                cases[cases.count - 1].className = merged[index].name
+                merged[index].cases.append(cases.removeLast())
             }
         }
         // The tests of a suite that printed their end: the names of its cases so far, made only for
@@ -402,55 +408,86 @@ extension TestLogParser {
             merged[index].cases.append(
                 TestRun.Case(className: merged[index].name, testName: name.method, status: .passed))
         }
-        for index in merged.indices { merged[index].cases = Self.sortedByName(merged[index].cases) }
+        for index in merged.indices { Self.sortByName(&merged[index].cases) }
         merged.sort { $0.name < $1.name }
         return merged
     }
 
     /// The test names of `cases`.
     static func names(of cases: ArraySlice<TestRun.Case>) -> Set<String> {
-        Set(groupedByName(cases).map { cases[$0[0]].testName })
+        Set(NameGroups(cases).first.map { cases[$0].testName })
     }
 
-    /// `cases` in the order of their test names, the cases of one name in the order they came: as a
+    /// Orders `cases` by their test names, the cases of one name in the order they came: as a
     /// stable sort by name orders them, but names compared once per pair of distinct names (a
-    /// class of a long `--parallel` log has thousands of cases and a few dozen names).
-    static func sortedByName(_ cases: [TestRun.Case]) -> [TestRun.Case] {
-        let groups = groupedByName(cases[...])
-        let order = groups.indices.sorted { cases[groups[$0][0]].testName < cases[groups[$1][0]].testName }
-        var sorted: [TestRun.Case] = []
-        sorted.reserveCapacity(cases.count)
+    /// class of a long `--parallel` log has thousands of cases and a few dozen names), and the
+    /// cases swapped into place rather than copied.
+    static func sortByName(_ cases: inout [TestRun.Case]) {
+        let groups = NameGroups(cases[...])
+        let order = groups.first.indices.sorted { cases[groups.first[$0]].testName < cases[groups.first[$1]].testName }
+        // Where each group's cases go: after the cases of the names before it.
+        var next = [Int](repeating: 0, count: order.count)
+        var placesTaken = 0
         for group in order {
-            for position in groups[group] { sorted.append(cases[position]) }
+            next[group] = placesTaken
+            placesTaken += groups.count[group]
         }
-        return sorted
+        // The case that goes to each place: where it is now.
+        var source = [Int](repeating: 0, count: cases.count)
+        for position in groups.group.indices {
+            let group = groups.group[position]
+            source[next[group]] = position
+            next[group] += 1
+        }
+        cases.withUnsafeMutableBufferPointer { cases in
+            // Each cycle of the permutation in turn: the place that is filled next takes the case
+            // the last swap moved away, until the cycle comes back to where it began.
+            var placed = [Bool](repeating: false, count: cases.count)
+            for start in cases.indices where !placed[start] {
+                var place = start
+                placed[place] = true
+                while source[place] != start {
+                    cases.swapAt(place, source[place])
+                    place = source[place]
+                    placed[place] = true
+                }
+            }
+        }
     }
 
-    /// The positions of `cases`, one group per test name, in the order the names first come.
-    /// The runs of a class repeat its tests in the same order: the group after the last one is
-    /// tried first (one comparison, most often of one string's storage with itself), then the
-    /// table (a hash of the name).
-    private static func groupedByName(_ cases: ArraySlice<TestRun.Case>) -> [[Int]] {
-        var groupOfName: [String: Int] = [:]
-        var groups: [[Int]] = []
-        var last = -1
-        for position in cases.indices {
-            let name = cases[position].testName
-            let next = last + 1 < groups.count ? last + 1 : 0
-            let group: Int
-            if next < groups.count, cases[groups[next][0]].testName == name {
-                group = next
-            } else if let known = groupOfName[name] {
-                group = known
-            } else {
-                group = groups.count
-                groupOfName[name] = group
-                groups.append([])
+    /// The cases of a slice told apart by test name: one group per name, numbered in the order
+    /// the names first come. The runs of a class repeat its tests in the same order: the group
+    /// after the last one is tried first (one comparison, most often of one string's storage
+    /// with itself), then the table (a hash of the name).
+    private struct NameGroups {
+        /// Per case (from the slice's start): its group.
+        var group: [Int] = []
+        /// Per group: where its first case is in the slice, and how many cases it has.
+        var first: [Int] = []
+        var count: [Int] = []
+
+        init(_ cases: ArraySlice<TestRun.Case>) {
+            group.reserveCapacity(cases.count)
+            var groupOfName: [String: Int] = [:]
+            var last = -1
+            for position in cases.indices {
+                let next = last + 1 < first.count ? last + 1 : 0
+                let found: Int
+                if next < first.count, cases[first[next]].testName == cases[position].testName {
+                    found = next
+                } else if let known = groupOfName[cases[position].testName] {
+                    found = known
+                } else {
+                    found = first.count
+                    groupOfName[cases[position].testName] = found
+                    first.append(position)
+                    count.append(0)
+                }
+                group.append(found)
+                count[found] += 1
+                last = found
             }
-            groups[group].append(position)
-            last = group
         }
-        return groups
     }
 
     /// A class of a module (nil: the log names none), the suite its tests merge into.
@@ -459,25 +496,62 @@ extension TestLogParser {
         var className: String
     }
 
-    /// The module of a test by its class and method (`modulesByClass`), the class's table looked
-    /// up once for the tests of one class in a row.
+    /// The module of a test by its class and method (`modulesByClass`). The runs of a class
+    /// repeat its tests in the same order: the method after the one looked up last in the class
+    /// is tried first (one comparison, most often of a string's storage with itself), then the
+    /// class's table (a hash of the method's name).
     private struct ModuleLookup {
         let modulesByClass: [String: [String: String]]
-        var lastClass: String?
-        var lastMethods: [String: String]?
+        /// Per class looked up: its table, and its methods in the order first looked up.
+        private var classes: [ClassMethods] = []
+        private var classNumbers: [String: Int] = [:]
+        private var current = -1
+
+        private struct ClassMethods {
+            let name: String
+            let table: [String: String]?
+            var methods: [(name: String, module: String?)] = []
+            var last = -1
+
+            mutating func module(of method: String) -> String? {
+                guard let table else { return nil }
+                let next = last + 1 < methods.count ? last + 1 : 0
+                if next < methods.count, methods[next].name == method {
+                    last = next
+                    return methods[next].module
+                }
+                let module = table[method]
+                if let known = methods.firstIndex(where: { $0.name == method }) {
+                    last = known
+                } else if methods.count < ModuleLookup.orderLimit {
+                    methods.append((method, module))
+                    last = methods.count - 1
+                }
+                return module
+            }
+        }
+
+        /// A class's methods kept in order: at most this many (a class of more is looked up by
+        /// its table alone).
+        private static let orderLimit = 256
 
         init(_ modulesByClass: [String: [String: String]]) { self.modulesByClass = modulesByClass }
 
         mutating func module(of className: String, _ method: String) -> String? {
-            if className != lastClass {
-                lastClass = className
-                lastMethods = modulesByClass[className]
+            if current < 0 || classes[current].name != className {
+                if let known = classNumbers[className] {
+                    current = known
+                } else {
+                    classes.append(ClassMethods(name: className, table: modulesByClass[className]))
+                    current = classes.count - 1
+                    classNumbers[className] = current
+                }
             }
-            return lastMethods?[method]
+            return classes[current].module(of: method)
         }
     }
 
-    /// "2026-11-22 14:03:53.085" → "2026-11-22T14:03:53"; nil for anything else. When that is
+    /// "2026-11-22 14:03:53.085"    /// "2026-11-22 14:03:53.085" → "2026-11-22T14:03:53"; nil for anything else. When that is
     /// `last`, `last` itself: suites started in the same second share one string.
     static func isoTimestamp(_ text: LineText, sharing last: String? = nil) -> String? {
         guard text.count >= 19, text[4] == 0x2D, text[7] == 0x2D, text[10] == 0x20, text[13] == 0x3A,

@@ -88,6 +88,42 @@ struct LogEdgeCaseTests {
         #expect(run.totals.tests == 2)
     }
 
+    /// Invented: a class of one name in two modules, its methods split between them (and one the
+    /// progress lines never name), its failures printed run after run in the same order and in
+    /// others: each case is merged into its own module's suite whatever order came before.
+    @Test("--parallel: each case of a class split between two modules lands in its method's module, in any order")
+    func parallelModulesByMethodInAnyOrder() throws {
+        let modules = ["m1": "A", "m2": "B", "m3": "A", "m4": "B"]
+        let progress = modules.keys.sorted().enumerated().map {
+            "[\($0.offset + 1)/4] Testing \(modules[$0.element]!).C/\($0.element)"
+        }
+        let runs = [
+            ["m1", "m2", "m3", "m5"], ["m1", "m2", "m3", "m5"], ["m3", "m5", "m2", "m1"], ["m2", "m2", "m1"],
+        ]
+        var lines = progress
+        for run in runs {
+            for method in run {
+                lines += [
+                    "Test Case 'C.\(method)' started at 2026-11-23 20:36:03.952",
+                    "/tmp/T/C.swift:3: error: C.\(method) : XCTFail failed",
+                    "Test Case 'C.\(method)' failed (0.001 seconds)",
+                ]
+            }
+        }
+        let run = Self.read(lines.joined(separator: "\n") + "\n")
+        let printed = runs.flatMap { $0 }
+        for method in ["m1", "m2", "m3", "m5"] {
+            let suite = modules[method].map { "\($0).C" } ?? "C"
+            let failed = run.cases.filter { $0.testName == method && $0.status == .failed }
+            #expect(failed.count == printed.filter { $0 == method }.count, "\(method)")
+            #expect(failed.allSatisfy { $0.className == suite }, "\(method)")
+        }
+        // m4 was named but printed nothing: it passed, in its module's suite.
+        #expect(run.cases.filter { $0.testName == "m4" }.map(\.className) == ["B.C"])
+        #expect(run.cases.filter { $0.testName == "m4" }.map(\.status) == [.passed])
+        #expect(run.suites.map(\.name) == ["A.C", "B.C", "C"])
+    }
+
     @Test(
         "LF, CR LF and CR line ends, UTF-16 with and without a byte-order mark: the same results",
         arguments: ["yams.log", "hostile-xctest-and-swift-testing.log", "SampleReports/swift-test-failing.log"])
