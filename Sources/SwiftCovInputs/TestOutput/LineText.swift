@@ -460,6 +460,13 @@ struct LineText {
         }
         var index = 0
         while index + 16 <= count {
+            // Thirty-two bytes at a time while all are ASCII (most of a log's text).
+            while index + 32 <= count,
+                highBits(index) | highBits(index + 8) | highBits(index + 16) | highBits(index + 24) == 0
+            {
+                index += 32
+            }
+            guard index + 16 <= count else { break }
             let first = highBits(index)
             if first | highBits(index + 8) == 0 {
                 index += 16

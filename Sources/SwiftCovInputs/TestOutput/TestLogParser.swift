@@ -263,6 +263,7 @@ package struct TestLogParser {
         return (base + start + 1)..<(base + end)
     }
 
+    @inline(__always)  // into the loop over a piece's lines
     private mutating func consume(line bytes: UnsafeRawBufferPointer, wasCut: Bool) {
         if wasCut {
             consume(line: String(decoding: bytes, as: UTF8.self) + " … (line cut)")
