@@ -228,7 +228,7 @@ extension TestLogParser {
         guard test.hasDetails else {
             // Most tests: no skip reason, cases, issues or output.
             var single = TestRun.Case(className: className, testName: testName, status: status, duration: test.duration)
-            if status == .failed {
+            if case .failed = status {
                 single.issues = [
                     TestRun.Issue(kind: .failure, message: "The test failed; the log shows no issue for it.")
                 ]
