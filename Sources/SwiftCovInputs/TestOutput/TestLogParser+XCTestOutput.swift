@@ -499,7 +499,8 @@ extension TestLogParser {
     /// The module of a test by its class and method (`modulesByClass`). The runs of a class
     /// repeat its tests in the same order: the method after the one looked up last in the class
     /// is tried first (one comparison, most often of a string's storage with itself), then the
-    /// class's table (a hash of the method's name).
+    /// methods looked up before (a hash of the method's name); a method new to the lookup is
+    /// found in the class's table.
     private struct ModuleLookup {
         let modulesByClass: [String: [String: String]]
         /// Per class looked up: its table, and its methods in the order first looked up.
@@ -510,7 +511,9 @@ extension TestLogParser {
         private struct ClassMethods {
             let name: String
             let table: [String: String]?
+            /// The methods looked up so far, in the order first looked up, each with its number.
             var methods: [(name: String, module: String?)] = []
+            var numbers: [String: Int] = [:]
             var last = -1
 
             mutating func module(of method: String) -> String? {
@@ -518,22 +521,16 @@ extension TestLogParser {
                 let next = last + 1 < methods.count ? last + 1 : 0
                 if next < methods.count, methods[next].name == method {
                     last = next
-                    return methods[next].module
-                }
-                let module = table[method]
-                if let known = methods.firstIndex(where: { $0.name == method }) {
+                } else if let known = numbers[method] {
                     last = known
-                } else if methods.count < ModuleLookup.orderLimit {
-                    methods.append((method, module))
+                } else {
+                    methods.append((method, table[method]))
                     last = methods.count - 1
+                    numbers[method] = last
                 }
-                return module
+                return methods[last].module
             }
         }
-
-        /// A class's methods kept in order: at most this many (a class of more is looked up by
-        /// its table alone).
-        private static let orderLimit = 256
 
         init(_ modulesByClass: [String: [String: String]]) { self.modulesByClass = modulesByClass }
 
@@ -551,7 +548,7 @@ extension TestLogParser {
         }
     }
 
-    /// "2026-11-22 14:03:53.085"    /// "2026-11-22 14:03:53.085" → "2026-11-22T14:03:53"; nil for anything else. When that is
+    /// "2026-11-22 14:03:53.085" → "2026-11-22T14:03:53"; nil for anything else. When that is
     /// `last`, `last` itself: suites started in the same second share one string.
     static func isoTimestamp(_ text: LineText, sharing last: String? = nil) -> String? {
         guard text.count >= 19, text[4] == 0x2D, text[7] == 0x2D, text[10] == 0x20, text[13] == 0x3A,
