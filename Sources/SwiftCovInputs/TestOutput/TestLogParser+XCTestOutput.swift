@@ -225,10 +225,12 @@ extension TestLogParser {
         } else {
             openCaseName = Array(name.printed.utf8)
         }
-        let value = TestRun.Case(className: name.className, testName: name.method, status: .passed)
-        var open = OpenCase(suite: suite, name: name, value: value)
-        open.followsUnsettledEnd = followsUnsettledEnd
-        openCase = consume open
+        // The name's class and method held once, by the case (each string held again is counted
+        // up and down).
+        openCase = OpenCase(
+            suite: suite, module: name.module, form: name.form,
+            value: TestRun.Case(className: name.className, testName: name.method, status: .passed),
+            followsUnsettledEnd: followsUnsettledEnd)
     }
 
     private mutating func testCaseIssue(location: TestLogLine.LocationMatch, message: String) {
@@ -263,7 +265,8 @@ extension TestLogParser {
         continuation = .none
         if !open.output.isEmpty { open.value.output = open.output.text }
         Self.settle(&open.value, status: status, seconds: seconds)
-        lastClosedCase = ClosedCase(suite: open.suite, index: xctestSuites[open.suite].cases.count, name: open.name)
+        lastClosedCase = ClosedCase(
+            suite: open.suite, index: xctestSuites[open.suite].cases.count, module: open.module, form: open.form)
         // Moved into the suite, not copied: swapped for an empty case (no strings to count).
         var value = TestRun.Case(className: "", testName: "", status: .passed)
         swap(&value, &open.value)
@@ -309,7 +312,8 @@ extension TestLogParser {
         if !open.output.isEmpty { open.value.output = open.output.text }
         open.value.issues.append(crashIssue(running: [open.value.testName]))
         xctestSuites[open.suite].cases.append(open.value)
-        lastClosedCase = ClosedCase(suite: open.suite, index: xctestSuites[open.suite].cases.count - 1, name: open.name)
+        lastClosedCase = ClosedCase(
+            suite: open.suite, index: xctestSuites[open.suite].cases.count - 1, module: open.module, form: open.form)
         run.isComplete = false
     }
 
@@ -351,7 +355,8 @@ extension TestLogParser {
         var merged: [TestRun.Suite] = []
         var indexByName: [SuiteKey: Int] = [:]
         var modules = ModuleLookup(modulesByClass)
-        // The cases of one class follow each other: the suite of the case before is looked up once.
+        // The cases of one class follow each other: the suite of the case before is looked up once
+        // (and kept, not assigned again, for each case of the same suite).
         var last: (key: SuiteKey, index: Int)?
         for suiteIndex in suites.indices {
             // Taken out of the suite and reversed, so that each case moves out from the end rather
@@ -366,18 +371,20 @@ extension TestLogParser {
                 let index: Int
                 if let last, last.key == key {
                     index = last.index
-                } else if let known = indexByName[key] {
-                    index = known
                 } else {
-                    var fresh = TestRun.Suite(
-                        name: key.module.map { "\($0).\(key.className)" } ?? key.className, framework: .xctest,
-                        timestamp: suites[suiteIndex].timestamp)
-                    fresh.output = suites[suiteIndex].output
-                    merged.append(fresh)
-                    index = merged.count - 1
-                    indexByName[key] = index
+                    if let known = indexByName[key] {
+                        index = known
+                    } else {
+                        var fresh = TestRun.Suite(
+                            name: key.module.map { "\($0).\(key.className)" } ?? key.className,
+                            framework: .xctest, timestamp: suites[suiteIndex].timestamp)
+                        fresh.output = suites[suiteIndex].output
+                        merged.append(fresh)
+                        index = merged.count - 1
+                        indexByName[key] = index
+                    }
+                    last = (key, index)
                 }
-                last = (key, index)
                 // Renamed in place, then moved (a case held in a variable is copied into the suite).
                 cases[cases.count - 1].className = merged[index].name
                 merged[index].cases.append(cases.removeLast())

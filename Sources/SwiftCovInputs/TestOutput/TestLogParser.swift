@@ -105,13 +105,6 @@ package struct TestLogParser {
         var index: Int
         var module: String?
         var form: TestLogLine.XCTestName.Form
-
-        init(suite: Int, index: Int, name: borrowing TestLogLine.XCTestName) {
-            self.suite = suite
-            self.index = index
-            module = name.module
-            form = name.form
-        }
     }
 
     /// The name of the case that ended last, as it was printed.
@@ -130,18 +123,14 @@ package struct TestLogParser {
     /// naming that test (its issues, its end) are about it; anything else is its output.
     struct OpenCase {
         var suite: Int
-        var name: TestLogLine.XCTestName
+        /// The rest of its name (the class and method are the case's own): how it was printed.
+        var module: String?
+        var form: TestLogLine.XCTestName.Form
         var value: TestRun.Case
         var output = PrintedOutput()
         /// Whether it started after the last test's end line, before XCTest went on: it may be
         /// a line that test printed.
         var followsUnsettledEnd = false
-
-        init(suite: Int, name: TestLogLine.XCTestName, value: TestRun.Case) {
-            self.suite = suite
-            self.name = name
-            self.value = value
-        }
     }
 
     /// What the log says of a crash: the runtime's message (`Fatal error: …`) and where, and the
