@@ -55,7 +55,7 @@ package enum TestSummaryTableReport {
         }
         let verdict = run.totals.hasFailures || !run.isComplete ? "FAILED" : "PASSED"
         let paint = colors ? (run.totals.hasFailures ? "\u{1B}[31m" : "\u{1B}[32m") : ""
-        text += "Tests \(paint)\(verdict)\(colors ? "\u{1B}[0m" : ""): \(run.totals.sentence(seconds: run.duration))\n"
+        text += "Tests \(paint)\(verdict)\(colors ? "\u{1B}[0m" : ""): \(run.sentence)\n"
         if let excused = excusedSentence(run, judgement: judgement) { text += excused + "\n" }
         return text
     }
@@ -125,13 +125,20 @@ package enum TestSummaryTableReport {
 
 extension TestRun.Totals {
     /// "35 passed, 3 failed, 1 error, 2 skipped (41 tests in 0.518 s)"; "3 passed (1 only on
-    /// retry: flaky)" when a test passed after failing.
-    package func sentence(seconds: Double) -> String {
+    /// retry: flaky)" when a test passed after failing; "(42 tests in 0.001 s; 40 without a time)"
+    /// when the time leaves out tests their results give no time for (`TestRun.untimedTests`).
+    package func sentence(seconds: Double, untimed: Int) -> String {
         var parts = ["\(passed) passed" + (flaky > 0 ? " (\(flaky) only on retry: flaky)" : "")]
         if failed > 0 { parts.append("\(failed) failed") }
         if errors > 0 { parts.append("\(errors) error" + (errors == 1 ? "" : "s")) }
         if skipped > 0 { parts.append("\(skipped) skipped") }
         let count = "\(tests) test" + (tests == 1 ? "" : "s")
-        return parts.joined(separator: ", ") + " (\(count) in \(JUnitReport.seconds(seconds)) s)"
+        let untimedNote = untimed > 0 ? "; \(untimed) without a time" : ""
+        return parts.joined(separator: ", ") + " (\(count) in \(JUnitReport.seconds(seconds)) s\(untimedNote))"
     }
+}
+
+extension TestRun {
+    /// The run's counts and time, as `Totals.sentence` words them.
+    package var sentence: String { totals.sentence(seconds: duration, untimed: untimedTests) }
 }

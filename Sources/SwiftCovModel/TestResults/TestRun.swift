@@ -493,6 +493,23 @@ package struct TestRun: Sendable, Equatable {
         return totals
     }
 
+    /// The tests that ran for a time their results do not give, left out of `duration`: XCTest's
+    /// tests that passed under `swift test --parallel` (it prints no time for them), tests that
+    /// crashed or never ended, JUnit cases without a `time`. Skipped tests, and the argument cases
+    /// of a parameterized test (its time covers them), are not counted.
+    package var untimedTests: Int {
+        var count = 0
+        for index in suites.indices {  // each case read in place: a run of many is not copied
+            suites[index].cases.withUnsafeBufferPointer { cases in
+                for position in cases.indices where cases[position].duration == nil {
+                    if case .skipped = cases[position].status { continue }
+                    if cases[position].arguments == nil { count += 1 }
+                }
+            }
+        }
+        return count
+    }
+
     /// The run's time: XCTest's suites one after the other, plus Swift Testing's run as it states
     /// it (its suites run in parallel, so their times overlap), else the sum of its suites' times.
     package var duration: Double {

@@ -55,7 +55,7 @@ enum JUnitCommand {
         JUnitReport.write(run, options: report, to: &xml)
         try destination.finish(xml)
         if !options.quiet, status != .usage {
-            terminal.status(wrote: options.output.map { [$0] } ?? [], run.totals.sentence(seconds: run.duration))
+            terminal.status(wrote: options.output.map { [$0] } ?? [], run.sentence)
         }
         terminal.github.annotate(failuresOf: run, root: options.root, judgement: judgement)
         ProcessLifetime.keepUntilExit(run)

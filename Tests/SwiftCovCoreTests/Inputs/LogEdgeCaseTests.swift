@@ -124,6 +124,38 @@ struct LogEdgeCaseTests {
         #expect(run.suites.map(\.name) == ["A.C", "B.C", "C"])
     }
 
+    /// Invented: `swift test --parallel` times only the tests it prints (the failed ones), so the
+    /// run's time leaves the rest out and says how many; a parameterized test's argument cases,
+    /// covered by their test's time, and a skipped test are not counted as untimed.
+    @Test("--parallel: the run's time says how many tests it leaves out for want of a time")
+    func parallelUntimedTests() {
+        let log = """
+            [1/3] Testing M.C/a
+            [2/3] Testing M.C/b
+            [3/3] Testing M.C/c
+            Test Case 'C.b' started at 2026-11-23 20:36:03.952
+            /tmp/T/C.swift:3: error: C.b : XCTFail failed
+            Test Case 'C.b' failed (0.250 seconds)
+            ◇ Test run started.
+            ◇ Test p(x:) started.
+            ◇ Test case passing 1 argument x → 1 to p(x:) started.
+            ◇ Test case passing 1 argument x → 2 to p(x:) started.
+            ✔ Test p(x:) with 2 test cases passed after 0.004 seconds.
+            ➜ Test s() skipped.
+            ✔ Test run with 2 tests passed after 0.005 seconds.
+
+            """
+        let run = Self.read(log)
+        #expect(run.totals.tests == 6)
+        #expect(run.untimedTests == 2)
+        #expect(run.sentence == "4 passed, 1 failed, 1 skipped (6 tests in 0.255 s; 2 without a time)")
+        // A log that times every test says nothing more.
+        let timed = Self.read(
+            "Test Case 'C.b' started at 2026-11-23 20:36:03.952\nTest Case 'C.b' passed (0.250 seconds)\n")
+        #expect(timed.untimedTests == 0)
+        #expect(timed.sentence == "1 passed (1 test in 0.250 s)")
+    }
+
     @Test(
         "LF, CR LF and CR line ends, UTF-16 with and without a byte-order mark: the same results",
         arguments: ["yams.log", "hostile-xctest-and-swift-testing.log", "SampleReports/swift-test-failing.log"])
