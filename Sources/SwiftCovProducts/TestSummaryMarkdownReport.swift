@@ -28,7 +28,7 @@ package enum TestSummaryMarkdownReport {
     ) -> String {
         let totals = run.totals
         let verdict = totals.hasFailures || !run.isComplete ? "failed" : "passed"
-        var text = "### Tests \(verdict): \(totals.sentence(seconds: run.duration, untimed: run.untimedTests))\n\n"
+        var text = "### Tests \(verdict): \(run.sentence)\n\n"
         if let excused = TestSummaryTableReport.excusedSentence(run, judgement: judgement) { text += excused + "\n\n" }
         if !run.isComplete {
             text += "The log ends before the test run does: tests that were running are reported as errors.\n\n"

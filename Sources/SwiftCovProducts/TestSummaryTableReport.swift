@@ -123,22 +123,19 @@ package enum TestSummaryTableReport {
     }
 }
 
-extension TestRun.Totals {
+extension TestRun {
     /// "35 passed, 3 failed, 1 error, 2 skipped (41 tests in 0.518 s)"; "3 passed (1 only on
     /// retry: flaky)" when a test passed after failing; "(42 tests in 0.001 s; 40 without a time)"
-    /// when the time leaves out tests their results give no time for (`TestRun.untimedTests`).
-    package func sentence(seconds: Double, untimed: Int) -> String {
-        var parts = ["\(passed) passed" + (flaky > 0 ? " (\(flaky) only on retry: flaky)" : "")]
-        if failed > 0 { parts.append("\(failed) failed") }
-        if errors > 0 { parts.append("\(errors) error" + (errors == 1 ? "" : "s")) }
-        if skipped > 0 { parts.append("\(skipped) skipped") }
-        let count = "\(tests) test" + (tests == 1 ? "" : "s")
+    /// when the time leaves out tests their results give no time for (`untimedTests`).
+    package var sentence: String {
+        let totals = self.totals
+        var parts = ["\(totals.passed) passed" + (totals.flaky > 0 ? " (\(totals.flaky) only on retry: flaky)" : "")]
+        if totals.failed > 0 { parts.append("\(totals.failed) failed") }
+        if totals.errors > 0 { parts.append("\(totals.errors) error" + (totals.errors == 1 ? "" : "s")) }
+        if totals.skipped > 0 { parts.append("\(totals.skipped) skipped") }
+        let count = "\(totals.tests) test" + (totals.tests == 1 ? "" : "s")
+        let untimed = untimedTests
         let untimedNote = untimed > 0 ? "; \(untimed) without a time" : ""
-        return parts.joined(separator: ", ") + " (\(count) in \(JUnitReport.seconds(seconds)) s\(untimedNote))"
+        return parts.joined(separator: ", ") + " (\(count) in \(JUnitReport.seconds(duration)) s\(untimedNote))"
     }
-}
-
-extension TestRun {
-    /// The run's counts and time, as `Totals.sentence` words them.
-    package var sentence: String { totals.sentence(seconds: duration, untimed: untimedTests) }
 }

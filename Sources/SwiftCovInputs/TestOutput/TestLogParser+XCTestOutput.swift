@@ -355,8 +355,7 @@ extension TestLogParser {
         var merged: [TestRun.Suite] = []
         var indexByName: [SuiteKey: Int] = [:]
         var modules = ModuleLookup(modulesByClass)
-        // The cases of one class follow each other: the suite of the case before is looked up once
-        // (and kept, not assigned again, for each case of the same suite).
+        // The cases of one class follow each other: the suite of the case before is looked up once.
         var last: (key: SuiteKey, index: Int)?
         for suiteIndex in suites.indices {
             // Taken out of the suite and reversed, so that each case moves out from the end rather
@@ -371,20 +370,18 @@ extension TestLogParser {
                 let index: Int
                 if let last, last.key == key {
                     index = last.index
+                } else if let known = indexByName[key] {
+                    index = known
                 } else {
-                    if let known = indexByName[key] {
-                        index = known
-                    } else {
-                        var fresh = TestRun.Suite(
-                            name: key.module.map { "\($0).\(key.className)" } ?? key.className,
-                            framework: .xctest, timestamp: suites[suiteIndex].timestamp)
-                        fresh.output = suites[suiteIndex].output
-                        merged.append(fresh)
-                        index = merged.count - 1
-                        indexByName[key] = index
-                    }
-                    last = (key, index)
+                    var fresh = TestRun.Suite(
+                        name: key.module.map { "\($0).\(key.className)" } ?? key.className, framework: .xctest,
+                        timestamp: suites[suiteIndex].timestamp)
+                    fresh.output = suites[suiteIndex].output
+                    merged.append(fresh)
+                    index = merged.count - 1
+                    indexByName[key] = index
                 }
+                last = (key, index)
                 // Renamed in place, then moved (a case held in a variable is copied into the suite).
                 cases[cases.count - 1].className = merged[index].name
                 merged[index].cases.append(cases.removeLast())
@@ -422,7 +419,7 @@ extension TestLogParser {
 
     /// The test names of `cases`.
     static func names(of cases: ArraySlice<TestRun.Case>) -> Set<String> {
-        Set(NameGroups(cases).first.map { cases[$0].testName })
+        Set(NameGroups(cases).names.names)
     }
 
     /// Orders `cases` by their test names, the cases of one name in the order they came: as a
@@ -431,7 +428,8 @@ extension TestLogParser {
     /// cases swapped into place rather than copied.
     static func sortByName(_ cases: inout [TestRun.Case]) {
         let groups = NameGroups(cases[...])
-        let order = groups.first.indices.sorted { cases[groups.first[$0]].testName < cases[groups.first[$1]].testName }
+        let names = groups.names.names
+        let order = names.indices.sorted { names[$0] < names[$1] }
         // Where each group's cases go: after the cases of the names before it.
         var next = [Int](repeating: 0, count: order.count)
         var placesTaken = 0
@@ -463,37 +461,50 @@ extension TestLogParser {
     }
 
     /// The cases of a slice told apart by test name: one group per name, numbered in the order
-    /// the names first come. The runs of a class repeat its tests in the same order: the group
-    /// after the last one is tried first (one comparison, most often of one string's storage
-    /// with itself), then the table (a hash of the name).
+    /// the names first come (`RunOrderNames`).
     private struct NameGroups {
+        /// The names, by group.
+        var names = RunOrderNames()
         /// Per case (from the slice's start): its group.
         var group: [Int] = []
-        /// Per group: where its first case is in the slice, and how many cases it has.
-        var first: [Int] = []
+        /// Per group: how many cases it has.
         var count: [Int] = []
 
         init(_ cases: ArraySlice<TestRun.Case>) {
             group.reserveCapacity(cases.count)
-            var groupOfName: [String: Int] = [:]
-            var last = -1
             for position in cases.indices {
-                let next = last + 1 < first.count ? last + 1 : 0
-                let found: Int
-                if next < first.count, cases[first[next]].testName == cases[position].testName {
-                    found = next
-                } else if let known = groupOfName[cases[position].testName] {
-                    found = known
-                } else {
-                    found = first.count
-                    groupOfName[cases[position].testName] = found
-                    first.append(position)
-                    count.append(0)
-                }
-                group.append(found)
-                count[found] += 1
-                last = found
+                let (number, isNew) = names.number(of: cases[position].testName)
+                if isNew { count.append(0) }
+                group.append(number)
+                count[number] += 1
             }
+        }
+    }
+
+    /// Names numbered in the order they first come. The runs of a class repeat its tests in the
+    /// same order: the name after the one numbered last is tried first (one comparison, most often
+    /// of one string's storage with itself), then the table (a hash of the name).
+    private struct RunOrderNames {
+        /// The names, by number.
+        private(set) var names: [String] = []
+        private var numbers: [String: Int] = [:]
+        private var last = -1
+
+        /// The number of `name`, and whether it is new (numbered now, one more than the names before).
+        mutating func number(of name: String) -> (number: Int, isNew: Bool) {
+            let next = last + 1 < names.count ? last + 1 : 0
+            if next < names.count, names[next] == name {
+                last = next
+                return (next, false)
+            }
+            if let known = numbers[name] {
+                last = known
+                return (known, false)
+            }
+            last = names.count
+            numbers[name] = last
+            names.append(name)
+            return (last, true)
         }
     }
 
@@ -503,11 +514,9 @@ extension TestLogParser {
         var className: String
     }
 
-    /// The module of a test by its class and method (`modulesByClass`). The runs of a class
-    /// repeat its tests in the same order: the method after the one looked up last in the class
-    /// is tried first (one comparison, most often of a string's storage with itself), then the
-    /// methods looked up before (a hash of the method's name); a method new to the lookup is
-    /// found in the class's table.
+    /// The module of a test by its class and method (`modulesByClass`): each class's methods are
+    /// numbered in the order the runs repeat them (`RunOrderNames`), and a method new to the
+    /// lookup is found in the class's table.
     private struct ModuleLookup {
         let modulesByClass: [String: [String: String]]
         /// Per class looked up: its table, and its methods in the order first looked up.
@@ -518,24 +527,15 @@ extension TestLogParser {
         private struct ClassMethods {
             let name: String
             let table: [String: String]?
-            /// The methods looked up so far, in the order first looked up, each with its number.
-            var methods: [(name: String, module: String?)] = []
-            var numbers: [String: Int] = [:]
-            var last = -1
+            /// The methods looked up so far, and each one's module, by number.
+            var methods = RunOrderNames()
+            var modules: [String?] = []
 
             mutating func module(of method: String) -> String? {
                 guard let table else { return nil }
-                let next = last + 1 < methods.count ? last + 1 : 0
-                if next < methods.count, methods[next].name == method {
-                    last = next
-                } else if let known = numbers[method] {
-                    last = known
-                } else {
-                    methods.append((method, table[method]))
-                    last = methods.count - 1
-                    numbers[method] = last
-                }
-                return methods[last].module
+                let (number, isNew) = methods.number(of: method)
+                if isNew { modules.append(table[method]) }
+                return modules[number]
             }
         }
 
