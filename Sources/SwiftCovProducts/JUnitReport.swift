@@ -50,8 +50,11 @@ package enum JUnitReport {
     /// a million tests is never held as text). Written piece by piece, without building a
     /// `String` per test.
     package static func write(_ run: TestRun, options: Options, to xml: inout OutputBuffer) {
-        // Each suite counted once: the run's totals are theirs added up.
-        let suiteTotals = run.suites.map(\.totals)
+        // Each suite counted once, read in place (a suite passed by value is copied: each of its
+        // strings counted up and down): the run's totals are theirs added up.
+        let suiteTotals = run.suites.withUnsafeBufferPointer { suites in
+            suites.indices.map { TestRun.Totals(suites[$0].cases) }
+        }
         let totals = suiteTotals.reduce(into: TestRun.Totals()) { $0.add($1) }
         xml.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"")
         xml.append(escapingXMLAttribute: options.name)
@@ -67,19 +70,20 @@ package enum JUnitReport {
         // The tests' names recur across suites and runs: each escaped once.
         var names = EscapedXMLNames()
         run.suites.withUnsafeBufferPointer { suites in
+            guard let first = suites.baseAddress else { return }
             for index in suites.indices {
-                write(suites[index], counts: suiteTotals[index], options: options, names: &names, to: &xml)
+                write(first + index, counts: suiteTotals[index], options: options, names: &names, to: &xml)
             }
         }
         xml.append("</testsuites>\n")
     }
 
     private static func write(
-        _ suite: borrowing TestRun.Suite, counts: TestRun.Totals, options: Options, names: inout EscapedXMLNames,
+        _ suite: UnsafePointer<TestRun.Suite>, counts: TestRun.Totals, options: Options, names: inout EscapedXMLNames,
         to xml: inout OutputBuffer
     ) {
         xml.append("  <testsuite name=\"")
-        xml.append(escapingXMLAttribute: suite.name)
+        xml.append(escapingXMLAttribute: suite.pointee.name)
         xml.append("\" tests=\"")
         xml.append(decimal: UInt64(counts.tests))
         xml.append("\" failures=\"")
@@ -89,15 +93,15 @@ package enum JUnitReport {
         xml.append("\" skipped=\"")
         xml.append(decimal: UInt64(counts.skipped))
         xml.append("\" time=\"")
-        append(seconds: suite.duration, to: &xml)
+        append(seconds: TestRun.Suite.duration(of: suite), to: &xml)
         xml.append("\" timestamp=\"")
-        xml.append(escapingXMLAttribute: suite.timestamp ?? options.timestamp)
+        xml.append(escapingXMLAttribute: suite.pointee.timestamp ?? options.timestamp)
         xml.append("\" hostname=\"")
         xml.append(escapingXMLAttribute: options.hostname)
         xml.append("\">\n    <properties>\n      <property name=\"framework\" value=\"")
-        xml.append(escapingXMLAttribute: suite.framework.rawValue)
+        xml.append(escapingXMLAttribute: suite.pointee.framework.rawValue)
         xml.append("\"/>\n")
-        if let displayName = suite.displayName {
+        if let displayName = suite.pointee.displayName {
             xml.append("      <property name=\"displayName\" value=\"")
             xml.append(escapingXMLAttribute: displayName)
             xml.append("\"/>\n")
@@ -106,15 +110,15 @@ package enum JUnitReport {
         // Each case read in place through a pointer (passing the case itself copies it: every
         // string retained and released), its opening tag made once for all that share a class name.
         var opening = CaseOpening()
-        suite.cases.withUnsafeBufferPointer { cases in
+        suite.pointee.cases.withUnsafeBufferPointer { cases in
             guard let first = cases.baseAddress else { return }
             for index in cases.indices {
                 write(first + index, options: options, opening: &opening, names: &names, to: &xml)
             }
         }
-        if !suite.output.isEmpty {
+        if !suite.pointee.output.isEmpty {
             xml.append("    <system-out>")
-            xml.append(escapingXML: suite.output)
+            xml.append(escapingXML: suite.pointee.output)
             xml.append("</system-out>\n")
         }
         xml.append("  </testsuite>\n")

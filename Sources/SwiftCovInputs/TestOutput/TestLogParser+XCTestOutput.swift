@@ -170,7 +170,14 @@ extension TestLogParser {
                 // case for.)
                 lastSuiteCaseCount = xctestSuites[suite].cases.count
                 if xctestSuites[suite].cases.capacity > lastSuiteCaseCount + max(4, lastSuiteCaseCount / 8) {
-                    xctestSuites[suite].cases = xctestSuites[suite].cases.withUnsafeBufferPointer { Array($0) }
+                    // Moved, not copied, into an array of their number: reversed in place, then
+                    // taken from the end (a copy counts every string up, and the old array's end
+                    // counts them down again).
+                    var cases = xctestSuites[suite].cases
+                    xctestSuites[suite].cases = []
+                    cases.withUnsafeMutableBufferPointer { $0.reverse() }
+                    xctestSuites[suite].cases.reserveCapacity(cases.count)
+                    while !cases.isEmpty { xctestSuites[suite].cases.append(cases.removeLast()) }
                 }
             }
             currentSuite = nil

@@ -354,7 +354,17 @@ package struct TestRun: Sendable, Equatable {
         }
 
         /// The suite's time: as reported, else the sum of its cases' times.
-        package var duration: Double { reportedDuration ?? cases.reduce(0) { $0 + ($1.duration ?? 0) } }
+        package var duration: Double {
+            // Each case read in place (a case passed to a closure is copied).
+            reportedDuration
+                ?? cases.withUnsafeBufferPointer { cases in
+                    cases.indices.reduce(0) { $0 + (cases[$1].duration ?? 0) }
+                }
+        }
+
+        /// `duration` of the suite at `suite`, told in place: a target above this one that asks
+        /// the suite itself copies it (every string retained and released).
+        package static func duration(of suite: UnsafePointer<Suite>) -> Double { suite.pointee.duration }
 
         /// Counts of the suite's cases.
         package var totals: Totals { Totals(cases) }
