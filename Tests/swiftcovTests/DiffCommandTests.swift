@@ -34,6 +34,47 @@ struct DiffCommandTests {
                 == true, "\(result.stderr)")
     }
 
+    @Test("a changed file edited after its coverage: a warning beside the report, exit 2 with a gate")
+    func changedAfterCoverage() throws {
+        // The sample's coverage and one of its changed files, the file as the tests ran it.
+        let root = try temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: root + "/Sources/TriviaCore", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: packageRoot + "/Sources/TriviaCore/Question.swift",
+            toPath: root + "/Sources/TriviaCore/Question.swift")
+        try FileManager.default.copyItem(
+            atPath: packageRoot + "/SampleReports/coverage.json", toPath: root + "/coverage.json")
+        let now = Date()
+        for file in ["/Sources/TriviaCore/Question.swift", "/coverage.json"] {
+            try FileManager.default.setAttributes([.modificationDate: now], ofItemAtPath: root + file)
+        }
+        let diff = packageRoot + "/" + Self.diff
+        func run(_ extra: [String] = []) throws -> RunResult {
+            try swiftcov(["diff", root + "/coverage.json", "--root", root, "--diff", diff] + extra)
+        }
+        let fresh = try run()
+        #expect(fresh.status == 0)
+        #expect(fresh.stderr.isEmpty, "\(fresh.stderr)")
+
+        // The coverage written ten minutes before the file was last saved: the tests ran an older one.
+        try FileManager.default.setAttributes(
+            [.modificationDate: now.addingTimeInterval(-600)], ofItemAtPath: root + "/coverage.json")
+        let warned = try run()
+        #expect(warned.status == 0)
+        #expect(warned.stdout == fresh.stdout)
+        #expect(
+            warned.stderr.hasPrefix(
+                "Sources/TriviaCore/Question.swift: warning: changed 10 min after its coverage was measured ("),
+            "\(warned.stderr)")
+        #expect(warned.stderr.split(separator: "\n").count == 1, "\(warned.stderr)")
+        let gated = try run(["--fail-under", "0"])
+        #expect(gated.status == 2)
+        #expect(gated.stdout.isEmpty)
+        #expect(
+            gated.stderr.hasPrefix("Sources/TriviaCore/Question.swift: error: changed 10 min after"), "\(gated.stderr)")
+        #expect(gated.stderr.split(separator: "\n").count == 1, "\(gated.stderr)")
+    }
+
     @Test("the gate holds at the coverage and fails just above it", arguments: [("51.5", Int32(0)), ("51.6", 1)])
     func gate(minimum: String, status: Int32) throws {
         let result = try swiftcov([

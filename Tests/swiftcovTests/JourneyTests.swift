@@ -181,6 +181,16 @@ struct JourneyTests {
         try "import Core\n\nfunc newHelper() -> Int { 1 }\n".write(
             toFile: package + "/Checks/CoreTests/NewTests.swift", atomically: true, encoding: .utf8)
         try Self.change.write(toFile: package + "/change.diff", atomically: true, encoding: .utf8)
+        //    Before the run, the coverage is of the old Streak.swift (written a while before it was
+        //    saved): the gate refuses to judge its lines, and names it.
+        let saved = try #require(FileManager.default.attributesOfItem(atPath: streak)[.modificationDate] as? Date)
+        try FileManager.default.setAttributes(
+            [.modificationDate: saved.addingTimeInterval(-300)],
+            ofItemAtPath: package + "/.build/swiftcov/llvm-cov-export.json")
+        let stale = try swiftcov(["diff", "--diff", "change.diff", "--fail-under", "50"], in: package)
+        #expect(stale.status == 2, "\(stale.stdout)\n\(stale.stderr)")
+        #expect(stale.stdout.isEmpty, "\(stale.stdout)")
+        #expect(stale.stderr.contains("\nLib/Core/Streak.swift: error: changed 5 min after"), "\(stale.stderr)")
         #expect(try swiftcov(["run"], in: package).status == 0)
         let changed = try swiftcov(["diff", "--diff", "change.diff", "--fail-under", "50"], in: package)
         #expect(changed.status == 1, "\(changed.stdout)\n\(changed.stderr)")

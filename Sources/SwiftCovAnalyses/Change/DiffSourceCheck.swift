@@ -72,3 +72,59 @@ extension UnifiedDiff {
         }
     }
 }
+
+/// A changed source file modified after the coverage it is compared with was written: the tests
+/// that made the coverage may have run an older version of it, so its changed lines (new code
+/// above all, which the coverage has no line of) cannot be judged by it.
+package struct ChangedAfterCoverage: Error, Equatable, DiagnosticConvertible {
+    /// The file, relative to the package root.
+    package var path: String
+    /// The export it was compared with, as the user named it.
+    package var export: String
+    /// How much later the file was modified than the export was written, in seconds.
+    package var seconds: Int
+
+    /// As an error (a gate would judge it), or a warning.
+    package func diagnostic(severity: Diagnostic.Severity) -> Diagnostic {
+        Diagnostic(
+            severity: severity, file: path,
+            "changed \(Self.phrase(seconds)) after its coverage was measured (\(export)): its changed lines may not "
+                + "be in what the tests ran (new code would count as not executable); run the tests again "
+                + "(swiftcov run) for the coverage of this version")
+    }
+
+    package var diagnostic: Diagnostic { diagnostic(severity: .error) }
+
+    private static func phrase(_ seconds: Int) -> String {
+        switch seconds {
+        case ..<120: "\(seconds) s"
+        case ..<7200: "\(seconds / 60) min"
+        case ..<172_800: "\(seconds / 3600) h"
+        default: "\(seconds / 86400) days"
+        }
+    }
+}
+
+extension UnifiedDiff {
+    /// How much later than its coverage a file may be modified and still be taken as the version
+    /// the tests ran, in nanoseconds: a checkout writes a committed export and the sources a
+    /// moment apart, in either order; an edit after a run comes later than that.
+    package static let coverageClockSlack = 2_000_000_000
+
+    /// The files the diff adds or modifies lines in, among those `isCovered` accepts, that were
+    /// modified after the coverage was written at `written` (nanoseconds since 1970, as `modified`
+    /// gives a file's time; 0 when unknown, and nothing is checked), in the diff's order.
+    package func changedAfterCoverage(
+        pathPrefix: String, coverage export: String, written: Int, isCovered: (String) -> Bool,
+        modified: (String) -> Int
+    ) -> [ChangedAfterCoverage] {
+        guard written > 0 else { return [] }
+        return packageChanges(pathPrefix: pathPrefix).changes.compactMap { change in
+            guard change.status != .deleted, !change.isBinary, !change.addedLines.isEmpty, isCovered(change.path)
+            else { return nil }
+            let time = modified(change.path)
+            guard time > written, time - written > Self.coverageClockSlack else { return nil }
+            return ChangedAfterCoverage(path: change.path, export: export, seconds: (time - written) / 1_000_000_000)
+        }
+    }
+}

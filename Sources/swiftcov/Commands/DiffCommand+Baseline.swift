@@ -3,13 +3,14 @@ import SwiftCovCore
 extension DiffCommand {
     /// `swiftcov diff --base-coverage FILE`: differential coverage against the base revision's.
     static func differentialReport(
-        _ differential: Differential, format: ReportFormat, report: CoverageReport, diff: UnifiedDiff,
+        _ differential: Differential, failOn: Set<DifferentialCategory>, format: ReportFormat, report: CoverageReport,
+        diff: UnifiedDiff,
         pathPrefix: String, changes: ChangedLineCoverageReportOptions, root: String,
         destination: AtomicFile.Destination,
         terminal: Terminal
     ) throws -> ExitCode {
         var options = DifferentialCoverageReportOptions()
-        options.failOn = try differential.failOn ?? GateOptions.configuration(root: root).failOn
+        options.failOn = failOn
         let coverage = try ChangeInput.differentialCoverage(
             baseline: differential.baseline, report: report, diff: diff, pathPrefix: pathPrefix, root: root,
             terminal: terminal)

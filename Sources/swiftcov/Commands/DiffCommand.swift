@@ -30,11 +30,16 @@ enum DiffCommand {
 
         var reportOptions = options.change.reportOptions
         reportOptions.failUnder = options.failUnder
-        let (diff, prefix) = try ChangeInput.read(options.change, root: root, of: report, terminal: terminal)
+        // A gate refuses changed files newer than their coverage; a report warns about them.
+        let failOn = try options.differential.map { try $0.failOn ?? GateOptions.configuration(root: root).failOn }
+        let (diff, prefix) = try ChangeInput.read(
+            options.change, root: root, of: report, gating: options.failUnder != nil || failOn?.isEmpty == false,
+            terminal: terminal)
         reportOptions.colors = options.color.usesColor(terminal, writesToFile: options.output != nil)
         if let differential = options.differential {
             return try differentialReport(
-                differential, format: options.format, report: report, diff: diff, pathPrefix: prefix,
+                differential, failOn: failOn ?? [], format: options.format, report: report, diff: diff,
+                pathPrefix: prefix,
                 changes: reportOptions, root: root, destination: destination, terminal: terminal)
         }
         let coverage = try ChangedLineCoverage.compute(diff: diff, report: report, pathPrefix: prefix)

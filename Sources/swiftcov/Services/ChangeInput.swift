@@ -49,7 +49,7 @@ enum ChangeInput {
     /// With the coverage `report` the change is measured against, a diff that is not of its
     /// sources is an error: its line numbers would put the changes on the wrong lines.
     static func read(
-        _ change: Source, root: String, of report: CoverageReport? = nil, terminal: Terminal
+        _ change: Source, root: String, of report: CoverageReport? = nil, gating: Bool = false, terminal: Terminal
     ) throws -> (diff: UnifiedDiff, pathPrefix: String) {
         let text: String
         let name: String
@@ -71,19 +71,33 @@ enum ChangeInput {
         } catch {
             throw Diagnostic(file: name, at: .line(error.line), error.message)
         }
-        if let report { try checkApplies(diff, pathPrefix: prefix, to: report, root: root) }
+        if let report {
+            try checkApplies(diff, pathPrefix: prefix, to: report, root: root, gating: gating, terminal: terminal)
+        }
         return (diff, prefix)
     }
 
     /// Refuses a diff whose new side is not the current sources of the files `report` covers.
-    private static func checkApplies(_ diff: UnifiedDiff, pathPrefix: String, to report: CoverageReport, root: String)
-        throws
-    {
+    /// Changed files modified after the coverage was written (the oldest export's time) are
+    /// warned about, or refused when the command gates on them.
+    private static func checkApplies(
+        _ diff: UnifiedDiff, pathPrefix: String, to report: CoverageReport, root: String, gating: Bool,
+        terminal: Terminal
+    ) throws {
         let covered = Set(report.files.map(\.displayPath))
         let sources = SourceFiles(root: root)
         try diff.checkApplies(pathPrefix: pathPrefix) { path in
             covered.contains(path) ? try? sources.read(path).get() : nil
         }
+        let exports = report.inputs.map { ($0.path, FileSystem.modificationTime(of: $0.path)) }.filter { $0.1 > 0 }
+        guard let oldest = exports.min(by: { $0.1 < $1.1 }) else { return }
+        let name = terminal.displayPath(oldest.0)
+        let stale = diff.changedAfterCoverage(
+            pathPrefix: pathPrefix, coverage: name.hasPrefix("./") ? String(name.dropFirst(2)) : name,
+            written: oldest.1, isCovered: covered.contains
+        ) { path in FileSystem.modificationTime(of: root + "/" + path) }
+        if gating, let first = stale.first { throw first.diagnostic }
+        for file in stale { terminal.emit(file.diagnostic(severity: .warning)) }
     }
 
     private static func readDiff(_ path: String) throws -> String {

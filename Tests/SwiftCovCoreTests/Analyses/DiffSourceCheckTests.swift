@@ -75,4 +75,45 @@ struct DiffSourceCheckTests {
             try diff.checkApplies(pathPrefix: "") { _ in bad }
         }
     }
+
+    @Test("a changed file modified after its coverage, beyond the checkout's slack, is named; others are not")
+    func changedAfterCoverage() throws {
+        let second = 1_000_000_000
+        let written = 1_700_000_000 * second
+        // a.swift gains lines; b.swift only loses one (nothing of it to judge); c.swift is deleted;
+        // d.swift is a test's file, outside the coverage.
+        let diff = try UnifiedDiff.parse(
+            Self.diff
+                + "--- a/Sources/A/b.swift\n+++ b/Sources/A/b.swift\n@@ -3 +2,0 @@\n-gone\n"
+                + "--- a/Sources/A/c.swift\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n"
+                + "--- a/Tests/T/d.swift\n+++ b/Tests/T/d.swift\n@@ -1 +1 @@\n-x\n+y\n")
+        let covered: Set = ["Sources/A/a.swift", "Sources/A/b.swift", "Sources/A/c.swift"]
+        func stale(_ times: [String: Int], written: Int = written) -> [ChangedAfterCoverage] {
+            diff.changedAfterCoverage(
+                pathPrefix: "", coverage: "export.json", written: written, isCovered: covered.contains
+            ) { times[$0] ?? 0 }
+        }
+        let later = written + 10 * 60 * second
+        let found = stale([
+            "Sources/A/a.swift": later, "Sources/A/b.swift": later, "Sources/A/c.swift": later,
+            "Tests/T/d.swift": later,
+        ])
+        #expect(found.map(\.path) == ["Sources/A/a.swift"])
+        #expect(found.first?.export == "export.json")
+        #expect(found.first?.seconds == 600)
+        // Within the slack a checkout leaves between an export and the sources: the same version.
+        #expect(stale(["Sources/A/a.swift": written + UnifiedDiff.coverageClockSlack]).isEmpty)
+        #expect(stale(["Sources/A/a.swift": written + UnifiedDiff.coverageClockSlack + 1]).count == 1)
+        #expect(stale(["Sources/A/a.swift": written - 60 * second]).isEmpty)
+        // An export of unknown time (standard input) checks nothing.
+        #expect(stale(["Sources/A/a.swift": later], written: 0).isEmpty)
+
+        let message = try #require(stale(["Sources/A/a.swift": later]).first).diagnostic(severity: .warning)
+            .formatted()
+        #expect(
+            message.hasPrefix(
+                "Sources/A/a.swift: warning: changed 10 min after its coverage was measured (export.json): "))
+        let days = stale(["Sources/A/a.swift": written + 3 * 86400 * second])
+        #expect(days.first?.diagnostic.formatted().contains("error: changed 3 days after") == true)
+    }
 }
