@@ -36,29 +36,36 @@ struct DiffCommandTests {
 
     @Test("a changed file edited after its coverage: a warning beside the report, exit 2 with a gate")
     func changedAfterCoverage() throws {
-        // The sample's coverage and one of its changed files, the file as the tests ran it.
+        // The sample's coverage, as this package's tests left it in its .build, and one of its
+        // changed files, the file as the tests ran it.
         let root = try temporaryDirectory()
-        try FileManager.default.createDirectory(atPath: root + "/Sources/TriviaCore", withIntermediateDirectories: true)
+        let export = root + "/.build/swiftcov/llvm-cov-export.json"
+        let elsewhere = root + "/shard/llvm-cov-export.json"
+        for folder in ["/Sources/TriviaCore", "/.build/swiftcov", "/shard"] {
+            try FileManager.default.createDirectory(atPath: root + folder, withIntermediateDirectories: true)
+        }
         try FileManager.default.copyItem(
             atPath: packageRoot + "/Sources/TriviaCore/Question.swift",
             toPath: root + "/Sources/TriviaCore/Question.swift")
-        try FileManager.default.copyItem(
-            atPath: packageRoot + "/SampleReports/coverage.json", toPath: root + "/coverage.json")
+        for copy in [export, elsewhere] {
+            try FileManager.default.copyItem(atPath: packageRoot + "/SampleReports/coverage.json", toPath: copy)
+        }
         let now = Date()
-        for file in ["/Sources/TriviaCore/Question.swift", "/coverage.json"] {
-            try FileManager.default.setAttributes([.modificationDate: now], ofItemAtPath: root + file)
+        for file in [root + "/Sources/TriviaCore/Question.swift", export] {
+            try FileManager.default.setAttributes([.modificationDate: now], ofItemAtPath: file)
         }
         let diff = packageRoot + "/" + Self.diff
-        func run(_ extra: [String] = []) throws -> RunResult {
-            try swiftcov(["diff", root + "/coverage.json", "--root", root, "--diff", diff] + extra)
+        func run(_ coverage: String = export, _ extra: [String] = []) throws -> RunResult {
+            try swiftcov(["diff", coverage, "--root", root, "--diff", diff] + extra)
         }
         let fresh = try run()
         #expect(fresh.status == 0)
         #expect(fresh.stderr.isEmpty, "\(fresh.stderr)")
 
         // The coverage written ten minutes before the file was last saved: the tests ran an older one.
-        try FileManager.default.setAttributes(
-            [.modificationDate: now.addingTimeInterval(-600)], ofItemAtPath: root + "/coverage.json")
+        for copy in [export, elsewhere] {
+            try FileManager.default.setAttributes([.modificationDate: now.addingTimeInterval(-630)], ofItemAtPath: copy)
+        }
         let warned = try run()
         #expect(warned.status == 0)
         #expect(warned.stdout == fresh.stdout)
@@ -67,12 +74,17 @@ struct DiffCommandTests {
                 "Sources/TriviaCore/Question.swift: warning: changed 10 min after its coverage was measured ("),
             "\(warned.stderr)")
         #expect(warned.stderr.split(separator: "\n").count == 1, "\(warned.stderr)")
-        let gated = try run(["--fail-under", "0"])
+        let gated = try run(export, ["--fail-under", "0"])
         #expect(gated.status == 2)
         #expect(gated.stdout.isEmpty)
         #expect(
             gated.stderr.hasPrefix("Sources/TriviaCore/Question.swift: error: changed 10 min after"), "\(gated.stderr)")
         #expect(gated.stderr.split(separator: "\n").count == 1, "\(gated.stderr)")
+
+        // An export from elsewhere (a shard's, copied from another machine) keeps another clock.
+        let copied = try run(elsewhere, ["--fail-under", "0"])
+        #expect(copied.status == 0, "\(copied.stderr)")
+        #expect(copied.stderr.isEmpty, "\(copied.stderr)")
     }
 
     @Test("the gate holds at the coverage and fails just above it", arguments: [("51.5", Int32(0)), ("51.6", 1)])

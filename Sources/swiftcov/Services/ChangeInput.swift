@@ -79,7 +79,9 @@ enum ChangeInput {
 
     /// Refuses a diff whose new side is not the current sources of the files `report` covers.
     /// Changed files modified after the coverage was written (the oldest export's time) are
-    /// warned about, or refused when the command gates on them.
+    /// warned about, or refused when the command gates on them: only for exports in the package's
+    /// own `.build`, made by its tests on this machine (a shard's export copied from another
+    /// machine keeps that machine's time, or gets the copy's, and says nothing of this checkout).
     private static func checkApplies(
         _ diff: UnifiedDiff, pathPrefix: String, to report: CoverageReport, root: String, gating: Bool,
         terminal: Terminal
@@ -89,7 +91,13 @@ enum ChangeInput {
         try diff.checkApplies(pathPrefix: pathPrefix) { path in
             covered.contains(path) ? try? sources.read(path).get() : nil
         }
-        let exports = report.inputs.map { ($0.path, FileSystem.modificationTime(of: $0.path)) }.filter { $0.1 > 0 }
+        let build = CoverageScope.normalized(root.hasPrefix("/") ? root : terminal.workingDirectory + "/" + root)
+        let exports = report.inputs.compactMap { input -> (String, Int)? in
+            let path = input.path.hasPrefix("/") ? input.path : terminal.workingDirectory + "/" + input.path
+            guard CoverageScope.normalized(path).hasPrefix(build + "/.build/") else { return nil }
+            let written = FileSystem.modificationTime(of: input.path)
+            return written > 0 ? (input.path, written) : nil
+        }
         guard let oldest = exports.min(by: { $0.1 < $1.1 }) else { return }
         let name = terminal.displayPath(oldest.0)
         let stale = diff.changedAfterCoverage(
