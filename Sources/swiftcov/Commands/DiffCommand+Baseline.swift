@@ -3,9 +3,9 @@ import SwiftCovCore
 extension DiffCommand {
     /// `swiftcov diff --base-coverage FILE`: differential coverage against the base revision's.
     static func differentialReport(
-        _ differential: Differential, failOn: Set<DifferentialCategory>, format: ReportFormat, report: CoverageReport,
-        diff: UnifiedDiff,
-        pathPrefix: String, changes: ChangedLineCoverageReportOptions, root: String,
+        _ differential: Differential, failOn: Set<DifferentialCategory>, format: ReportFormat,
+        report: CoverageReport, diff: UnifiedDiff, pathPrefix: String, changes: ChangedLineCoverageReportOptions,
+        root: String,
         destination: AtomicFile.Destination,
         terminal: Terminal
     ) throws -> ExitCode {

@@ -31,9 +31,7 @@ enum HistoryCommand {
             var given = options.given
             given.toolchain = Toolchain.swiftVersion()
             // A `swiftcov run` output folder in the package is swiftcov's, never a change to the code.
-            given.ownFiles += inputs.filter { !RunWorkflow.testResults(in: $0).isEmpty }.map {
-                HistoryService.absolute($0, terminal: terminal)
-            }
+            given.ownFiles += inputs.filter { !RunWorkflow.testResults(in: $0).isEmpty }.map(terminal.absolutePath)
             var coverage: CoverageReport?
             // A folder given (a run's, a bundle) brings its coverage, unless it holds none.
             if let path = options.coverage

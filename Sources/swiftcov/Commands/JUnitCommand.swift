@@ -39,7 +39,7 @@ enum JUnitCommand {
         var report = JUnitReport.Options(
             strict: options.strict, hostname: Clock.hostname, timestamp: clock.localTimestamp)
         report.folder = options.output.map { output in
-            let path = HistoryService.absolute(output, terminal: terminal)
+            let path = terminal.absolutePath(output)
             return String(path[..<path.lastIndex(of: "/")!])
         }
         // A result bundle's screenshots and files, copied beside the JUnit file for GitLab.

@@ -77,11 +77,8 @@ enum ChangeInput {
         return (diff, prefix)
     }
 
-    /// Refuses a diff whose new side is not the current sources of the files `report` covers.
-    /// Changed files modified after the coverage was written (the oldest export's time) are
-    /// warned about, or refused when the command gates on them: only for exports in the package's
-    /// own `.build`, made by its tests on this machine (a shard's export copied from another
-    /// machine keeps that machine's time, or gets the copy's, and says nothing of this checkout).
+    /// Refuses a diff whose new side is not the current sources of the files `report` covers, and
+    /// names the changed files saved after their coverage was measured.
     private static func checkApplies(
         _ diff: UnifiedDiff, pathPrefix: String, to report: CoverageReport, root: String, gating: Bool,
         terminal: Terminal
@@ -91,18 +88,30 @@ enum ChangeInput {
         try diff.checkApplies(pathPrefix: pathPrefix) { path in
             covered.contains(path) ? try? sources.read(path).get() : nil
         }
-        let build = CoverageScope.normalized(root.hasPrefix("/") ? root : terminal.workingDirectory + "/" + root)
-        let exports = report.inputs.compactMap { input -> (String, Int)? in
-            let path = input.path.hasPrefix("/") ? input.path : terminal.workingDirectory + "/" + input.path
-            guard CoverageScope.normalized(path).hasPrefix(build + "/.build/") else { return nil }
-            let written = FileSystem.modificationTime(of: input.path)
-            return written > 0 ? (input.path, written) : nil
+        try checkMeasured(
+            diff, pathPrefix: pathPrefix, covered: covered, report: report, root: root, gating: gating,
+            terminal: terminal)
+    }
+
+    /// Changed files modified after the coverage was written (the oldest export's time) are
+    /// warned about, or refused when the command gates on them: only for exports in the package's
+    /// own `.build`, made by its tests on this machine (a shard's export copied from another
+    /// machine keeps that machine's time, or gets the copy's, and says nothing of this checkout).
+    private static func checkMeasured(
+        _ diff: UnifiedDiff, pathPrefix: String, covered: Set<String>, report: CoverageReport, root: String,
+        gating: Bool, terminal: Terminal
+    ) throws {
+        let build = CoverageScope.normalized(terminal.absolutePath(root)) + "/.build/"
+        let exports = report.inputs.compactMap { input -> (path: String, written: Int)? in
+            let path = CoverageScope.normalized(terminal.absolutePath(input.path))
+            guard path.hasPrefix(build) else { return nil }
+            let written = FileSystem.modificationTime(of: path)
+            return written > 0 ? (path, written) : nil
         }
-        guard let oldest = exports.min(by: { $0.1 < $1.1 }) else { return }
-        let name = terminal.displayPath(oldest.0)
+        guard let oldest = exports.min(by: { $0.written < $1.written }) else { return }
         let stale = diff.changedAfterCoverage(
-            pathPrefix: pathPrefix, coverage: name.hasPrefix("./") ? String(name.dropFirst(2)) : name,
-            written: oldest.1, isCovered: covered.contains
+            pathPrefix: pathPrefix, coverage: terminal.displayPath(oldest.path), written: oldest.written,
+            isCovered: covered.contains
         ) { path in FileSystem.modificationTime(of: root + "/" + path) }
         if gating, let first = stale.first { throw first.diagnostic }
         for file in stale { terminal.emit(file.diagnostic(severity: .warning)) }

@@ -56,11 +56,6 @@ enum HistoryService {
         return reading.history
     }
 
-    /// `path` (relative to the working folder, or absolute) as an absolute path.
-    static func absolute(_ path: String, terminal: Terminal) -> String {
-        path.hasPrefix("/") ? path : terminal.workingDirectory + "/" + path
-    }
-
     /// Records `tests` (and `coverage`) as a new run in the history at `home`; says so on stderr.
     /// `alone`: each test ran alone (`run --per-test`); `buildFailed`: no test ran, the build failed.
     static func record(
@@ -71,7 +66,7 @@ enum HistoryService {
         var history = try read(home, root: root, terminal: terminal, command: command, now: now)
         // The history file in the package is swiftcov's, never a change to the code the run tested.
         var given = given
-        if case .file(let path) = home { given.ownFiles.append(absolute(path, terminal: terminal)) }
+        if case .file(let path) = home { given.ownFiles.append(terminal.absolutePath(path)) }
         // Outcomes of tests run alone are compared with outcomes alone: their environment says so
         // (for readers before the `alone` mark).
         if alone { given.configuration += TestHistory.Run.aloneMark }

@@ -61,6 +61,11 @@ struct Terminal {
         return String(cString: path)
     }
 
+    /// `path` (relative to the working directory, or absolute) as an absolute path.
+    func absolutePath(_ path: String) -> String {
+        path.hasPrefix("/") ? path : workingDirectory + "/" + path
+    }
+
     /// `path` as a person should read it: relative to the working directory when inside it.
     func displayPath(_ path: String) -> String {
         let cwd = workingDirectory
